@@ -1,0 +1,29 @@
+"""agreekit: chance-corrected agreement for structured annotations.
+
+Each kind of annotation has one function that takes rows (CSV/TSV text or a
+list of dicts) and returns a :class:`~agreekit.report.Report`:
+
+* :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
+"""
+from .alpha import krippendorff_alpha
+from .report import Report
+from .rows import InputError
+
+__version__ = "0.1.0"
+
+_KINDS = {}
+
+
+def _kind(name):
+    """Register a report function under ``name`` for :func:`report`."""
+    def register(function):
+        _KINDS[name] = function
+        return function
+    return register
+
+
+def report(kind, rows, **options):
+    """The report of ``kind`` ("boxes", "spans", ...) for ``rows``."""
+    if kind not in _KINDS:
+        raise InputError(f"unknown kind {kind!r}; expected one of {', '.join(sorted(_KINDS))}")
+    return _KINDS[kind](rows, **options)

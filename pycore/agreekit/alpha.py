@@ -1,0 +1,146 @@
+"""Krippendorff's α over coincidence matrices.
+
+Definitions follow Krippendorff (2011), "Computing Krippendorff's
+Alpha-Reliability", and Content Analysis (2004, ch. 11):
+
+* A unit with m_u ≥ 2 pairable values contributes to the coincidence matrix
+  o_ck = Σ_u Σ_{i≠j} [v_ui = c][v_uj = k] / (m_u − 1).
+  Units with one value are not pairable and contribute nothing.
+* n_c = Σ_k o_ck, n = Σ_c n_c.
+* α = 1 − D_o / D_e = 1 − (n − 1) · Σ_ck o_ck δ²_ck / Σ_ck n_c n_k δ²_ck.
+* α is undefined (NaN) when D_e = 0: every pairable value is the same, or
+  nothing is pairable.
+
+Metrics δ²: nominal [c ≠ k]; interval (c − k)²; ratio ((c − k)/(c + k))²;
+ordinal (Σ_{g=c..k} n_g − (n_c + n_k)/2)², which depends on the marginals and
+is therefore computed from the coincidence matrix itself.
+
+Everything here is plain numpy over small matrices, batched over a leading
+axis so that bootstrap resamples are one call.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+METRICS = ("nominal", "ordinal", "interval", "ratio")
+
+
+def value_counts(units, categories=None):
+    """Count matrix (units × categories) from per-unit lists of values.
+
+    ``units`` is a sequence of sequences of hashable values (missing values
+    simply absent).  ``categories`` fixes the category order (needed for the
+    ordinal, interval and ratio metrics); by default the sorted distinct values.
+    Returns ``(counts, categories)``.
+    """
+    if categories is None:
+        categories = sorted({v for unit in units for v in unit}, key=_sort_key)
+    index = {c: i for i, c in enumerate(categories)}
+    counts = np.zeros((len(units), len(categories)))
+    for u, unit in enumerate(units):
+        for value in unit:
+            counts[u, index[value]] += 1
+    return counts, list(categories)
+
+
+def _sort_key(value):
+    return (0, value, "") if isinstance(value, (int, float)) else (1, 0, str(value))
+
+
+def unit_coincidences(counts):
+    """Per-unit coincidence matrices, shape (units, C, C).
+
+    ``counts`` is (units × C): how many values of each category a unit has.
+    Units with fewer than two values give a zero matrix.
+    """
+    counts = np.asarray(counts, dtype=float)
+    m = counts.sum(axis=1)
+    scale = np.zeros_like(m)
+    pairable = m >= 2
+    scale[pairable] = 1.0 / (m[pairable] - 1.0)
+    outer = counts[:, :, None] * counts[:, None, :]
+    idx = np.arange(counts.shape[1])
+    outer[:, idx, idx] -= counts
+    return outer * scale[:, None, None]
+
+
+def coincidence(counts):
+    """The coincidence matrix Σ_u o_u (C × C) of a count matrix."""
+    return unit_coincidences(counts).sum(axis=0)
+
+
+def delta(metric, categories=None, marginals=None):
+    """δ² matrices for ``metric``; batched over a leading axis of ``marginals``.
+
+    ``categories`` must be numbers for interval and ratio.  Ordinal needs the
+    marginals n_c (shape (..., C)).
+    """
+    if metric == "nominal":
+        size = len(categories) if categories is not None else np.shape(marginals)[-1]
+        return 1.0 - np.eye(size)
+    if metric in ("interval", "ratio"):
+        values = np.asarray(categories, dtype=float)
+        diff = values[:, None] - values[None, :]
+        if metric == "interval":
+            return diff ** 2
+        total = values[:, None] + values[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(total == 0, 0.0, (diff / np.where(total == 0, 1, total)) ** 2)
+        return out
+    if metric == "ordinal":
+        n = np.asarray(marginals, dtype=float)
+        cum = np.cumsum(n, axis=-1)
+        # Σ_{g=c..k} n_g for c ≤ k equals cum[k] − cum[c] + n_c.
+        lo = np.minimum.outer(np.arange(n.shape[-1]), np.arange(n.shape[-1]))
+        hi = np.maximum.outer(np.arange(n.shape[-1]), np.arange(n.shape[-1]))
+        between = cum[..., hi] - cum[..., lo] + n[..., lo]
+        return (between - (n[..., :, None] + n[..., None, :]) / 2.0) ** 2
+    raise ValueError(f"unknown metric {metric!r}; expected one of {', '.join(METRICS)}")
+
+
+def alpha_from_coincidence(o, metric="nominal", categories=None):
+    """α from a coincidence matrix ``o`` (C × C), or a batch (..., C, C).
+
+    Returns a float (or an array for a batch); NaN where D_e = 0.
+    """
+    o = np.asarray(o, dtype=float)
+    marg = o.sum(axis=-1)
+    n = marg.sum(axis=-1)
+    if metric == "nominal":
+        d = 1.0 - np.eye(o.shape[-1])
+    else:
+        d = delta(metric, categories=categories, marginals=marg)
+    observed = (o * d).sum(axis=(-2, -1))
+    expected = (marg[..., :, None] * marg[..., None, :] * d).sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = 1.0 - (n - 1.0) * observed / expected
+    value = np.where(expected > 0, value, np.nan)
+    return float(value) if value.ndim == 0 else value
+
+
+def undefined_reason(o):
+    """Why α is undefined for coincidence matrix ``o``, or None if it is defined."""
+    o = np.asarray(o, dtype=float)
+    n = o.sum()
+    if n == 0:
+        return "no unit has two or more values, so nothing is pairable"
+    if np.count_nonzero(o.sum(axis=1)) < 2:
+        return "every pairable value is the same, so expected disagreement is 0"
+    return None
+
+
+def krippendorff_alpha(reliability_data, metric="nominal", categories=None):
+    """α of a reliability matrix (coders × units); ``None``/NaN mark missing values.
+
+    Convenience over :func:`value_counts` and :func:`alpha_from_coincidence`,
+    in the shape of fast-krippendorff's ``alpha(reliability_data=...)``.
+    """
+    data = list(zip(*reliability_data))  # units × coders
+    units = [[v for v in unit if not _missing(v)] for unit in data]
+    counts, cats = value_counts(units, categories)
+    numeric = cats if metric in ("interval", "ratio") else None
+    return alpha_from_coincidence(coincidence(counts), metric, categories=numeric)
+
+
+def _missing(value):
+    return value is None or (isinstance(value, float) and np.isnan(value))

@@ -1,0 +1,106 @@
+"""Command line: ``python -m agreekit KIND FILE|- [options]``.
+
+Prints a readable summary, or the report as JSON with ``--json``.  Bad input
+exits with code 2 and the error message (which names the line and column).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .rows import InputError
+
+# kind -> (function name in agreekit, help text, [(flag, kwargs for add_argument)])
+COMMON = [
+    ("--match", dict(choices=["optimal", "potato"], help="matching mode (default optimal)")),
+    ("--bootstrap", dict(type=int, help="bootstrap resamples (default 1000; 0 = none)")),
+    ("--seed", dict(type=int, help="bootstrap seed")),
+]
+KINDS = {
+    "boxes": ("boxes", "bounding boxes: item, annotator, x, y, w, h, label", [
+        ("--threshold", dict(type=float, help="IoU threshold for a match (default 0.5)")),
+        ("--distance", dict(choices=["giou", "iou", "centroid"], help="distance for sigma (default giou)")),
+        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
+    ]),
+}
+
+
+def _read_source(path):
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8-sig") as handle:
+        return handle.read()
+
+
+def _format_value(value):
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def format_summary(report):
+    """A readable multi-line summary: the scalar values of the report, by key."""
+    lines = []
+
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                walk(f"{prefix}.{key}" if prefix else key, sub)
+        elif isinstance(value, list):
+            if value and all(isinstance(v, (int, float)) or v is None for v in value) and len(value) <= 2:
+                lines.append(f"{prefix:<40} [{', '.join(_format_value(v) for v in value)}]")
+            else:
+                lines.append(f"{prefix:<40} ({len(value)} entries; use --json)")
+        else:
+            lines.append(f"{prefix:<40} {_format_value(value)}")
+
+    data = report.to_dict()
+    for key, value in data.items():
+        if key in ("warnings",):
+            continue
+        walk(key, value)
+    for warning in data.get("warnings", []):
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="agreekit", description="Chance-corrected agreement for structured annotations.")
+    sub = parser.add_subparsers(dest="kind", required=True)
+    for kind, (_, help_text, options) in KINDS.items():
+        p = sub.add_parser(kind, help=help_text)
+        p.add_argument("file", help="CSV/TSV file with a header, or - for standard input")
+        for flag, kwargs in options + COMMON:
+            p.add_argument(flag, **kwargs)
+        p.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+def main(argv=None):
+    import agreekit
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    function_name, _, _ = KINDS[args.kind]
+    options = {k: v for k, v in vars(args).items() if k not in ("kind", "file", "json") and v is not None}
+    try:
+        text = _read_source(args.file)
+        for key, value in list(options.items()):
+            if key.endswith("_file"):  # options that name a file are read here, not in the core
+                options[key[:-5]] = _read_source(value)
+                del options[key]
+        report = getattr(agreekit, function_name)(text, **options)
+    except InputError as error:
+        print(f"agreekit: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"agreekit: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
+    else:
+        print(format_summary(report))
+    return 0

@@ -1,0 +1,205 @@
+"""Rows in: read pasted CSV/TSV text or a list of dicts into checked rows.
+
+Every kind of annotation (boxes, spans, segments, ...) arrives as a table with
+one annotation per row.  This module only reads the table and binds its
+columns to canonical names; each kind's module converts and checks the values.
+Errors name the line, the column and the value, and reject the whole input:
+nothing is silently dropped.
+
+Line numbers are 1-based lines of the pasted text, counting the header; for a
+list of dicts, ``line`` is the 1-based position in the list.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+
+
+class InputError(ValueError):
+    """Bad input.  ``line``, ``column`` and ``value`` say where, when known."""
+
+    def __init__(self, message, line=None, column=None, value=None):
+        self.message = message
+        self.line = line
+        self.column = column
+        self.value = value
+        where = []
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column '{column}'")
+        prefix = (", ".join(where) + ": ") if where else ""
+        super().__init__(prefix + message)
+
+    def to_dict(self):
+        return {"message": str(self), "line": self.line, "column": self.column,
+                "value": None if self.value is None else str(self.value)}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One input row: its line number and its values under canonical names."""
+
+    line: int
+    values: dict
+
+
+def _split(text):
+    """Split pasted text into records, detecting tab, comma or semicolon."""
+    lines = [ln for ln in text.splitlines()]
+    first = next((ln for ln in lines if ln.strip()), "")
+    if "\t" in first:
+        delimiter = "\t"
+    else:
+        counts = {d: first.count(d) for d in ",;"}
+        delimiter = max(counts, key=counts.get) if max(counts.values()) > 0 else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
+    records = []
+    for record in reader:
+        records.append((reader.line_num, [field.strip() for field in record]))
+    return [(num, rec) for num, rec in records if any(rec)]
+
+
+def _normalize(name):
+    return name.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def bind_columns(header, columns, synonyms, alternatives=()):
+    """Map header names onto canonical names.
+
+    ``columns`` is the canonical column order; ``synonyms`` maps canonical name
+    to accepted aliases; ``alternatives`` lists other full sets of canonical
+    names (e.g. corner form ``x1, y1, x2, y2``) that may stand in for
+    ``columns``.  Returns ``{canonical: index}`` or ``None`` when the header
+    names no known column (then the input is taken as headerless).
+    """
+    lookup = {}
+    known = set(columns)
+    for alt in alternatives:
+        known.update(alt)
+    for name in known:
+        lookup[_normalize(name)] = name
+        for alias in synonyms.get(name, ()):
+            lookup[_normalize(alias)] = name
+    bound = {}
+    for index, raw in enumerate(header):
+        name = lookup.get(_normalize(raw))
+        if name is None:
+            continue
+        if name in bound:
+            raise InputError(f"header names column '{name}' twice", line=1, column=raw)
+        bound[name] = index
+    return bound or None
+
+
+def read_table(source, columns, synonyms=None, alternatives=(), required=()):
+    """Read ``source`` into a list of :class:`Row`.
+
+    ``source`` is CSV/TSV text (header optional; without a header the columns
+    must come in the canonical order ``columns``), or a list of dicts, or a
+    list of sequences in the canonical order.  Unknown extra columns in a
+    header are ignored; a row with the wrong number of fields is an error.
+    ``required`` names the canonical columns the header must have.
+    """
+    synonyms = synonyms or {}
+    if isinstance(source, str):
+        return _read_text(source, columns, synonyms, alternatives, required)
+    if isinstance(source, dict):
+        raise InputError("expected rows (a list of dicts or CSV text), got a single dict")
+    rows = []
+    for position, record in enumerate(source, start=1):
+        if isinstance(record, dict):
+            bound = bind_columns(list(record), columns, synonyms, alternatives) or {}
+            keys = list(record)
+            values = {name: record[keys[index]] for name, index in bound.items()}
+        elif isinstance(record, (list, tuple)):
+            if len(record) != len(columns):
+                raise InputError(f"expected {len(columns)} fields ({', '.join(columns)}), got {len(record)}",
+                                 line=position)
+            values = dict(zip(columns, record))
+        else:
+            raise InputError(f"row is a {type(record).__name__}, expected a dict or a list", line=position)
+        _check_required(values, required, position)
+        rows.append(Row(position, values))
+    return rows
+
+
+def _check_required(values, required, line):
+    for name in required:
+        if name not in values:
+            raise InputError(f"missing column '{name}'", line=line, column=name)
+
+
+def _read_text(text, columns, synonyms, alternatives, required):
+    records = _split(text)
+    if not records:
+        raise InputError("no rows: the input is empty")
+    header_line, header = records[0]
+    bound = bind_columns(header, columns, synonyms, alternatives)
+    if bound is None:
+        body = records
+        bound = {name: index for index, name in enumerate(columns)}
+        width = len(columns)
+    else:
+        body = records[1:]
+        width = len(header)
+        missing = [name for name in required if name not in bound]
+        if missing:
+            raise InputError(f"header lacks column(s) {', '.join(missing)}; "
+                             f"expected {', '.join(columns)}", line=header_line)
+    rows = []
+    for line, record in body:
+        if len(record) != width:
+            raise InputError(f"expected {width} fields, got {len(record)}", line=line,
+                             value=",".join(record))
+        rows.append(Row(line, {name: record[index] for name, index in bound.items()}))
+    if not rows:
+        raise InputError("no data rows below the header", line=header_line)
+    return rows
+
+
+def is_blank(value):
+    """True for a missing value: None, or a string that is empty or only white space."""
+    if value is None:
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def to_text(row, column, required=True):
+    """The value as a stripped string.  Blank is an error when ``required``."""
+    value = row.values.get(column)
+    if is_blank(value):
+        if required:
+            raise InputError(f"'{column}' is empty", line=row.line, column=column, value="")
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def to_float(row, column):
+    """The value as a finite float; blank, non-numeric, NaN or inf is an error."""
+    value = row.values.get(column)
+    if is_blank(value):
+        raise InputError(f"'{column}' is empty", line=row.line, column=column, value="")
+    if isinstance(value, bool):
+        raise InputError(f"'{column}' is not a number", line=row.line, column=column, value=value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"'{column}' is not a number", line=row.line, column=column,
+                         value=value) from None
+    if not math.isfinite(number):
+        raise InputError(f"'{column}' must be finite", line=row.line, column=column, value=value)
+    return number
+
+
+def to_int(row, column):
+    """The value as an integer; a float with a fractional part is an error."""
+    number = to_float(row, column)
+    if not number.is_integer():
+        raise InputError(f"'{column}' must be a whole number", line=row.line, column=column,
+                         value=row.values.get(column))
+    return int(number)
