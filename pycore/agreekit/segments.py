@@ -1,0 +1,339 @@
+"""Time segments: agreement between annotators' timed events on clips.
+
+Input rows ``item, annotator, start, end, label`` in seconds.  A row with an
+item and an annotator but no start, end or label means the annotator went
+through the clip and marked nothing; an annotator with no row for a clip never
+saw it.  ``end < start`` is an input error (Potato silently swaps the two);
+zero-length segments (``start == end``) are allowed and kept.
+
+Measures (definitions in ``docs/segments.md``):
+
+* temporal IoU of two segments [s, e]: |overlap| / |union|;
+* matching of two annotators' segments on a clip by temporal IoU at a
+  threshold, in the same modes as boxes (:mod:`agreekit.matching`), and from
+  it Potato's raw measures and detection / classification α over clusters;
+* the boundary-tolerance sweep: for each tolerance τ, starts matched to starts
+  and ends to ends one-to-one (maximum matching, |Δ| ≤ τ) and the boundary
+  precision, recall and F1 (the onset/offset evaluation of sed_eval,
+  Mesaros, Heittola & Virtanen 2016, "Metrics for polyphonic sound event
+  detection", applied to pairs of annotators).
+
+No σ: a segment from another clip is not a fair chance comparison when clips
+differ in length, so the between-item baseline used for boxes does not exist
+here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from .rows import InputError, is_blank, read_table, to_float, to_text
+
+COLUMNS = ("item", "annotator", "start", "end", "label")
+SYNONYMS = {
+    "item": ("clip", "clip_id", "item_id", "file", "audio", "video", "recording", "episode", "trace"),
+    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "user_id"),
+    "start": ("start_time", "onset", "begin", "from", "t_start", "start_s"),
+    "end": ("end_time", "offset", "stop", "to", "t_end", "end_s"),
+    "label": ("class", "category", "event", "event_label", "tag", "speaker", "phase"),
+}
+REQUIRED = ("item", "annotator", "start", "end")
+
+DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
+# Decimal times are not exact in binary: 2.1 − 2.0 is 0.10000000000000009.
+# A slack of a nanosecond keeps "|Δ| ≤ 0.1 s" inclusive for such inputs while
+# staying far below any time resolution annotators work at.
+TOLERANCE_SLACK = 1e-9
+
+IOU_RULES = ("default", "potato")
+
+
+# --------------------------------------------------------------------------- input
+
+@dataclass
+class Track:
+    """One annotator's segments on one clip, in row order."""
+
+    start: np.ndarray
+    end: np.ndarray
+    labels: list
+    lines: list = field(default_factory=list)
+
+    def __len__(self):
+        return len(self.labels)
+
+
+@dataclass
+class Corpus:
+    """Checked segment input: ``items[item][annotator] -> Track``.
+
+    Items keep the order of their first row, annotators within an item are
+    sorted as strings (the pair and cluster order, as in Potato).
+    ``warnings`` lists suspicious but valid input.
+    """
+
+    items: dict
+    warnings: list
+
+    @property
+    def annotators(self):
+        return sorted({a for tracks in self.items.values() for a in tracks})
+
+    def scored_items(self):
+        """Items with at least two annotators, the only ones that can be compared."""
+        return [item for item, tracks in self.items.items() if len(tracks) >= 2]
+
+
+def read_segments(source):
+    """Parse and check segment rows into a :class:`Corpus`.
+
+    Errors (the whole input is rejected) name the line and column: missing item
+    or annotator, non-numeric or non-finite time, only one of start and end
+    given, a label without a segment, ``end < start``.
+    """
+    rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
+    raw = {}  # item -> annotator -> list of (start, end, label, line) or []
+    for row in rows:
+        item = to_text(row, "item")
+        annotator = to_text(row, "annotator")
+        label = to_text(row, "label", required=False)
+        start_blank = is_blank(row.values.get("start"))
+        end_blank = is_blank(row.values.get("end"))
+        tracks = raw.setdefault(item, {})
+        segments = tracks.setdefault(annotator, [])
+        if start_blank and end_blank:
+            if label:
+                raise InputError(f"label {label!r} given without a start and an end; a row with no "
+                                 "segment means the annotator marked nothing and must have no label",
+                                 line=row.line, column="label", value=label)
+            continue
+        if start_blank or end_blank:
+            given, missing = ("end", "start") if start_blank else ("start", "end")
+            raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
+                             "for an annotator who marked nothing", line=row.line, column=missing, value="")
+        start = to_float(row, "start")
+        end = to_float(row, "end")
+        if end < start:
+            raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
+                             value=row.values.get("end"))
+        segments.append((start, end, label, row.line))
+    return Corpus(*_build_tracks(raw))
+
+
+def _build_tracks(raw):
+    items = {}
+    zero_length = []
+    duplicates = []
+    single = []
+    for item, tracks in raw.items():
+        built = {}
+        for annotator in sorted(tracks):
+            segments = tracks[annotator]
+            start = np.array([s[0] for s in segments], dtype=float)
+            end = np.array([s[1] for s in segments], dtype=float)
+            labels = [s[2] for s in segments]
+            lines = [s[3] for s in segments]
+            zero_length.extend(line for s, e, line in zip(start, end, lines) if s == e)
+            seen = {}
+            for key, line in zip(zip(start.tolist(), end.tolist(), labels), lines):
+                if key in seen:
+                    duplicates.append((line, seen[key]))
+                seen.setdefault(key, line)
+            built[annotator] = Track(start, end, labels, lines)
+        if len(built) < 2:
+            single.append(item)
+        items[item] = built
+    warnings = []
+    if zero_length:
+        warnings.append(f"{len(zero_length)} zero-length segment(s) (start = end), lines "
+                        f"{_line_list(zero_length)}: kept; they match only an identical zero-length segment")
+    if duplicates:
+        warnings.append(f"{len(duplicates)} duplicate segment(s) repeating an earlier one of the same "
+                        f"annotator on the same item, lines {_line_list([d[0] for d in duplicates])}: kept")
+    if single:
+        warnings.append(f"{len(single)} item(s) with a single annotator are not scored: "
+                        f"{_name_list(single)}")
+    return items, warnings
+
+
+def _line_list(lines, limit=10):
+    shown = ", ".join(str(n) for n in lines[:limit])
+    return shown + (f" and {len(lines) - limit} more" if len(lines) > limit else "")
+
+
+def _name_list(names, limit=10):
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+# --------------------------------------------------------------------------- temporal IoU
+
+def temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
+    """Temporal IoU of every segment of A with every segment of B, shape (|A|, |B|).
+
+    IoU = I / (len_a + len_b − I) with I = max(0, min(e_a, e_b) − max(s_a, s_b)),
+    the interval form of the Jaccard index.  Zero-length segments have no
+    measure, so the ratio is 0/0 for two of them:
+
+    * ``rule="default"`` (Potato 2.11): two identical zero-length segments have
+      IoU 1 (the same instant marked twice), any other pair with a zero-length
+      segment has I = 0 and IoU 0;
+    * ``rule="potato"`` (Potato 2.8, ``geometry.temporal_iou``): IoU 0 whenever
+      either segment has end ≤ start, even for two identical instants.
+    """
+    sa = np.asarray(start_a, dtype=float)[:, None]
+    ea = np.asarray(end_a, dtype=float)[:, None]
+    sb = np.asarray(start_b, dtype=float)[None, :]
+    eb = np.asarray(end_b, dtype=float)[None, :]
+    inter = np.maximum(0.0, np.minimum(ea, eb) - np.maximum(sa, sb))
+    union = (ea - sa) + (eb - sb) - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+    if rule == "potato":
+        return np.where((ea > sa) & (eb > sb), iou, 0.0)
+    if rule == "default":
+        # union = 0 only for two zero-length segments; identical ones agree fully.
+        return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
+    raise ValueError(f"unknown IoU rule {rule!r}; expected one of {', '.join(IOU_RULES)}")
+
+
+# --------------------------------------------------------------------------- boundary sweep
+
+def within_tolerance(delta, tolerance):
+    """|Δ| ≤ τ, inclusive, with :data:`TOLERANCE_SLACK` for decimal rounding."""
+    return np.abs(delta) <= tolerance + TOLERANCE_SLACK
+
+
+def boundary_matching_size(times_a, times_b, tolerance):
+    """Size of a maximum one-to-one matching of ``times_a`` to ``times_b`` with |Δ| ≤ τ.
+
+    Bipartite maximum matching (Hopcroft–Karp, scipy's
+    ``maximum_bipartite_matching``) on the graph whose edges are the pairs
+    within tolerance.  The reference implementation for one pair of lists;
+    :func:`boundary_sweep` batches the same computation over a corpus.
+    """
+    a = np.asarray(times_a, dtype=float)
+    b = np.asarray(times_b, dtype=float)
+    if a.size == 0 or b.size == 0:
+        return 0
+    rows, cols = np.nonzero(within_tolerance(a[:, None] - b[None, :], tolerance))
+    graph = csr_matrix((np.ones(rows.size), (rows, cols)), shape=(a.size, b.size))
+    return int(np.count_nonzero(maximum_bipartite_matching(graph, perm_type="column") >= 0))
+
+
+@dataclass
+class BoundaryCounts:
+    """Matched boundary counts of every (item, annotator pair) block.
+
+    ``matched[t, k]`` is the number of matched boundaries (starts plus ends) at
+    tolerance ``tolerances[t]`` in block k; ``n_a[k]``, ``n_b[k]`` count the
+    boundaries (2 per segment) of the block's two annotators;
+    ``matched_starts`` / ``matched_ends`` split ``matched``.
+    """
+
+    tolerances: np.ndarray
+    item_index: np.ndarray
+    pairs: list
+    pair_index: np.ndarray
+    n_a: np.ndarray
+    n_b: np.ndarray
+    matched_starts: np.ndarray
+    matched_ends: np.ndarray
+
+    @property
+    def matched(self):
+        return self.matched_starts + self.matched_ends
+
+
+def check_tolerances(tolerances):
+    """Tolerances as a sorted float array; each must be a finite number ≥ 0."""
+    values = []
+    for value in np.atleast_1d(np.asarray(tolerances, dtype=object)).tolist():
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"tolerance {value!r} is not a number", column="tolerances", value=value) from None
+        if not np.isfinite(number) or number < 0:
+            raise InputError(f"tolerance {value!r} must be a finite number of seconds ≥ 0",
+                             column="tolerances", value=value)
+        values.append(number)
+    if not values:
+        raise InputError("give at least one tolerance", column="tolerances")
+    return np.array(sorted(set(values)))
+
+
+def boundary_counts(corpus, items, tolerances):
+    """Matched start and end counts for every scored (item, annotator pair).
+
+    All blocks at one tolerance form one block-diagonal bipartite graph, so
+    scipy's matching runs once per tolerance and kind (start or end) instead of
+    once per pair: a maximum matching of a disjoint union is the union of
+    maximum matchings of its parts.
+    """
+    tolerances = check_tolerances(tolerances)
+    widest = tolerances[-1]
+    pair_ids = {}
+    item_index, pair_index, n_a, n_b = [], [], [], []
+    edges = {"start": ([], [], []), "end": ([], [], [])}  # rows, cols, |Δ|
+    row_offset = col_offset = 0
+    block_of_row = []
+    for i, item in enumerate(items):
+        tracks = corpus.items[item]
+        names = list(tracks)
+        for x in range(len(names)):
+            for y in range(x + 1, len(names)):
+                a, b = tracks[names[x]], tracks[names[y]]
+                k = len(item_index)
+                item_index.append(i)
+                pair_index.append(pair_ids.setdefault((names[x], names[y]), len(pair_ids)))
+                n_a.append(2 * len(a))
+                n_b.append(2 * len(b))
+                if len(a) and len(b):
+                    for kind in ("start", "end"):
+                        delta = np.abs(np.subtract.outer(getattr(a, kind), getattr(b, kind)))
+                        r, c = np.nonzero(within_tolerance(delta, widest))
+                        rows, cols, gaps = edges[kind]
+                        rows.append(r + row_offset)
+                        cols.append(c + col_offset)
+                        gaps.append(delta[r, c])
+                block_of_row.append(np.full(len(a), k))
+                row_offset += len(a)
+                col_offset += len(b)
+    n_blocks = len(item_index)
+    block_of_row = np.concatenate(block_of_row) if block_of_row else np.zeros(0, dtype=int)
+    matched = {}
+    for kind, (rows, cols, gaps) in edges.items():
+        counts = np.zeros((tolerances.size, n_blocks))
+        if rows:
+            rows, cols, gaps = np.concatenate(rows), np.concatenate(cols), np.concatenate(gaps)
+            for t, tolerance in enumerate(tolerances):
+                keep = within_tolerance(gaps, tolerance)
+                graph = csr_matrix((np.ones(np.count_nonzero(keep)), (rows[keep], cols[keep])),
+                                   shape=(row_offset, col_offset))
+                partner = maximum_bipartite_matching(graph, perm_type="column")
+                counts[t] = np.bincount(block_of_row[partner >= 0], minlength=n_blocks)
+        matched[kind] = counts
+    pairs = sorted(pair_ids, key=pair_ids.get)
+    return BoundaryCounts(tolerances, np.array(item_index, dtype=int), pairs,
+                          np.array(pair_index, dtype=int), np.array(n_a, dtype=float),
+                          np.array(n_b, dtype=float), matched["start"], matched["end"])
+
+
+def boundary_scores(matched, n_a, n_b):
+    """Boundary precision, recall and F1 from pooled counts (arrays broadcast).
+
+    For a pair (a, b): precision = matched / boundaries of a (a's boundaries
+    that b also marked), recall = matched / boundaries of b, and
+    F1 = 2·matched / (boundaries of a + boundaries of b), which is symmetric.
+    NaN where a denominator is 0.
+    """
+    matched, n_a, n_b = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (matched, n_a, n_b)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(n_a > 0, matched / np.where(n_a > 0, n_a, 1), np.nan)
+        recall = np.where(n_b > 0, matched / np.where(n_b > 0, n_b, 1), np.nan)
+        total = n_a + n_b
+        f1 = np.where(total > 0, 2 * matched / np.where(total > 0, total, 1), np.nan)
+    return precision, recall, f1
