@@ -6,6 +6,7 @@ list of dicts) and returns a :class:`~agreekit.report.Report`:
 * :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
 """
 from .alpha import krippendorff_alpha
+from .boxes import boxes
 from .report import Report
 from .rows import InputError
 
@@ -13,6 +14,7 @@ __version__ = "0.1.0"
 
 # kind name -> report function; each kind module adds its line here.
 KINDS = {}
+KINDS["boxes"] = boxes
 
 
 def report(kind, rows, **options):

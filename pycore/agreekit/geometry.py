@@ -1,0 +1,90 @@
+"""Box geometry: IoU, GIoU and the three localization distances.
+
+Boxes are arrays of shape (n, 4) holding ``x, y, w, h`` (top-left corner,
+width, height) in any consistent unit.  A box with w ≤ 0 or h ≤ 0 is
+degenerate: it has IoU 0 with everything and GIoU −1, as in Potato's
+``geometry.iou_bbox`` and ``giou_bbox`` (reference semantics §1).
+
+* IoU = |A ∩ B| / |A ∪ B|.
+* GIoU = IoU − |C \\ (A ∪ B)| / |C|, C the smallest enclosing axis-aligned box
+  (Rezatofighi et al., CVPR 2019).
+* Distances, all in [0, 1]: ``giou`` = (1 − GIoU)/2; ``iou`` = 1 − IoU;
+  ``centroid`` = min(1, ‖c_A − c_B‖ / √2), which assumes normalized
+  coordinates (in pixels it saturates at 1, as Potato's does).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+DISTANCES = ("giou", "iou", "centroid")
+
+
+def _parts(boxes):
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    x, y, w, h = boxes.T
+    return x, y, w, h
+
+
+def _overlap(a, b):
+    """Signed overlaps and areas for broadcastable box parts a, b."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    ow = np.minimum(ax + aw, bx + bw) - np.maximum(ax, bx)
+    oh = np.minimum(ay + ah, by + bh) - np.maximum(ay, by)
+    inter = np.maximum(ow, 0.0) * np.maximum(oh, 0.0)
+    union = aw * ah + bw * bh - inter
+    valid = (aw > 0) & (ah > 0) & (bw > 0) & (bh > 0) & (union > 0)
+    return ow, oh, inter, union, valid
+
+
+def _iou(a, b):
+    _, _, inter, union, valid = _overlap(a, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(valid, inter / np.where(valid, union, 1.0), 0.0)
+
+
+def _giou(a, b):
+    ow, oh, inter, union, valid = _overlap(a, b)
+    # Enclosing box side = wa + wb − signed overlap (= max(x2) − min(x1)).
+    hull = (a[2] + b[2] - ow) * (a[3] + b[3] - oh)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        safe_u = np.where(valid, union, 1.0)
+        safe_h = np.where(valid & (hull > 0), hull, 1.0)
+        value = inter / safe_u - np.where(hull > 0, (hull - union) / safe_h, 0.0)
+    return np.where(valid, value, -1.0)
+
+
+def _centroid(a, b):
+    dx = (a[0] + a[2] / 2.0) - (b[0] + b[2] / 2.0)
+    dy = (a[1] + a[3] / 2.0) - (b[1] + b[3] / 2.0)
+    return np.minimum(1.0, np.sqrt(dx * dx + dy * dy) / np.sqrt(2.0))
+
+
+def iou_matrix(a, b):
+    """IoU of every box in ``a`` (n × 4) with every box in ``b`` (m × 4): (n × m)."""
+    pa, pb = _parts(a), _parts(b)
+    return _iou([p[:, None] for p in pa], [p[None, :] for p in pb])
+
+
+def giou_matrix(a, b):
+    """GIoU of every box in ``a`` with every box in ``b``: (n × m)."""
+    pa, pb = _parts(a), _parts(b)
+    return _giou([p[:, None] for p in pa], [p[None, :] for p in pb])
+
+
+def distance_matrix(a, b, distance="giou"):
+    """Distance of every box in ``a`` with every box in ``b``: (n × m)."""
+    pa, pb = _parts(a), _parts(b)
+    return _DIST[distance]([p[:, None] for p in pa], [p[None, :] for p in pb])
+
+
+def paired_distance(a, b, distance="giou"):
+    """Distance between ``a[k]`` and ``b[k]`` for each k: (n,)."""
+    return _DIST[distance](_parts(a), _parts(b))
+
+
+_DIST = {
+    "giou": lambda a, b: (1.0 - _giou(a, b)) / 2.0,
+    "iou": lambda a, b: 1.0 - _iou(a, b),
+    "centroid": _centroid,
+}
