@@ -4,9 +4,11 @@ Each kind of annotation has one function that takes rows (CSV/TSV text or a
 list of dicts) and returns a :class:`~agreekit.report.Report`:
 
 * :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
+* :func:`segments` — time segments: raw measures, detection and classification α, boundary sweep.
 """
 from .alpha import krippendorff_alpha
 from .boxes import boxes
+from .segments import segments
 from .report import Report
 from .rows import InputError
 
@@ -15,6 +17,7 @@ __version__ = "0.1.0"
 # kind name -> report function; each kind module adds its line here.
 KINDS = {}
 KINDS["boxes"] = boxes
+KINDS["segments"] = segments
 
 
 def report(kind, rows, **options):

@@ -11,6 +11,15 @@ import sys
 
 from .rows import InputError
 
+
+def _numbers(text):
+    """A comma-separated list of numbers, for options such as ``--tolerances``."""
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
 # kind -> (function name in agreekit, help text, [(flag, kwargs for add_argument)])
 COMMON = [
     ("--match", dict(choices=["optimal", "potato"], help="matching mode (default optimal)")),
@@ -22,6 +31,11 @@ KINDS = {
         ("--threshold", dict(type=float, help="IoU threshold for a match (default 0.5)")),
         ("--distance", dict(choices=["giou", "iou", "centroid"], help="distance for sigma (default giou)")),
         ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
+    ]),
+    "segments": ("segments", "time segments: item, annotator, start, end, label (seconds)", [
+        ("--threshold", dict(type=float, help="temporal IoU threshold for a match (default 0.5)")),
+        ("--tolerances", dict(type=_numbers, help="boundary tolerances in seconds, comma-separated "
+                                                 "(default 0.1,0.25,0.5,1,2)")),
     ]),
 }
 

@@ -30,6 +30,10 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from .bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
+from .boxes import check_options
+from .objects import ObjectKind, ObjectSet, object_report
+from .report import Report
 from .rows import InputError, is_blank, read_table, to_float, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
@@ -96,6 +100,7 @@ def read_segments(source):
     """
     rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
     raw = {}  # item -> annotator -> list of (start, end, label, line) or []
+    marked_nothing = {}  # (item, annotator) -> line of the first empty row
     for row in rows:
         item = to_text(row, "item")
         annotator = to_text(row, "annotator")
@@ -105,6 +110,7 @@ def read_segments(source):
         tracks = raw.setdefault(item, {})
         segments = tracks.setdefault(annotator, [])
         if start_blank and end_blank:
+            marked_nothing.setdefault((item, annotator), row.line)
             if label:
                 raise InputError(f"label {label!r} given without a start and an end; a row with no "
                                  "segment means the annotator marked nothing and must have no label",
@@ -120,7 +126,12 @@ def read_segments(source):
             raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
                              value=row.values.get("end"))
         segments.append((start, end, label, row.line))
-    return Corpus(*_build_tracks(raw))
+    items, warnings = _build_tracks(raw)
+    mixed = sorted(line for (item, annotator), line in marked_nothing.items() if raw[item][annotator])
+    if mixed:
+        warnings.append(f"{len(mixed)} empty row(s) for an annotator who also marked segments on that item, "
+                        f"lines {_line_list(mixed)}: the empty row adds nothing and is ignored")
+    return Corpus(items, warnings)
 
 
 def _build_tracks(raw):
@@ -337,3 +348,134 @@ def boundary_scores(matched, n_a, n_b):
         total = n_a + n_b
         f1 = np.where(total > 0, 2 * matched / np.where(total > 0, total, 1), np.nan)
     return precision, recall, f1
+
+
+def sweep_table(counts, weights=None, level=DEFAULT_LEVEL):
+    """The boundary sweep, pooled over items and annotator pairs, and per pair.
+
+    Pooled figures sum matched and total boundaries over every (item, pair)
+    block before dividing (micro-averaging, as sed_eval does over files).
+    ``weights`` (resamples × items, from :func:`~agreekit.bootstrap.resample_counts`)
+    gives each pooled F1 a percentile interval over items.
+    Returns ``(pooled, per_pair)``: a list of rows, and ``{(a, b): rows}``.
+    """
+    n_items = int(counts.item_index.max()) + 1 if counts.item_index.size else 0
+
+    def per_item(values):
+        return np.stack([np.bincount(counts.item_index, weights=row, minlength=n_items) for row in
+                         np.atleast_2d(values)])
+
+    matched_items = per_item(counts.matched)            # tolerances × items
+    total_items = per_item(counts.n_a + counts.n_b)[0]  # items
+    pooled = []
+    precision, recall, f1 = boundary_scores(counts.matched.sum(axis=1), counts.n_a.sum(), counts.n_b.sum())
+    _, _, start_f1 = boundary_scores(2 * counts.matched_starts.sum(axis=1), counts.n_a.sum(), counts.n_b.sum())
+    _, _, end_f1 = boundary_scores(2 * counts.matched_ends.sum(axis=1), counts.n_a.sum(), counts.n_b.sum())
+    for t, tolerance in enumerate(counts.tolerances):
+        ci = None
+        if weights is not None and weights.shape[0] > 0:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                resampled = 2 * (weights @ matched_items[t]) / (weights @ total_items)
+            ci = percentile_ci(resampled, level)
+        pooled.append({"tolerance": float(tolerance), "precision": precision[t], "recall": recall[t],
+                       "f1": f1[t], "f1_ci": ci, "start_f1": start_f1[t], "end_f1": end_f1[t],
+                       "matched": int(counts.matched[t].sum()), "n_a": int(counts.n_a.sum()),
+                       "n_b": int(counts.n_b.sum())})
+    per_pair = {}
+    for p, pair in enumerate(counts.pairs):
+        block = counts.pair_index == p
+        n_a, n_b = counts.n_a[block].sum(), counts.n_b[block].sum()
+        matched = counts.matched[:, block].sum(axis=1)
+        precision, recall, f1 = boundary_scores(matched, n_a, n_b)
+        per_pair[pair] = [{"tolerance": float(tolerance), "precision": precision[t], "recall": recall[t],
+                           "f1": f1[t], "matched": int(matched[t]), "n_a": int(n_a), "n_b": int(n_b)}
+                          for t, tolerance in enumerate(counts.tolerances)]
+    return pooled, per_pair
+
+
+# --------------------------------------------------------------------------- report
+
+NO_SIGMA_REASON = ("σ is not computed for time segments: its chance baseline compares annotations of "
+                   "different items, and a segment from a different clip is not a fair chance comparison "
+                   "when clips differ in length")
+
+
+def segment_objects(corpus):
+    """The scored items of ``corpus`` as an :class:`~agreekit.objects.ObjectSet`, with start and end arrays."""
+    annotators = corpus.annotators
+    position = {a: k for k, a in enumerate(annotators)}
+    item_ids, members, offsets = [], [], [0]
+    starts, ends, labels, owner, lines = [], [], [], [], []
+    for item in corpus.scored_items():
+        member = {}
+        for annotator, track in corpus.items[item].items():
+            begin = sum(len(s) for s in starts)
+            starts.append(track.start)
+            ends.append(track.end)
+            labels.extend(track.labels)
+            lines.extend(track.lines)
+            owner.extend([position[annotator]] * len(track))
+            member[position[annotator]] = np.arange(begin, begin + len(track))
+        item_ids.append(item)
+        members.append(member)
+        offsets.append(sum(len(s) for s in starts))
+    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
+                        annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
+                        lines=np.array(lines, dtype=int))
+    start = np.concatenate(starts) if starts else np.zeros(0)
+    end = np.concatenate(ends) if ends else np.zeros(0)
+    return objects, start, end
+
+
+def segment_kind(start, end, rule):
+    """The :class:`~agreekit.objects.ObjectKind` of segments: temporal IoU, and no distance (no σ)."""
+    return ObjectKind(similarity=lambda idx: temporal_iou(start[idx], end[idx], start[idx], end[idx], rule),
+                      paired_distance=None, distance_block=None)
+
+
+def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES,
+             bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, progress=None):
+    """Agreement report for time segments.
+
+    ``rows``: CSV/TSV text (header optional) or a list of dicts with
+    ``item, annotator, start, end, label`` (seconds).  ``threshold``: temporal
+    IoU at or above which two segments match.  ``match``: ``optimal`` or
+    ``potato`` (reproduce Potato 2.8: its matching, first-fit clusters and
+    zero-length rule).  ``tolerances``: seconds, for the boundary sweep.
+    ``bootstrap``: resamples over items for the intervals (0 for none).
+    ``progress(done, total, stage)`` is called during long work.
+    """
+    check_options(threshold, match, bootstrap)
+    tolerances = check_tolerances(tolerances)
+    potato = match == "potato"
+    corpus = read_segments(rows)
+    objects, start, end = segment_objects(corpus)
+    data = object_report(objects, segment_kind(start, end, "potato" if potato else "default"),
+                         threshold=float(threshold), match_mode=match, bootstrap=int(bootstrap),
+                         seed=int(seed), pair_budget=0, progress=progress, localization=False,
+                         potato_alpha=potato)
+    n_items = len(objects.item_ids)
+    weights = resample_counts(n_items, int(bootstrap), int(seed)) if n_items >= 2 else None
+    counts = boundary_counts(corpus, objects.item_ids, tolerances)
+    sweep, sweep_by_pair = sweep_table(counts, weights)
+
+    for section in ("pairs", "annotators", "labels", "items"):
+        for entry in data[section]:
+            for key in ("mean_within", "sigma"):  # σ parts of the shared breakdowns: none for segments
+                entry.pop(key, None)
+    for entry in data["pairs"]:
+        entry["boundary_sweep"] = sweep_by_pair.get((entry["a"], entry["b"]), [])
+    settings = {"threshold": float(threshold), "match": match, "tolerances": tolerances.tolist(),
+                "iou_rule": "potato" if potato else "default", "bootstrap": int(bootstrap),
+                "seed": int(seed), "ci_level": DEFAULT_LEVEL}
+    return Report("segments", {
+        "settings": settings,
+        "n_items": n_items,
+        "n_items_total": len(corpus.items),
+        "n_annotators": len(corpus.annotators),
+        "n_segments": int(sum(len(t) for tracks in corpus.items.values() for t in tracks.values())),
+        **data,
+        "localization": {"sigma": None, "ci": None, "reason": NO_SIGMA_REASON},
+        "boundary_sweep": sweep,
+        "warnings": corpus.warnings,
+    })
