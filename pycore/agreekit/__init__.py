@@ -5,10 +5,12 @@ list of dicts) and returns a :class:`~agreekit.report.Report`:
 
 * :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
 * :func:`segments` — time segments: raw measures, detection and classification α, boundary sweep.
+* :func:`spans` — text spans: exact and partial F1, character-level α, five-way disagreement table.
 """
 from .alpha import krippendorff_alpha
 from .boxes import boxes
 from .segments import segments
+from .spans import spans
 from .report import Report
 from .rows import InputError
 
@@ -18,6 +20,7 @@ __version__ = "0.1.0"
 KINDS = {}
 KINDS["boxes"] = boxes
 KINDS["segments"] = segments
+KINDS["spans"] = spans
 
 
 def report(kind, rows, **options):

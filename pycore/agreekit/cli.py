@@ -37,6 +37,11 @@ KINDS = {
         ("--tolerances", dict(type=_numbers, help="boundary tolerances in seconds, comma-separated "
                                                  "(default 0.1,0.25,0.5,1,2)")),
     ]),
+    "spans": ("spans", "text spans: item, annotator, start, end, label (character offsets [start, end))", [
+        # dest ends in _file: main() reads the named file and passes its text as lengths=
+        ("--lengths", dict(dest="lengths_file", metavar="FILE",
+                           help="item lengths: CSV/TSV with item,length or item,text columns")),
+    ]),
 }
 
 
