@@ -78,13 +78,47 @@ def distance_matrix(a, b, distance="giou"):
     return _DIST[distance]([p[:, None] for p in pa], [p[None, :] for p in pb])
 
 
+def _giou_distance(a, b):
+    """(1 − GIoU)/2 of broadcastable box parts, in few passes (the baseline's hot loop).
+
+    With I, U, H the intersection, union and enclosing areas,
+    (1 − GIoU)/2 = (1 − I/U + (H − U)/H)/2 = 1 − (I/U + U/H)/2.
+    Within and between distances both use this one formula, so that equal
+    geometry gives bit-equal distances (KS depends on exact ties).
+    """
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    ow = np.minimum(ax + aw, bx + bw)
+    ow -= np.maximum(ax, bx)
+    oh = np.minimum(ay + ah, by + bh)
+    oh -= np.maximum(ay, by)
+    hull = np.subtract(aw + bw, ow)
+    hull *= np.subtract(ah + bh, oh)
+    np.maximum(ow, 0.0, out=ow)
+    np.maximum(oh, 0.0, out=oh)
+    inter = ow
+    inter *= oh
+    union = np.subtract(aw * ah + bw * bh, inter)
+    valid = bool(((aw > 0) & (ah > 0)).all() and ((bw > 0) & (bh > 0)).all())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inter /= union
+        hull = np.divide(union, hull, out=hull)
+        inter += hull
+    inter *= -0.5
+    inter += 1.0
+    if not valid:
+        ok = (aw > 0) & (ah > 0) & (bw > 0) & (bh > 0)
+        inter = np.where(ok & (union > 0), inter, 1.0)
+    return inter
+
+
 def paired_distance(a, b, distance="giou"):
     """Distance between ``a[k]`` and ``b[k]`` for each k: (n,)."""
     return _DIST[distance](_parts(a), _parts(b))
 
 
 _DIST = {
-    "giou": lambda a, b: (1.0 - _giou(a, b)) / 2.0,
+    "giou": _giou_distance,
     "iou": lambda a, b: 1.0 - _iou(a, b),
     "centroid": _centroid,
 }

@@ -203,13 +203,40 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
     return result
 
 
+_CELLS = 1 << 18
+
+
+def _cell_table(within_sorted):
+    """Search positions of the within values per cell of a uniform grid on [0, 1].
+
+    A between distance in a cell holding no within value has the same
+    ``searchsorted`` position as the cell's left edge, so only distances in
+    the few cells that hold a within value need an exact search.  The grid
+    is dyadic, so cell edges and ``floor(d · cells)`` are exact in floating point.
+    """
+    edges = np.arange(_CELLS + 1) / _CELLS
+    position = np.searchsorted(within_sorted, edges, "left")
+    return position[:-1], position[1:] > position[:-1]
+
+
 def _accumulate(d, within_sorted, result):
-    """Add the KS counts of between distances ``d`` (flat)."""
+    """Add the KS counts of between distances ``d`` (flat, all in [0, 1])."""
     if within_sorted.size == 0 or d.size == 0:
         return
     bins = len(within_sorted) + 1
-    result["le"] += np.cumsum(np.bincount(np.searchsorted(within_sorted, d, "left"), minlength=bins))[:-1]
-    result["lt"] += np.cumsum(np.bincount(np.searchsorted(within_sorted, d, "right"), minlength=bins))[:-1]
+    if "cells" not in result:
+        result["cells"] = _cell_table(within_sorted)
+    start, ambiguous = result["cells"]
+    cell = (d * _CELLS).astype(np.int64)
+    np.clip(cell, 0, _CELLS - 1, out=cell)
+    left = start[cell]
+    exact = np.flatnonzero(ambiguous[cell] | (d < 0) | (d > 1))
+    right = left.copy()
+    if exact.size:
+        left[exact] = np.searchsorted(within_sorted, d[exact], "left")
+        right[exact] = np.searchsorted(within_sorted, d[exact], "right")
+    result["le"] += np.cumsum(np.bincount(left, minlength=bins))[:-1]
+    result["lt"] += np.cumsum(np.bincount(right, minlength=bins))[:-1]
 
 
 def _between_exact(objects, kind, within_sorted, result, progress):
@@ -217,37 +244,40 @@ def _between_exact(objects, kind, within_sorted, result, progress):
     n_objects = int(offsets[-1])
     n_items = len(offsets) - 1
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
-    total = 0.0
-    square = 0.0
+    sums = result["item_sums"]
+    total = square = 0.0
     p = 0
     while p < n_items:
-        # A block of whole items whose rows × remaining columns fits a chunk.
+        # A block of whole items [p, q) whose rows × remaining columns fit a chunk.
         q = p + 1
         width = n_objects - offsets[p]
         while q < n_items and (offsets[q + 1] - offsets[p]) * width <= _CHUNK_ELEMENTS:
             q += 1
         r0, r1 = offsets[p], offsets[q]
         rows = np.arange(r0, r1)
-        cols = np.arange(r0, n_objects)
-        d = kind.distance_block(rows, cols)
-        keep = item_of[cols][None, :] > item_of[rows][:, None]
-        d = np.where(keep, d, 0.0)
-        row_starts = offsets[p:q] - r0
-        col_items = np.arange(p, n_items)
-        col_starts = offsets[p:n_items] - r0
-        nonempty = np.diff(offsets[p:n_items + 1]) > 0
-        block = np.add.reduceat(d, col_starts[nonempty], axis=1) if d.shape[1] else d
-        row_nonempty = np.diff(offsets[p:q + 1]) > 0
-        block = np.add.reduceat(block, row_starts[row_nonempty], axis=0) if block.shape[0] else block
-        result["item_sums"][np.ix_(np.arange(p, q)[row_nonempty], col_items[nonempty])] += block
-        flat = d[keep]
-        total += float(flat.sum())
-        square += float(np.dot(flat, flat))
-        _accumulate(flat, within_sorted, result)
+        parts = []
+        if q - p > 1:  # pairs inside the block: only with a later item
+            inner = kind.distance_block(rows, rows)
+            later = item_of[rows][None, :] > item_of[rows][:, None]
+            parts.append((np.where(later, inner, 0.0), inner[later], p, q))
+        if r1 < n_objects:  # every column after the block is a later item
+            outer = kind.distance_block(rows, np.arange(r1, n_objects))
+            parts.append((outer, outer.ravel(), q, n_items))
+        for block, flat, c0, c1 in parts:
+            cols_offsets = offsets[c0:c1 + 1] - offsets[c0]
+            col_nonempty = np.diff(cols_offsets) > 0
+            row_offsets = offsets[p:q + 1] - r0
+            row_nonempty = np.diff(row_offsets) > 0
+            reduced = np.add.reduceat(block, cols_offsets[:-1][col_nonempty], axis=1)
+            reduced = np.add.reduceat(reduced, row_offsets[:-1][row_nonempty], axis=0)
+            sums[np.ix_(np.arange(p, q)[row_nonempty],
+                        np.arange(c0, c1)[col_nonempty])] += reduced
+            total += float(flat.sum())
+            square += float(np.dot(flat, flat))
+            _accumulate(flat, within_sorted, result)
         if progress is not None:
             progress(int(r1), n_objects, "chance baseline")
         p = q
-    sums = result["item_sums"]
     result["item_sums"] = sums + sums.T
     sizes = np.diff(offsets).astype(float)
     result["sum"] = total

@@ -109,11 +109,14 @@ def read_table(source, columns, synonyms=None, alternatives=(), required=()):
     if isinstance(source, dict):
         raise InputError("expected rows (a list of dicts or CSV text), got a single dict")
     rows = []
+    bindings = {}  # rows of one shape share a binding: bind each key set once
     for position, record in enumerate(source, start=1):
         if isinstance(record, dict):
-            bound = bind_columns(list(record), columns, synonyms, alternatives) or {}
-            keys = list(record)
-            values = {name: record[keys[index]] for name, index in bound.items()}
+            keys = tuple(record)
+            if keys not in bindings:
+                bound = bind_columns(list(keys), columns, synonyms, alternatives) or {}
+                bindings[keys] = [(name, keys[index]) for name, index in bound.items()]
+            values = {name: record[key] for name, key in bindings[keys]}
         elif isinstance(record, (list, tuple)):
             if len(record) != len(columns):
                 raise InputError(f"expected {len(columns)} fields ({', '.join(columns)}), got {len(record)}",
