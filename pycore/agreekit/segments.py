@@ -24,6 +24,7 @@ here.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -102,9 +103,9 @@ def read_segments(source):
     raw = {}  # item -> annotator -> list of (start, end, label, line) or []
     marked_nothing = {}  # (item, annotator) -> line of the first empty row
     for row in rows:
-        item = to_text(row, "item")
-        annotator = to_text(row, "annotator")
-        label = to_text(row, "label", required=False)
+        item = _text(row, "item")
+        annotator = _text(row, "annotator")
+        label = _text(row, "label", required=False)
         start_blank = is_blank(row.values.get("start"))
         end_blank = is_blank(row.values.get("end"))
         tracks = raw.setdefault(item, {})
@@ -120,8 +121,8 @@ def read_segments(source):
             given, missing = ("end", "start") if start_blank else ("start", "end")
             raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
                              "for an annotator who marked nothing", line=row.line, column=missing, value="")
-        start = to_float(row, "start")
-        end = to_float(row, "end")
+        start = _seconds(row, "start")
+        end = _seconds(row, "end")
         if end < start:
             raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
                              value=row.values.get("end"))
@@ -132,6 +133,27 @@ def read_segments(source):
         warnings.append(f"{len(mixed)} empty row(s) for an annotator who also marked segments on that item, "
                         f"lines {_line_list(mixed)}: the empty row adds nothing and is ignored")
     return Corpus(items, warnings)
+
+
+def _text(row, column, required=True):
+    """:func:`~agreekit.rows.to_text`, with a fast path for the common case of a non-blank string."""
+    value = row.values.get(column)
+    if type(value) is str and (value := value.strip()):
+        return value
+    return to_text(row, column, required)
+
+
+def _seconds(row, column):
+    """:func:`~agreekit.rows.to_float`, with a fast path for a string holding a finite number."""
+    value = row.values.get(column)
+    if type(value) is str:
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if math.isfinite(number):
+            return number
+    return to_float(row, column)  # converts other types, or raises the located error
 
 
 def _build_tracks(raw):
@@ -160,7 +182,8 @@ def _build_tracks(raw):
     warnings = []
     if zero_length:
         warnings.append(f"{len(zero_length)} zero-length segment(s) (start = end), lines "
-                        f"{_line_list(zero_length)}: kept; they match only an identical zero-length segment")
+                        f"{_line_list(zero_length)}: kept; by default two identical ones match, with match='potato' "
+                        "(Potato 2.8) they match nothing")
     if duplicates:
         warnings.append(f"{len(duplicates)} duplicate segment(s) repeating an earlier one of the same "
                         f"annotator on the same item, lines {_line_list([d[0] for d in duplicates])}: kept")
@@ -409,7 +432,7 @@ def segment_objects(corpus):
     for item in corpus.scored_items():
         member = {}
         for annotator, track in corpus.items[item].items():
-            begin = sum(len(s) for s in starts)
+            begin = offsets[-1] + sum(len(m) for m in member.values())
             starts.append(track.start)
             ends.append(track.end)
             labels.extend(track.labels)
@@ -418,7 +441,7 @@ def segment_objects(corpus):
             member[position[annotator]] = np.arange(begin, begin + len(track))
         item_ids.append(item)
         members.append(member)
-        offsets.append(sum(len(s) for s in starts))
+        offsets.append(offsets[-1] + sum(len(m) for m in member.values()))
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
                         annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
                         lines=np.array(lines, dtype=int))
