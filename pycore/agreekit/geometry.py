@@ -88,12 +88,19 @@ def _giou_distance(a, b):
     """
     ax, ay, aw, ah = a
     bx, by, bw, bh = b
-    ow = np.minimum(ax + aw, bx + bw)
-    ow -= np.maximum(ax, bx)
-    oh = np.minimum(ay + ah, by + bh)
-    oh -= np.maximum(ay, by)
-    hull = np.subtract(aw + bw, ow)
-    hull *= np.subtract(ah + bh, oh)
+    ax2, ay2, bx2, by2 = ax + aw, ay + ah, bx + bw, by + bh
+    left, top = np.maximum(ax, bx), np.maximum(ay, by)
+    ow = np.minimum(ax2, bx2)
+    ow -= left
+    oh = np.minimum(ay2, by2)
+    oh -= top
+    # Enclosing sides as max(x2) − min(x1), as defined: identical boxes then give H = I exactly.
+    hull = np.maximum(ax2, bx2)
+    hull -= np.minimum(ax, bx)
+    hull_h = np.maximum(ay2, by2)
+    hull_h -= np.minimum(ay, by)
+    hull *= hull_h
+    del left, top, hull_h
     np.maximum(ow, 0.0, out=ow)
     np.maximum(oh, 0.0, out=oh)
     inter = ow
