@@ -466,3 +466,11 @@ def test_cli(tmp_path):
     done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path)], capture_output=True,
                           text=True, env=env)
     assert done.returncode == 2 and "line 3" in done.stderr
+
+
+def test_items_carry_their_boundary_f1():
+    rows = _csv("c1,a,0,2,x", "c1,b,0,2,x", "c2,a,0,2,x", "c2,b,0.3,2,x", "c3,a,1,2,x", "c3,b,,,")
+    items = {entry["item"]: entry for entry in segments(rows, tolerances=(0.1, 0.5), bootstrap=0).to_dict()["items"]}
+    assert [row["f1"] for row in items["c1"]["boundary_f1"]] == [1.0, 1.0]
+    assert [row["f1"] for row in items["c2"]["boundary_f1"]] == [0.5, 1.0]
+    assert [row["f1"] for row in items["c3"]["boundary_f1"]] == [0.0, 0.0]

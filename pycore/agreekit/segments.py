@@ -380,7 +380,8 @@ def sweep_table(counts, weights=None, level=DEFAULT_LEVEL):
     block before dividing (micro-averaging, as sed_eval does over files).
     ``weights`` (resamples × items, from :func:`~agreekit.bootstrap.resample_counts`)
     gives each pooled F1 a percentile interval over items.
-    Returns ``(pooled, per_pair)``: a list of rows, and ``{(a, b): rows}``.
+    Returns ``(pooled, per_pair, per_item)``: a list of rows, ``{(a, b): rows}``
+    and the boundary F1 of each item (tolerances × items).
     """
     n_items = int(counts.item_index.max()) + 1 if counts.item_index.size else 0
 
@@ -413,7 +414,10 @@ def sweep_table(counts, weights=None, level=DEFAULT_LEVEL):
         per_pair[pair] = [{"tolerance": float(tolerance), "precision": precision[t], "recall": recall[t],
                            "f1": f1[t], "matched": int(matched[t]), "n_a": int(n_a), "n_b": int(n_b)}
                           for t, tolerance in enumerate(counts.tolerances)]
-    return pooled, per_pair
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_item_f1 = np.where(total_items > 0, 2 * matched_items / np.where(total_items > 0, total_items, 1),
+                               np.nan)
+    return pooled, per_pair, per_item_f1
 
 
 # --------------------------------------------------------------------------- report
@@ -479,8 +483,10 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
                          potato_alpha=potato)
     n_items = len(objects.item_ids)
     weights = resample_counts(n_items, int(bootstrap), int(seed)) if n_items >= 2 else None
+    if progress is not None:
+        progress(0, 1, "boundary sweep")
     counts = boundary_counts(corpus, objects.item_ids, tolerances)
-    sweep, sweep_by_pair = sweep_table(counts, weights)
+    sweep, sweep_by_pair, item_f1 = sweep_table(counts, weights)
 
     for section in ("pairs", "annotators", "labels", "items"):
         for entry in data[section]:
@@ -488,6 +494,10 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
                 entry.pop(key, None)
     for entry in data["pairs"]:
         entry["boundary_sweep"] = sweep_by_pair.get((entry["a"], entry["b"]), [])
+    item_position = {item: i for i, item in enumerate(objects.item_ids)}
+    for entry in data["items"]:
+        column = item_f1[:, item_position[entry["item"]]]
+        entry["boundary_f1"] = [{"tolerance": float(t), "f1": f} for t, f in zip(tolerances, column)]
     settings = {"threshold": float(threshold), "match": match, "tolerances": tolerances.tolist(),
                 "iou_rule": "potato" if potato else "default", "bootstrap": int(bootstrap),
                 "seed": int(seed), "ci_level": DEFAULT_LEVEL}
