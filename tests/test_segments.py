@@ -474,3 +474,26 @@ def test_items_carry_their_boundary_f1():
     assert [row["f1"] for row in items["c1"]["boundary_f1"]] == [1.0, 1.0]
     assert [row["f1"] for row in items["c2"]["boundary_f1"]] == [0.5, 1.0]
     assert [row["f1"] for row in items["c3"]["boundary_f1"]] == [0.0, 0.0]
+
+
+def test_clusters_optimal_versus_potato_first_fit():
+    # c1: b's first segment [0, 6] passes the threshold against a's [0, 10] (IoU 0.6) and takes the
+    # cluster under Potato's first-fit; the optimal assignment gives it to the identical [0, 10].
+    rows = _csv("c1,a,0,10,x", "c1,b,0,6,y", "c1,b,0,10,x", "c2,a,0,2,x", "c2,b,0,2,y",
+                "c3,a,5,7,y", "c3,b,5,7,y")
+    optimal = segments(rows, bootstrap=0)
+    potato = segments(rows, match="potato", bootstrap=0)
+    assert optimal.classification.alpha == pytest.approx(
+        krippendorff_alpha([["x", "x", "y"], ["x", "y", "y"]]), abs=1e-12)
+    assert potato.classification.alpha == pytest.approx(
+        krippendorff_alpha([["x", "x", "y"], ["y", "y", "y"]]), abs=1e-12)
+    # The pair matching (a0 with the identical b1) is the same in both modes.
+    assert optimal.mean_agreement == potato.mean_agreement
+
+
+def test_label_column_may_be_left_out():
+    report = segments("item,annotator,start,end\nc1,a,0,2\nc1,b,0,2\nc2,a,1,3\nc2,b,1,3.5\n", bootstrap=0)
+    data = report.to_dict()
+    assert data["detection_f1"] == 1.0
+    assert [entry["label"] for entry in data["labels"]] == [""]
+    assert data["classification"]["alpha"] is None and data["classification"]["reason"]
