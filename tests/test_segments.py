@@ -497,3 +497,13 @@ def test_label_column_may_be_left_out():
     assert data["detection_f1"] == 1.0
     assert [entry["label"] for entry in data["labels"]] == [""]
     assert data["classification"]["alpha"] is None and data["classification"]["reason"]
+
+
+def test_nothing_to_compare_is_undefined_with_reasons():
+    data = segments(_csv("c1,a,0,1,x", "c2,a,,,", "c2,b,,,"), bootstrap=0).to_dict()
+    assert data["detection_f1"] == 1.0  # c2: both marked nothing
+    assert data["mean_matched_iou"] is None and data["detection"]["alpha"] is None
+    assert data["detection"]["reason"]
+    assert all(row["f1"] is None and row["reason"] for row in data["boundary_sweep"])
+    alone = segments(_csv("c1,a,0,1,x"), bootstrap=0).to_dict()
+    assert alone["n_items"] == 0 and any("nothing to compare" in w for w in alone["warnings"])

@@ -25,7 +25,7 @@ here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -65,7 +65,7 @@ class Track:
     start: np.ndarray
     end: np.ndarray
     labels: list
-    lines: list = field(default_factory=list)
+    lines: list
 
     def __len__(self):
         return len(self.labels)
@@ -373,6 +373,9 @@ def boundary_scores(matched, n_a, n_b):
     return precision, recall, f1
 
 
+NO_BOUNDARIES_REASON = "no boundaries to compare: no scored item has a segment"
+
+
 def sweep_table(counts, weights=None, level=DEFAULT_LEVEL):
     """The boundary sweep, pooled over items and annotator pairs, and per pair.
 
@@ -404,7 +407,8 @@ def sweep_table(counts, weights=None, level=DEFAULT_LEVEL):
         pooled.append({"tolerance": float(tolerance), "precision": precision[t], "recall": recall[t],
                        "f1": f1[t], "f1_ci": ci, "start_f1": start_f1[t], "end_f1": end_f1[t],
                        "matched": int(counts.matched[t].sum()), "n_a": int(counts.n_a.sum()),
-                       "n_b": int(counts.n_b.sum())})
+                       "n_b": int(counts.n_b.sum()),
+                       "reason": None if np.isfinite(f1[t]) else NO_BOUNDARIES_REASON})
     per_pair = {}
     for p, pair in enumerate(counts.pairs):
         block = counts.pair_index == p
@@ -433,19 +437,20 @@ def segment_objects(corpus):
     position = {a: k for k, a in enumerate(annotators)}
     item_ids, members, offsets = [], [], [0]
     starts, ends, labels, owner, lines = [], [], [], [], []
+    count = 0
     for item in corpus.scored_items():
         member = {}
         for annotator, track in corpus.items[item].items():
-            begin = offsets[-1] + sum(len(m) for m in member.values())
             starts.append(track.start)
             ends.append(track.end)
             labels.extend(track.labels)
             lines.extend(track.lines)
             owner.extend([position[annotator]] * len(track))
-            member[position[annotator]] = np.arange(begin, begin + len(track))
+            member[position[annotator]] = np.arange(count, count + len(track))
+            count += len(track)
         item_ids.append(item)
         members.append(member)
-        offsets.append(offsets[-1] + sum(len(m) for m in member.values()))
+        offsets.append(count)
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
                         annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
                         lines=np.array(lines, dtype=int))
@@ -487,6 +492,9 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         progress(0, 1, "boundary sweep")
     counts = boundary_counts(corpus, objects.item_ids, tolerances)
     sweep, sweep_by_pair, item_f1 = sweep_table(counts, weights)
+    warnings = list(corpus.warnings)
+    if n_items == 0:
+        warnings.append("no item has two or more annotators: there is nothing to compare")
 
     for section in ("pairs", "annotators", "labels", "items"):
         for entry in data[section]:
@@ -510,5 +518,5 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         **data,
         "localization": {"sigma": None, "ci": None, "reason": NO_SIGMA_REASON},
         "boundary_sweep": sweep,
-        "warnings": corpus.warnings,
+        "warnings": warnings,
     })
