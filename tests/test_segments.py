@@ -1,6 +1,7 @@
 """Tests for agreekit.segments: parsing, temporal IoU, matching, raw measures, α and the boundary sweep."""
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -456,7 +457,7 @@ def test_report_is_json_and_registered():
 def test_cli(tmp_path):
     path = tmp_path / "segments.csv"
     path.write_text(_csv("c1,a,0,2,x", "c1,b,0.05,2,x", "c2,a,1,3,y", "c2,b,1,3.4,y"))
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parents[1] / "pycore")}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "pycore")}
     done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path), "--tolerances", "0.1,0.5",
                            "--json", "--bootstrap", "0"], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
