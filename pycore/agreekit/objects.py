@@ -77,18 +77,35 @@ def _label_equal(a, b):
     return a == b
 
 
-def pair_matching(objects, kind, threshold, mode, progress=None):
-    """Match every annotator pair on every item.  Returns per-pair records."""
+def _take(sim, rows, cols):
+    """sim[rows][:, cols], by slicing when both index runs are contiguous (the usual case)."""
+    if len(rows) and len(cols) and rows[-1] - rows[0] + 1 == len(rows) and cols[-1] - cols[0] + 1 == len(cols):
+        return sim[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    return sim[np.ix_(rows, cols)]
+
+
+def item_similarities(objects, kind):
+    """Each comparable item's object-by-object similarity matrix (local indices)."""
+    out = []
+    for i in range(len(objects.item_ids)):
+        start, stop = objects.offsets[i], objects.offsets[i + 1]
+        out.append(kind.similarity(np.arange(start, stop)) if stop > start else np.zeros((0, 0)))
+    return out
+
+
+def pair_matching(objects, sims, threshold, mode, progress=None):
+    """Match every annotator pair on every item.  Returns per-pair records
+    ``(item, a, b, objects of a, objects of b, matched of a, matched of b, similarities)``."""
     records = []
     n_items = len(objects.item_ids)
     for i in range(n_items):
-        start, stop = objects.offsets[i], objects.offsets[i + 1]
-        sim = kind.similarity(np.arange(start, stop)) if stop > start else np.zeros((0, 0))
+        start = objects.offsets[i]
+        sim = sims[i]
         positions = sorted(objects.members[i])
         for x, a in enumerate(positions):
             for b in positions[x + 1:]:
                 ga, gb = objects.members[i][a], objects.members[i][b]
-                sub = sim[np.ix_(ga - start, gb - start)]
+                sub = _take(sim, ga - start, gb - start)
                 rows, cols = match(sub, threshold, mode)
                 records.append((i, a, b, ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == n_items - 1):
@@ -126,7 +143,7 @@ def _mean(values):
     return float(values.mean()) if values.size else float("nan")
 
 
-def item_clusters(objects, kind, threshold, mode):
+def item_clusters(objects, sims, threshold, mode):
     """Clusters per item, each a dict {annotator position: object index}."""
     out = []
     for i in range(len(objects.item_ids)):
@@ -135,9 +152,8 @@ def item_clusters(objects, kind, threshold, mode):
         if stop == start:
             out.append([])
             continue
-        sim = kind.similarity(np.arange(start, stop))
         local = [objects.members[i][p] - start for p in positions]
-        groups = make_clusters(local, sim, threshold, mode)
+        groups = make_clusters(local, sims[i], threshold, mode)
         out.append([{positions[k]: int(obj) + start for k, obj in g.items()} for g in groups])
     return out
 
@@ -226,6 +242,10 @@ def _accumulate(d, within_sorted, result):
     bins = len(within_sorted) + 1
     if "cells" not in result:
         result["cells"] = _cell_table(within_sorted)
+    # Distances above the largest within value raise no count at any within value.
+    above = d > within_sorted[-1]
+    if above.any():
+        d = d[~above]
     start, ambiguous = result["cells"]
     cell = (d * _CELLS).astype(np.int64)
     np.clip(cell, 0, _CELLS - 1, out=cell)
@@ -397,38 +417,37 @@ def alpha_section(o, n_units, ci, key="alpha"):
     return {key: value, "ci": ci if np.isfinite(value) else None, "reason": reason, "n_units": n_units}
 
 
-def _breakdown(records, within, within_pair_index, raw, objects, mean_between, key_of):
-    """Group records (annotator pairs on items) by ``key_of(record) -> keys``."""
-    groups = {}
-    for r, rec in enumerate(records):
-        for key in key_of(rec):
-            g = groups.setdefault(key, {"records": [], "matches": []})
-            g["records"].append(r)
-    for m, r in enumerate(within_pair_index):
-        for key in key_of(records[r]):
-            groups[key]["matches"].append(m)
-    out = {}
-    for key, g in groups.items():
-        rec = np.array(g["records"], dtype=int)
-        mat = np.array(g["matches"], dtype=int)
-        mean_within = _mean(within[mat]) if within is not None else float("nan")
-        out[key] = {
-            "n_item_pairs": int(rec.size),
-            "n_matched": int(mat.size),
-            "detection_f1": _mean(raw["f1"][rec]),
-            "mean_agreement": _mean(raw["agreement"][rec]),
-            "mean_matched_iou": _mean(raw["matched_similarity"][mat]),
-            "mean_within": mean_within,
-            "sigma": sigma_value(mean_within, mean_between),
-        }
-    return out
+def _grouped_means(keys, values, n_groups):
+    """Mean of ``values`` per integer key (NaN for an empty group), and the counts."""
+    counts = np.bincount(keys, minlength=n_groups).astype(float)
+    sums = np.bincount(keys, weights=values, minlength=n_groups) if len(keys) else np.zeros(n_groups)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return sums / counts, counts
+
+
+def _breakdown(record_groups, match_groups, n_groups, raw, within, mean_between):
+    """Measures per group.  ``record_groups``/``match_groups``: (index, group) arrays
+    assigning records (annotator pairs on items) and matched pairs to groups."""
+    rec, rec_group = record_groups
+    mat, mat_group = match_groups
+    f1, n_records = _grouped_means(rec_group, raw["f1"][rec], n_groups)
+    agreement, _ = _grouped_means(rec_group, raw["agreement"][rec], n_groups)
+    iou, n_matched = _grouped_means(mat_group, raw["matched_similarity"][mat], n_groups)
+    if within is not None:
+        mean_within, _ = _grouped_means(mat_group, within[mat], n_groups)
+    else:
+        mean_within = np.full(n_groups, np.nan)
+    return [{"n_item_pairs": int(n_records[g]), "n_matched": int(n_matched[g]), "detection_f1": f1[g],
+             "mean_agreement": agreement[g], "mean_matched_iou": iou[g], "mean_within": mean_within[g],
+             "sigma": sigma_value(mean_within[g], mean_between)} for g in range(n_groups)]
 
 
 def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair_budget,
                   progress=None, label_equal=_label_equal, label_key=str, localization=True,
                   potato_alpha=False):
     """All measures of the object engine as a plain dict (see module docstring)."""
-    records = pair_matching(objects, kind, threshold, match_mode, progress)
+    sims = item_similarities(objects, kind)
+    records = pair_matching(objects, sims, threshold, match_mode, progress)
     raw = raw_measures(objects, records, label_equal)
     match_a = np.concatenate([r[5] for r in records]).astype(int) if records else np.zeros(0, int)
     match_b = np.concatenate([r[6] for r in records]).astype(int) if records else np.zeros(0, int)
@@ -436,7 +455,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     match_item = np.array([records[r][0] for r in within_pair_index], dtype=int)
     n_items = len(objects.item_ids)
 
-    groups = item_clusters(objects, kind, threshold, match_mode)
+    groups = item_clusters(objects, sims, threshold, match_mode)
     det_o, cls_o, categories, n_det, n_cls = alpha_inputs(objects, groups, label_key)
     data = {}
     within = None
@@ -494,11 +513,20 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     })
 
     names = objects.annotators
-    pairs = _breakdown(records, within, within_pair_index, raw, objects, mean_between,
-                       lambda rec: [(rec[1], rec[2])])
-    data["pairs"] = [{"a": names[a], "b": names[b], **v} for (a, b), v in sorted(pairs.items())]
-    per_annotator = _breakdown(records, within, within_pair_index, raw, objects, mean_between,
-                               lambda rec: [rec[1], rec[2]])
+    n_names = len(names)
+    rec_a = np.array([r[1] for r in records], dtype=int)
+    rec_b = np.array([r[2] for r in records], dtype=int)
+    rec_index = np.arange(len(records))
+    pair_code = rec_a * n_names + rec_b
+    codes, rec_pair = np.unique(pair_code, return_inverse=True)
+    pairs = _breakdown((rec_index, rec_pair), (np.arange(len(within_pair_index)), rec_pair[within_pair_index]),
+                       len(codes), raw, within, mean_between)
+    data["pairs"] = [{"a": names[c // n_names], "b": names[c % n_names], **v} for c, v in zip(codes, pairs)]
+    both_rec = np.concatenate([rec_index, rec_index])
+    both_mat = np.concatenate([np.arange(len(within_pair_index))] * 2)
+    per_annotator = _breakdown((both_rec, np.concatenate([rec_a, rec_b])),
+                               (both_mat, np.concatenate([rec_a[within_pair_index], rec_b[within_pair_index]])),
+                               n_names, raw, within, mean_between)
     n_objects_by = np.bincount(objects.annotator_of, minlength=len(names)) if objects.n_objects else \
         np.zeros(len(names), int)
     items_by = np.zeros(len(names), int)
@@ -506,7 +534,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
         for a in member:
             items_by[a] += 1
     data["annotators"] = [{"annotator": names[a], "n_items": int(items_by[a]), "n_objects": int(n_objects_by[a]),
-                           **per_annotator.get(a, {})} for a in range(len(names))]
+                           **per_annotator[a]} for a in range(n_names)]
     data["labels"] = _label_breakdown(objects, records, within, within_pair_index, raw, mean_between, label_key)
     data["items"] = _item_breakdown(objects, records, raw, per_item, names)
     return data
