@@ -364,10 +364,14 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(fmt, *args)
 
 
-def make_server(directory: Path = DIST, port: int = 8000, mime_overrides: dict | None = None):
-    """A threading HTTP server for ``directory`` on 127.0.0.1 (port 0 picks a free one)."""
-    handler_cls = type("Handler", (SiteHandler,), {
-        "extensions_map": {**SiteHandler.extensions_map, **(mime_overrides or {})}})
+def make_server(directory: Path = DIST, port: int = 8000, mime_overrides: dict | None = None,
+                handler_base: type = SiteHandler):
+    """A threading HTTP server for ``directory`` on 127.0.0.1 (port 0 picks a free one).
+
+    ``mime_overrides`` and ``handler_base`` let tests serve deliberately wrong types.
+    """
+    handler_cls = type("Handler", (handler_base,), {
+        "extensions_map": {**handler_base.extensions_map, **(mime_overrides or {})}})
     handler = functools.partial(handler_cls, directory=str(directory))
     http.server.ThreadingHTTPServer.allow_reuse_address = True
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)

@@ -1,0 +1,124 @@
+"""Share links: hand rows and options to the web calculator in the URL fragment.
+
+Format (version 1, stable)::
+
+    <page URL>#v1/<kind>/<payload>
+
+``kind`` is ``boxes``, ``spans`` or ``segments``; ``payload`` is base64url without
+padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
+``{"rows": "<the pasted text>", "options": {...the report's keyword options...}}``.
+Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
+The fragment after ``#`` is never sent to a server, and the page treats it as data only.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import csv
+import io
+import json
+import re
+import zlib
+
+FORMAT_VERSION = "v1"
+SHARE_KINDS = ("boxes", "spans", "segments")
+DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where ``python build.py serve`` puts the page
+LONG_LINK = 8000  # characters; e-mail and chat programs often cut longer links
+MAX_DECODED_BYTES = 64 * 1024 * 1024
+
+_FRAGMENT = re.compile(r"^v1/([a-z]+)/([A-Za-z0-9_-]*)$")
+
+
+def _rows_text(rows):
+    """Rows as the text a user would paste: text as is, a list of dicts as CSV."""
+    if isinstance(rows, str):
+        return rows
+    records = list(rows)
+    if not all(isinstance(r, dict) for r in records):
+        raise TypeError("rows must be CSV/TSV text or a list of dicts")
+    columns = list(dict.fromkeys(key for record in records for key in record))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: "" if v is None else v for k, v in record.items()})
+    return out.getvalue()
+
+
+def _lengths_text(lengths):
+    """Span lengths as ``item,length`` or ``item,text`` CSV text (the page's lengths field)."""
+    if isinstance(lengths, str):
+        return lengths
+    if isinstance(lengths, dict):
+        values = list(lengths.values())
+        if all(isinstance(v, str) for v in values):
+            column = "text"
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            column = "length"
+        else:
+            raise ValueError("lengths for a share link must be all integers or all texts")
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["item", column])
+        writer.writerows([str(item), value] for item, value in lengths.items())
+        return out.getvalue()
+    return _rows_text(lengths)
+
+
+def share_fragment(kind, rows, **options):
+    """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs."""
+    if kind not in SHARE_KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(SHARE_KINDS)}")
+    if "progress" in options:
+        raise ValueError("progress is a callback and cannot travel in a link")
+    if "lengths" in options and options["lengths"] is not None:
+        options["lengths"] = _lengths_text(options["lengths"])
+    options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if v is not None}
+    document = json.dumps({"rows": _rows_text(rows), "options": options},
+                          ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)  # wbits -15: raw deflate, no header
+    payload = compressor.compress(document.encode("utf-8")) + compressor.flush()
+    return f"{FORMAT_VERSION}/{kind}/" + base64.urlsafe_b64encode(payload).rstrip(b"=").decode("ascii")
+
+
+def share_link(kind, rows, base_url=DEFAULT_BASE_URL, **options):
+    """A link that opens the web calculator on these rows and options and computes the report.
+
+    ``rows`` is the CSV/TSV text (or a list of dicts, written as CSV); ``options`` are the
+    report's keyword options (``threshold``, ``match``, ``bootstrap``, ``seed``, ``lengths``,
+    ``tolerances``, ...). ``base_url`` is the page's address; the default is where
+    ``python build.py serve`` serves it. Links over 8,000 characters work in browsers but
+    may be cut by e-mail or chat programs: send the input file instead.
+    """
+    return base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows, **options)
+
+
+def read_share_fragment(fragment):
+    """``(kind, rows, options)`` from a share link, its fragment, or ``v1/...`` text.
+
+    Raises ``ValueError`` with a readable message for anything that is not a valid v1 link.
+    """
+    text = fragment.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1]
+    match = _FRAGMENT.match(text)
+    if not match:
+        raise ValueError("not an agreekit v1 share link (expected #v1/<kind>/<payload>)")
+    kind, payload = match.groups()
+    if kind not in SHARE_KINDS:
+        raise ValueError(f"unknown kind {kind!r} in the share link")
+    try:
+        compressed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        inflater = zlib.decompressobj(-15)
+        raw = inflater.decompress(compressed, MAX_DECODED_BYTES)
+        if inflater.unconsumed_tail:
+            raise ValueError("the share link's data is too large")
+        document = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"the share link is damaged ({exc})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("rows"), str):
+        raise ValueError("the share link carries no rows")
+    options = document.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("the share link's options are not an object")
+    return kind, document["rows"], options

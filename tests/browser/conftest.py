@@ -1,0 +1,157 @@
+"""Browser tests: Debian's chromium driven by pip playwright, the site served from dist/.
+
+Every request to another origin is aborted and fails the test; so does any dialog.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the repo's build script: make_server, build)
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOAD_MS = 90_000      # cold Pyodide + numpy + scipy: ~6 s here; generous for a loaded CI machine
+COMPUTE_MS = 120_000
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} missing: `python3 build.py test` installs Debian's chromium",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def dist_dir():
+    if not (build.DIST / "index.html").exists():
+        build.build()
+    return build.DIST
+
+
+class Site:
+    """A static server for dist/ on 127.0.0.1, on a free port, in a thread."""
+
+    def __init__(self, directory, handler_base=build.SiteHandler, mime_overrides=None):
+        self.server = build.make_server(directory, 0, mime_overrides=mime_overrides, handler_base=handler_base)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site(dist_dir):
+    server = Site(dist_dir)
+    yield server
+    server.close()
+
+
+def guard(context, origin):
+    """Abort every request that leaves ``origin``; return the list of what was tried."""
+    foreign = []
+
+    def handle(route):
+        url = route.request.url
+        parts = urlsplit(url)
+        if url.startswith(("data:", "blob:")) or f"{parts.scheme}://{parts.netloc}" == origin:
+            route.continue_()
+        else:
+            foreign.append(url)
+            route.abort()
+
+    context.route("**/*", handle)
+    return foreign
+
+
+@pytest.fixture
+def open_page(browser):
+    """open_page(url, **context_options) → page in a fresh, guarded context; checks at teardown."""
+    contexts = []
+
+    def opener(url, **options):
+        context = browser.new_context(**options)
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        record = {"foreign": guard(context, origin), "dialogs": [], "errors": []}
+        page = context.new_page()
+        page.on("dialog", lambda d: (record["dialogs"].append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: record["errors"].append(str(e)))
+        page.record = record
+        contexts.append((context, record))
+        page.goto(url)
+        return page
+
+    yield opener
+    for context, record in contexts:
+        context.close()
+    for _, record in contexts:
+        assert record["foreign"] == [], f"requests left the local origin: {record['foreign']}"
+        assert record["dialogs"] == [], f"a dialog opened: {record['dialogs']}"
+        assert record["errors"] == [], f"uncaught page errors: {record['errors']}"
+
+
+def wait_ready(page):
+    page.wait_for_selector('#status[data-state="ready"]', timeout=LOAD_MS)
+
+
+def wait_result(page, kind, state="done"):
+    """Wait until the tab's report run ends; fail with the page's error text if it ended otherwise."""
+    finished = ", ".join(f'#results-{kind}[data-state="{s}"]' for s in ("done", "error", "cancelled"))
+    page.wait_for_selector(finished, state="attached", timeout=COMPUTE_MS)
+    ended = page.get_attribute(f"#results-{kind}", "data-state")
+    if ended != state:
+        error = page.locator(f"#error-{kind}")
+        text = error.inner_text() if error.is_visible() else ""
+        pytest.fail(f"report run ended {ended!r}, expected {state!r}: {text}")
+
+
+def page_metrics(page, kind):
+    """[(dotted key, value or None)] for every numeric result element of a tab."""
+    pairs = page.eval_on_selector_all(
+        f"#results-{kind} [data-metric]", "els => els.map(e => [e.dataset.metric, e.dataset.value])")
+    return [(key, None if value == "null" else float(value)) for key, value in pairs]
+
+
+def lookup(report, key):
+    value = report
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+def assert_metrics_match(page, kind, report, minimum=10):
+    """Every data-value on the page equals the CPython report's value at its key, to 1e-12."""
+    metrics = page_metrics(page, kind)
+    assert len(metrics) >= minimum, f"only {len(metrics)} numeric elements on the page"
+    mismatches = []
+    for key, shown in metrics:
+        expected = lookup(report, key)
+        if isinstance(expected, bool):
+            expected = float(expected)
+        if expected is None or shown is None:
+            ok = expected is None and shown is None
+        else:
+            ok = math.isclose(shown, expected, rel_tol=1e-12, abs_tol=1e-12)
+        if not ok:
+            mismatches.append((key, shown, expected))
+    assert not mismatches, f"{len(mismatches)} page values differ from CPython: {mismatches[:10]}"
+    return metrics
+
+
+def sent_options(page, kind):
+    """The options the page sent with its last report (recorded on the results element)."""
+    return json.loads(page.get_attribute(f"#results-{kind}", "data-options"))

@@ -1,0 +1,125 @@
+"""The web calculator in real headless Chromium, against the CPython API on the same input."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import agreekit
+from agreekit.share import read_share_fragment, share_link
+
+from conftest import LOAD_MS, assert_metrics_match, sent_options, wait_ready, wait_result
+
+EXAMPLE_OPTIONS = {  # what each example button puts in the form (the files are read from dist/)
+    "boxes": {},
+    "spans": {"lengths": "spans-lengths.csv"},
+    "segments": {},
+}
+HEADLINES = {
+    "boxes": ["localization.sigma", "localization.ci.0", "mean_matched_iou", "localization.ks",
+              "detection.alpha", "classification.alpha", "detection_f1"],
+    "spans": ["exact_f1.value", "partial_f1.value", "char_alpha.value", "disagreement.total.exact"],
+    "segments": ["mean_matched_iou", "detection.alpha", "classification.alpha", "boundary_sweep.0.f1"],
+}
+
+
+def example_input(dist_dir, kind):
+    rows = (dist_dir / "examples" / f"{kind}.csv").read_text()
+    files = {name: (dist_dir / "examples" / path).read_text() for name, path in EXAMPLE_OPTIONS[kind].items()}
+    return rows, files
+
+
+@pytest.mark.parametrize("kind", ["boxes", "spans", "segments"])
+def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind):
+    page = open_page(site.url)
+    wait_ready(page)
+    page.click(f"#tab-{kind}")
+    page.click(f'form[data-kind="{kind}"] button[data-action="example"]')
+    wait_result(page, kind)
+    rows, files = example_input(dist_dir, kind)
+    assert page.input_value(f"#rows-{kind}") == rows
+    options = sent_options(page, kind)
+    for name, text in files.items():
+        assert options[name] == text
+    report = agreekit.report(kind, rows, **options).to_dict()
+    metrics = dict(assert_metrics_match(page, kind, report))
+    for key in HEADLINES[kind]:
+        assert key in metrics, f"{key} not shown on the page"
+
+
+def test_python_share_link_reproduces_report_in_fresh_context(open_page, site, dist_dir):
+    rows = (dist_dir / "examples" / "boxes.csv").read_text()
+    options = {"threshold": 0.4, "distance": "iou", "bootstrap": 200, "seed": 11}
+    link = share_link("boxes", rows, base_url=site.url, **options)
+    page = open_page(link)
+    wait_result(page, "boxes")
+    assert page.input_value("#rows-boxes") == rows
+    assert page.input_value('form[data-kind="boxes"] [name="distance"]') == "iou"
+    report = agreekit.report("boxes", rows, **options).to_dict()
+    assert sent_options(page, "boxes") == {**options, "match": "optimal"}
+    assert_metrics_match(page, "boxes", report)
+
+
+def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
+    rows, files = example_input(dist_dir, "spans")
+    page = open_page(site.url)
+    page.click("#tab-spans")
+    page.fill("#rows-spans", rows)
+    page.fill("#lengths-spans", files["lengths"])
+    page.fill('form[data-kind="spans"] [name="seed"]', "5")
+    page.click('form[data-kind="spans"] button[data-action="share"]')
+    link = page.input_value('form[data-kind="spans"] .share-link')
+    assert link.startswith(site.url + "#v1/spans/")
+    kind, shared_rows, shared_options = read_share_fragment(link)
+    assert (kind, shared_rows) == ("spans", rows)
+    assert shared_options == {"lengths": files["lengths"], "match": "optimal", "bootstrap": 1000, "seed": 5}
+
+
+def test_bad_input_shows_error_with_line(open_page, site):
+    page = open_page(site.url)
+    rows = "item,annotator,x,y,w,h,label\nimg1,a,0,0,10,10,car\nimg1,b,zero,0,10,10,car\n"
+    page.fill("#rows-boxes", rows)
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    wait_result(page, "boxes", state="error")
+    error = page.locator("#error-boxes")
+    assert error.is_visible()
+    text = error.inner_text()
+    assert "Line 3" in text and '"x"' in text, text
+    with pytest.raises(agreekit.InputError) as caught:  # the same error as the API's
+        agreekit.report("boxes", rows)
+    assert caught.value.line == 3 and caught.value.column == "x"
+
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def xss_rows():
+    return ("item,annotator,x,y,w,h,label\n"
+            f'"{XSS}",ann<b>1</b>,0,0,10,10,"{XSS}"\n'
+            f'"{XSS}",ann2,1,1,10,10,"{XSS}"\n'
+            "img2,ann<b>1</b>,5,5,10,10,car\nimg2,ann2,5,6,10,10,car\n")
+
+
+def assert_rendered_as_text(page):
+    results = page.locator("#results-boxes")
+    assert results.locator("img").count() == 0
+    assert results.locator("b").count() == 0
+    body = results.inner_text()
+    assert XSS in body
+    assert "ann<b>1</b>" in body
+
+
+def test_xss_label_renders_as_text(open_page, site):
+    page = open_page(site.url)
+    page.fill("#rows-boxes", xss_rows())
+    page.fill('form[data-kind="boxes"] [name="bootstrap"]', "50")
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    wait_result(page, "boxes")
+    assert_rendered_as_text(page)
+    # open_page's teardown fails the test if any dialog opened
+
+
+def test_xss_label_from_share_link_renders_as_text(open_page, site):
+    page = open_page(share_link("boxes", xss_rows(), base_url=site.url, bootstrap=50))
+    wait_result(page, "boxes")
+    assert_rendered_as_text(page)

@@ -1,0 +1,394 @@
+// The page: tabs, inputs, the worker conversation, and rendering reports as text-only DOM.
+//
+// Safety rule: every string that came from the user (labels, item ids, annotator names, error
+// values) reaches the DOM through textContent or attribute values only, never as HTML.
+
+import { Engine } from "./engine.mjs";
+import { encodeShare, decodeShare, KINDS } from "./share.mjs";
+import { renderReport } from "./render.mjs";
+import { downloadText } from "./download.mjs";
+
+const params = new URLSearchParams(location.search);
+const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 60000;
+const LINK_WARN_CHARS = 8000;        // e-mail and chat programs often cut longer links
+const LINK_MAX_CHARS = 2 * 1024 * 1024;  // Chromium's URL limit
+const EXAMPLES = {
+  boxes: { rows: "examples/boxes.csv", options: {} },
+  spans: { rows: "examples/spans.csv", options: { lengths: "examples/spans-lengths.csv" } },
+  segments: { rows: "examples/segments.csv", options: {} },
+};
+const STORAGE_PREFIX = "agreekit.input.v1.";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const forms = Object.fromEntries(KINDS.map((kind) => [kind, $(`form[data-kind="${kind}"]`)]));
+const statusLine = $("#status");
+const loadError = $("#load-error");
+const progressBox = $("#progress");
+const progressBar = $("#progress-bar");
+const progressText = $("#progress-text");
+let activeKind = "boxes";
+
+// ------------------------------------------------------------------ engine (worker) and status
+
+const engine = new Engine({
+  timeoutMs: LOAD_TIMEOUT_MS,
+  onStatus(message) { statusLine.textContent = message; statusLine.dataset.state = "loading"; },
+  onReady(versions, timings) {
+    statusLine.textContent = `Ready: Python ${versions.python}, numpy ${versions.numpy}, scipy ${versions.scipy}, ` +
+      `agreekit ${versions.agreekit} (loaded in ${(timings.ready / 1000).toFixed(1)} s).`;
+    statusLine.dataset.state = "ready";
+    loadError.hidden = true;
+  },
+  onFatal(message) {
+    statusLine.textContent = "Python could not be loaded.";
+    statusLine.dataset.state = "failed";
+    loadError.replaceChildren();
+    loadError.append(message, " ");
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.textContent = "Retry";
+    retry.addEventListener("click", () => { loadError.hidden = true; engine.restart(); });
+    loadError.append(retry);
+    loadError.hidden = false;
+  },
+});
+
+// ------------------------------------------------------------------ tabs
+
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+
+function selectTab(kind, { focus = false } = {}) {
+  activeKind = kind;
+  for (const tab of tabs) {
+    const on = tab.dataset.kind === kind;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    if (on && focus) tab.focus();
+    $(`#${tab.getAttribute("aria-controls")}`).hidden = !on;
+  }
+  try { localStorage.setItem(STORAGE_PREFIX + "tab", kind); } catch { /* storage may be off */ }
+}
+
+for (const tab of tabs) {
+  tab.addEventListener("click", () => selectTab(tab.dataset.kind));
+  tab.addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    let index = tabs.indexOf(tab);
+    if (step) index = (index + step + tabs.length) % tabs.length;
+    else if (event.key === "Home") index = 0;
+    else if (event.key === "End") index = tabs.length - 1;
+    else return;
+    event.preventDefault();
+    selectTab(tabs[index].dataset.kind, { focus: true });
+  });
+}
+
+// ------------------------------------------------------------------ reading and writing the form
+
+function readOptions(form) {
+  const options = {};
+  for (const field of form.querySelectorAll(".options [name]")) {
+    const raw = field.value.trim();
+    if (raw === "") continue;  // blank: the core's default
+    const type = field.dataset.type;
+    if (type === "text") options[field.name] = field.tagName === "TEXTAREA" ? field.value : raw;
+    else if (type === "int" || type === "float") {
+      const value = Number(raw);
+      if (!Number.isFinite(value) || (type === "int" && !Number.isInteger(value))) {
+        throw new OptionError(`${labelOf(field)}: "${raw}" is not ${type === "int" ? "a whole number" : "a number"}`);
+      }
+      options[field.name] = value;
+    } else if (type === "floats") {
+      const values = raw.split(/[\s,;]+/).filter(Boolean).map(Number);
+      if (!values.length || values.some((v) => !Number.isFinite(v))) {
+        throw new OptionError(`${labelOf(field)}: "${raw}" is not a list of numbers`);
+      }
+      options[field.name] = values;
+    }
+  }
+  return options;
+}
+
+class OptionError extends Error {}
+
+function labelOf(field) {
+  const label = field.closest("label") || document.querySelector(`label[for="${field.id}"]`);
+  return label ? label.textContent.split("\n")[0].trim() : field.name;
+}
+
+function writeInputs(kind, rows, options) {
+  const form = forms[kind];
+  form.elements.rows.value = rows;
+  const unknown = [];
+  for (const field of form.querySelectorAll(".options [name]")) {  // back to the defaults first
+    if (field.tagName === "SELECT") field.value = [...field.options].find((o) => o.defaultSelected)?.value ?? field.options[0].value;
+    else field.value = field.defaultValue;
+  }
+  for (const [name, value] of Object.entries(options)) {
+    const field = form.querySelector(`.options [name="${CSS.escape(name)}"]`);
+    if (!field) { unknown.push(name); continue; }
+    const text = Array.isArray(value) ? value.join(", ") : String(value);
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === text)) {
+      unknown.push(`${name}=${text}`);
+      continue;
+    }
+    field.value = text;
+  }
+  return unknown;
+}
+
+function saveInputs(kind) {
+  const form = forms[kind];
+  const options = {};
+  for (const field of form.querySelectorAll(".options [name]")) options[field.name] = field.value;
+  try {
+    localStorage.setItem(STORAGE_PREFIX + kind, JSON.stringify({ rows: form.elements.rows.value, fields: options }));
+  } catch { /* quota or storage off: the input stays in the page */ }
+}
+
+function restoreInputs(kind) {
+  let saved;
+  try { saved = JSON.parse(localStorage.getItem(STORAGE_PREFIX + kind) || "null"); } catch { saved = null; }
+  if (!saved || typeof saved.rows !== "string") return;
+  const form = forms[kind];
+  form.elements.rows.value = saved.rows;
+  for (const [name, value] of Object.entries(saved.fields || {})) {
+    const field = form.querySelector(`.options [name="${CSS.escape(name)}"]`);
+    if (field && typeof value === "string") field.value = value;
+  }
+}
+
+// ------------------------------------------------------------------ errors next to the paste area
+
+function showError(kind, error) {
+  const box = $(`#error-${kind}`);
+  box.replaceChildren();
+  if (!error) { box.hidden = true; return; }
+  const text = document.createElement("p");
+  if (error.line != null) {
+    const where = document.createElement("strong");
+    where.textContent = `Line ${error.line}` + (error.column != null ? `, column "${error.column}"` : "") + ": ";
+    text.append(where, error.detail ?? error.message);
+  } else {
+    text.textContent = error.message;
+  }
+  box.append(text);
+  if (error.line != null) {
+    const go = document.createElement("button");
+    go.type = "button";
+    go.textContent = `Go to line ${error.line}`;
+    go.addEventListener("click", () => selectLine(forms[kind].elements.rows, error.line));
+    box.append(go);
+  }
+  box.dataset.line = error.line ?? "";
+  box.hidden = false;
+}
+
+function selectLine(textarea, line) {
+  const lines = textarea.value.split("\n");
+  const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(start, start + (lines[line - 1] ?? "").length);
+}
+
+// ------------------------------------------------------------------ compute
+
+async function compute(kind) {
+  const form = forms[kind];
+  showError(kind, null);
+  const rows = form.elements.rows.value;
+  let options;
+  try { options = readOptions(form); } catch (error) {
+    if (error instanceof OptionError) { showError(kind, { message: error.message }); return; }
+    throw error;
+  }
+  if (!rows.trim()) { showError(kind, { message: "Paste some rows first (or load the example)." }); return; }
+  const results = $(`#results-${kind}`);
+  results.setAttribute("aria-busy", "true");
+  results.dataset.state = "computing";
+  results.dataset.options = JSON.stringify(options);  // what was sent, for tests and scripts
+  showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
+  try {
+    const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
+    renderReport(results, report, { kind, ms });
+    results.dataset.state = "done";
+  } catch (error) {
+    results.dataset.state = error.cancelled ? "cancelled" : "error";
+    if (error.cancelled) statusLine.textContent = "Cancelled. Restarting Python…";
+    else showError(kind, error.data ?? { message: String(error.message || error) });
+  } finally {
+    results.removeAttribute("aria-busy");
+    hideProgress();
+  }
+}
+
+function showProgress(kind, done, total, stage) {
+  progressBox.hidden = false;
+  if (total > 0) { progressBar.max = total; progressBar.value = done; } else progressBar.removeAttribute("value");
+  progressText.textContent = `Computing ${kind}` + (stage ? ` (${stage})` : "") + (total > 0 ? `: ${done} / ${total}` : "…");
+}
+
+function hideProgress() { progressBox.hidden = true; }
+
+$("#cancel").addEventListener("click", () => engine.cancel());
+
+// ------------------------------------------------------------------ share links and downloads
+
+async function share(kind) {
+  const form = forms[kind];
+  const out = $(".share", form);
+  out.replaceChildren();
+  out.hidden = false;
+  let options;
+  try { options = readOptions(form); } catch (error) { showError(kind, { message: error.message }); return; }
+  const fragment = await encodeShare(kind, form.elements.rows.value, options);
+  const url = location.href.split("#")[0] + fragment;
+  if (url.length > LINK_MAX_CHARS) {
+    out.append(note(`This input is too large for a link (${url.length.toLocaleString()} characters; browsers stop at about 2 million). ` +
+      "Use “Download input” and send the file instead."), downloadInputButton(kind));
+    out.dataset.state = "too-long";
+    return;
+  }
+  history.replaceState(null, "", fragment);
+  const field = document.createElement("input");
+  field.type = "text";
+  field.readOnly = true;
+  field.value = url;
+  field.setAttribute("aria-label", "Share link");
+  field.className = "share-link";
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", async () => {
+    field.select();
+    try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { document.execCommand?.("copy"); }
+  });
+  out.append(field, copy);
+  out.dataset.state = "ok";
+  if (url.length > LINK_WARN_CHARS) {
+    out.dataset.state = "long";
+    out.append(note(`Warning: this link is ${url.length.toLocaleString()} characters long. Many e-mail and chat programs ` +
+      `cut links longer than about ${LINK_WARN_CHARS.toLocaleString()} characters; if it arrives broken, send the input file instead.`),
+    downloadInputButton(kind));
+  }
+  field.focus();
+  field.select();
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "warning";
+  p.textContent = text;
+  return p;
+}
+
+function downloadInputButton(kind) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Download input";
+  button.addEventListener("click", () => downloadInput(kind));
+  return button;
+}
+
+function downloadInput(kind) {
+  const form = forms[kind];
+  let options = {};
+  try { options = readOptions(form); } catch { /* the rows still download */ }
+  downloadText(`agreekit-${kind}-input.csv`, form.elements.rows.value, "text/csv");
+  if (Object.keys(options).length) {
+    downloadText(`agreekit-${kind}-options.json`, JSON.stringify(options, null, 1), "application/json");
+  }
+}
+
+async function openShareFragment(fragment) {
+  let data;
+  try { data = await decodeShare(fragment); } catch (error) {
+    showError(activeKind, { message: `Share link: ${error.message}.` });
+    return;
+  }
+  selectTab(data.kind);
+  const unknown = writeInputs(data.kind, data.rows, data.options);
+  if (unknown.length) {
+    showError(data.kind, { message: `The share link carries options this page does not know: ${unknown.join(", ")}. Nothing was computed.` });
+    return;
+  }
+  saveInputs(data.kind);
+  await compute(data.kind);
+}
+
+// ------------------------------------------------------------------ examples and files
+
+async function loadExample(kind) {
+  const example = EXAMPLES[kind];
+  const fetchText = async (path) => {
+    const response = await fetch(path);
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return response.text();
+  };
+  try {
+    const rows = await fetchText(example.rows);
+    const options = {};
+    for (const [name, path] of Object.entries(example.options)) options[name] = await fetchText(path);
+    writeInputs(kind, rows, options);
+  } catch (error) {
+    showError(kind, { message: `The example could not be loaded (${error.message}).` });
+    return;
+  }
+  saveInputs(kind);
+  await compute(kind);
+}
+
+async function readFileInto(kind, file) {
+  if (!file) return;
+  forms[kind].elements.rows.value = await file.text();
+  saveInputs(kind);
+  showError(kind, null);
+}
+
+// ------------------------------------------------------------------ wiring
+
+for (const kind of KINDS) {
+  const form = forms[kind];
+  form.addEventListener("submit", (event) => { event.preventDefault(); compute(kind); });
+  form.addEventListener("input", debounce(() => saveInputs(kind), 300));
+  form.addEventListener("change", () => saveInputs(kind));
+  form.elements.file.addEventListener("change", (event) => readFileInto(kind, event.target.files[0]));
+  const area = form.elements.rows;
+  area.addEventListener("dragover", (event) => { event.preventDefault(); area.classList.add("drop"); });
+  area.addEventListener("dragleave", () => area.classList.remove("drop"));
+  area.addEventListener("drop", (event) => {
+    event.preventDefault();
+    area.classList.remove("drop");
+    readFileInto(kind, event.dataTransfer.files[0]);
+  });
+  form.addEventListener("click", (event) => {
+    const action = event.target.closest("button[data-action]")?.dataset.action;
+    if (action === "example") loadExample(kind);
+    else if (action === "share") share(kind);
+    else if (action === "download-input") downloadInput(kind);
+  });
+  area.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); compute(kind); }
+  });
+}
+
+function debounce(fn, ms) {
+  let timer;
+  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+}
+
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#v1/")) openShareFragment(location.hash);
+});
+
+for (const kind of KINDS) restoreInputs(kind);
+if (location.hash.startsWith("#v1/")) {
+  openShareFragment(location.hash);
+} else {
+  let tab = null;
+  try { tab = localStorage.getItem(STORAGE_PREFIX + "tab"); } catch { /* storage off */ }
+  selectTab(KINDS.includes(tab) ? tab : "boxes");
+}
+
+// For tests and users' scripts: the engine and the page's state, read-only use.
+window.agreekit = { engine, compute };

@@ -1,0 +1,29 @@
+// Downloads: the report as JSON, tables as CSV with spreadsheet formula injection escaped.
+
+export function downloadText(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** One CSV cell. Text starting with = + - @ (or tab/CR) is prefixed with ' so that spreadsheets
+ *  show it instead of running it as a formula; numbers computed by agreekit stay numbers. */
+export function csvCell(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  let text = Array.isArray(value) ? value.join(" ") : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = "'" + text;
+  if (/[",\r\n]/.test(text)) text = '"' + text.replace(/"/g, '""') + '"';
+  return text;
+}
+
+export function toCsv(columns, records) {
+  const lines = [columns.map(csvCell).join(",")];
+  for (const record of records) lines.push(columns.map((c) => csvCell(record[c])).join(","));
+  return lines.join("\r\n") + "\r\n";
+}

@@ -1,0 +1,387 @@
+// Rendering a report (the core's to_dict()) into the page.
+//
+// Every numeric result element carries data-metric="<dotted report key>" and
+// data-value="<full-precision number or null>". Text from the input (labels, item ids,
+// annotator names) is only ever set as text nodes.
+
+import uPlot from "../vendor/uplot/uPlot.esm.js";
+import { downloadText, toCsv } from "./download.mjs";
+
+const TABLE_PREVIEW_ROWS = 50;
+const READING_SCALE = "1 = perfect agreement · 0 = no better than annotations of different items (chance) · " +
+  "below 0 = systematic disagreement (worse than chance)";
+// Remedies that each span outcome points to (issue 3: the five-way table).
+const SPAN_OUTCOMES = [
+  ["exact", "Exact: same boundaries, same label", "Nothing to fix."],
+  ["label_only", "Label only: same boundaries, different label", "Sharpen the label definitions."],
+  ["boundary_only", "Boundary only: same label, overlapping but different boundaries", "Write boundary rules (what a span includes)."],
+  ["both", "Both: overlapping, boundaries and label differ", "Revisit label definitions and boundary rules together."],
+  ["missed_a", "Missed: marked only by the first annotator", "Agree on what counts as an entity."],
+  ["missed_b", "Missed: marked only by the second annotator", "Agree on what counts as an entity."],
+];
+
+// ------------------------------------------------------------------ small DOM helpers
+
+export function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child == null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));  // strings become text nodes
+  }
+  return node;
+}
+
+export function get(object, key) {
+  let value = object;
+  for (const part of key.split(".")) {
+    if (value == null || typeof value !== "object") return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+export function formatNumber(value) {
+  if (value === null || value === undefined) return "undefined";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Number.isInteger(value)) return value.toLocaleString("en-US");
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude < 0.001 || magnitude >= 1e6)) return value.toPrecision(3);
+  return value.toFixed(3);
+}
+
+/** A number element: data-metric + data-value with full precision, shown rounded. */
+function metric(key, value, { className = "" } = {}) {
+  const defined = typeof value === "number";
+  return h("span", {
+    class: `metric ${className} ${defined ? "" : "undefined"}`.trim(),
+    dataset: { metric: key, value: defined ? String(value) : "null" },
+    title: defined ? String(value) : null,
+  }, defined ? formatNumber(value) : "undefined");
+}
+
+function interval(key, ci) {
+  if (!Array.isArray(ci)) return h("span", { class: "ci muted" }, "no interval");
+  return h("span", { class: "ci" }, "95% CI [", metric(`${key}.0`, ci[0]), ", ", metric(`${key}.1`, ci[1]), "]");
+}
+
+/** A headline value with its interval, or "undefined" with the reason. */
+function estimate(report, label, valueKey, { ciKey, reasonKey, big = false, explain } = {}) {
+  const value = get(report, valueKey);
+  const ci = ciKey ? get(report, ciKey) : undefined;
+  const reason = reasonKey ? get(report, reasonKey) : undefined;
+  return h("div", { class: `estimate ${big ? "big" : ""}` },
+    h("div", { class: "label" }, label),
+    h("div", { class: "value" }, metric(valueKey, value ?? null, { className: big ? "headline" : "" })),
+    ciKey && value != null ? interval(ciKey, ci) : null,
+    value == null ? h("div", { class: "reason" }, reason ? `Undefined: ${reason}` : "Undefined (the report gives no reason).") : null,
+    explain ? h("div", { class: "explain muted" }, explain) : null);
+}
+
+function settingsLine(report) {
+  const settings = report.settings || {};
+  const parts = Object.entries(settings)
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
+  return h("p", { class: "settings muted" }, "Settings: ", parts.length ? parts.join(" · ") : "defaults");
+}
+
+function section(title, report, ...children) {
+  return h("section", { class: "card" }, h("h3", {}, title), ...children, settingsLine(report));
+}
+
+// ------------------------------------------------------------------ tables
+
+function flatten(record, prefix = "", out = {}) {
+  for (const [key, value] of Object.entries(record)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      if (Object.keys(value).length <= 8) flatten(value, name, out);
+      else out[name] = Object.entries(value).map(([k, v]) => `${k}: ${v}`).join("; ");
+    } else if (Array.isArray(value) && value.length === 2 && value.every((v) => v === null || typeof v === "number")) {
+      out[`${name}.0`] = value[0];
+      out[`${name}.1`] = value[1];
+    } else if (Array.isArray(value)) {
+      out[name] = value.every((v) => typeof v !== "object") ? value.join(" ") : `${value.length} entries`;
+    } else {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+function columnTitle(column) {
+  return column.replace(/\.0$/, " low").replace(/\.1$/, " high").replace(/\./g, " ").replace(/_/g, " ");
+}
+
+/** A table of report records (list of dicts) with data-metric on every number and a CSV download. */
+function recordsTable(report, key, title, { kind, explain } = {}) {
+  const records = get(report, key);
+  if (!Array.isArray(records)) return null;
+  const card = h("section", { class: "card table-card", dataset: { table: key } }, h("h3", {}, title));
+  if (explain) card.append(h("p", { class: "muted" }, explain));
+  if (!records.length) {
+    card.append(h("p", { class: "muted" }, "None."), settingsLine(report));
+    return card;
+  }
+  const flat = records.map((r) => (r && typeof r === "object" ? flatten(r) : { value: r }));
+  const columns = [...new Set(flat.flatMap(Object.keys))];
+  const numeric = new Set(columns.filter((c) => flat.some((r) => typeof r[c] === "number")));
+  const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
+  const draw = (limit) => {
+    const body = flat.slice(0, limit).map((row, i) => h("tr", {}, columns.map((c) => {
+      const value = row[c];
+      if (numeric.has(c) && (typeof value === "number" || value === null)) {
+        return h("td", { class: "num" }, metric(`${key}.${i}.${c}`, value));
+      }
+      return h("td", {}, value == null ? "" : typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
+    })));
+    wrap.replaceChildren(h("table", {},
+      h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
+      h("tbody", {}, body)));
+  };
+  draw(TABLE_PREVIEW_ROWS);
+  card.append(wrap);
+  const actions = h("p", { class: "table-actions" });
+  if (flat.length > TABLE_PREVIEW_ROWS) {
+    const more = h("button", { type: "button" }, `Show all ${flat.length.toLocaleString("en-US")} rows`);
+    more.addEventListener("click", () => { draw(flat.length); more.remove(); });
+    actions.append(h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${flat.length.toLocaleString("en-US")}. `), more, " ");
+  }
+  const csvName = `agreekit-${kind}-${key.replace(/\./g, "-")}.csv`;
+  actions.append(h("button", { type: "button", onclick: () => downloadText(csvName, toCsv(columns, flat), "text/csv") }, "Download CSV"));
+  card.append(actions, settingsLine(report));
+  return card;
+}
+
+// ------------------------------------------------------------------ charts (uPlot)
+
+function chartWidth(container) {
+  return Math.max(280, Math.min(900, (container.clientWidth || 640) - 24));
+}
+
+function responsive(plot, container) {
+  const observer = new ResizeObserver(() => plot.setSize({ width: chartWidth(container), height: plot.height }));
+  observer.observe(container);
+}
+
+function upperBound(sorted, x) {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] <= x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+/** The report's ECDF summary {x: ascending, y: fraction ≤ x} as a right-continuous step function. */
+function stepFunction(ecdf) {
+  if (!ecdf || !Array.isArray(ecdf.x) || !ecdf.x.length || ecdf.x.length !== ecdf.y?.length) return null;
+  const { x, y } = ecdf;
+  return { x, at: (value) => { const j = upperBound(x, value) - 1; return j < 0 ? 0 : y[j]; } };
+}
+
+/** ECDFs of within-item and between-item distances with the largest vertical gap marked. */
+function ecdfChart(report) {
+  const loc = report.localization || {};
+  const within = stepFunction(loc.within_ecdf);
+  const between = stepFunction(loc.between_ecdf);
+  const card = h("section", { class: "card chart-card" }, h("h3", {}, "Within-item vs between-item distances (ECDF)"));
+  if (!within || !between) {
+    card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
+    return card;
+  }
+  const xs = [...new Set([...within.x, ...between.x])].sort((a, b) => a - b);
+  const fw = xs.map(within.at), fb = xs.map(between.at);
+  let gapAt = 0;
+  for (let i = 1; i < xs.length; i++) if (Math.abs(fw[i] - fb[i]) > Math.abs(fw[gapAt] - fb[gapAt])) gapAt = i;
+  const target = h("div", { class: "chart", role: "img",
+    "aria-label": "Empirical distribution functions of within-item and between-item distances" });
+  card.append(h("p", { class: "muted" },
+    "Within-item distances (matched pairs) left of the between-item baseline mean agreement beyond chance. ",
+    "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
+    metric("localization.ks", typeof loc.ks === "number" ? loc.ks : (loc.ks?.value ?? null)), ")."), target);
+  card.append(settingsLine(report));
+  const stepped = uPlot.paths.stepped({ align: 1 });
+  const markGap = (u) => {
+    const x = u.valToPos(xs[gapAt], "x", true);
+    const y0 = u.valToPos(fw[gapAt], "y", true), y1 = u.valToPos(fb[gapAt], "y", true);
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = "#b3261e";
+    ctx.lineWidth = 3 * devicePixelRatio;
+    ctx.setLineDash([6, 4]);
+    ctx.beginPath(); ctx.moveTo(x, y0); ctx.lineTo(x, y1); ctx.stroke();
+    ctx.restore();
+  };
+  requestAnimationFrame(() => {
+    const plot = new uPlot({
+      width: chartWidth(card), height: 280,
+      scales: { x: { time: false }, y: { range: [0, 1] } },
+      axes: [{ label: "distance" }, { label: "fraction ≤ distance" }],
+      series: [{ label: "distance" },
+        { label: "within item", stroke: "#1f5fbf", width: 2, paths: stepped },
+        { label: "between items", stroke: "#c26a00", width: 2, paths: stepped, dash: [5, 3] }],
+      hooks: { draw: [markGap] },
+    }, [xs, fw, fb], target);
+    responsive(plot, card);
+  });
+  return card;
+}
+
+/** Boundary precision/recall/F1 against tolerance (segments). */
+function sweepChart(report) {
+  const sweep = report.boundary_sweep;
+  if (!Array.isArray(sweep) || !sweep.length) return null;
+  const sorted = [...sweep].sort((a, b) => a.tolerance - b.tolerance);
+  const card = h("section", { class: "card chart-card" }, h("h3", {}, "Boundary F1 by tolerance"));
+  const target = h("div", { class: "chart", role: "img", "aria-label": "Boundary precision, recall and F1 against tolerance" });
+  card.append(h("p", { class: "muted" }, "High F1 at wide tolerance with low F1 at narrow tolerance: annotators agree that an event happened, not exactly when."),
+    target, settingsLine(report));
+  const positive = sorted.every((r) => r.tolerance > 0);
+  requestAnimationFrame(() => {
+    const plot = new uPlot({
+      width: chartWidth(card), height: 260,
+      scales: { x: { time: false, distr: positive && sorted.length > 1 ? 3 : 1 }, y: { range: [0, 1] } },
+      axes: [{ label: "tolerance (s)" }, { label: "score" }],
+      series: [{ label: "tolerance" },
+        { label: "precision", stroke: "#1f5fbf", width: 2, points: { show: true } },
+        { label: "recall", stroke: "#c26a00", width: 2, dash: [5, 3], points: { show: true } },
+        { label: "F1", stroke: "#2e7d32", width: 3, points: { show: true } }],
+    }, [sorted.map((r) => r.tolerance), sorted.map((r) => r.precision ?? null), sorted.map((r) => r.recall ?? null), sorted.map((r) => r.f1 ?? null)], target);
+    responsive(plot, card);
+  });
+  return card;
+}
+
+// ------------------------------------------------------------------ per kind
+
+function boxesView(report, kind) {
+  const loc = "localization";
+  return [
+    h("section", { class: "card headline-card" },
+      h("h3", {}, "Localization agreement beyond chance"),
+      h("div", { class: "contrast" },
+        estimate(report, "σ (sigma)", `${loc}.sigma`, { ciKey: `${loc}.ci`, reasonKey: `${loc}.reason`, big: true, explain: READING_SCALE }),
+        estimate(report, "Raw mean matched IoU", "mean_matched_iou", { big: true,
+          explain: "Raw overlap, no chance correction: an easy corpus (large centred objects) scores high even when annotators do not agree beyond chance." })),
+      h("div", { class: "row" },
+        estimate(report, "KS statistic D (within vs between)", `${loc}.ks`),
+        estimate(report, "Mean within-item distance", `${loc}.mean_within`),
+        estimate(report, "Mean between-item distance", `${loc}.mean_between`),
+        estimate(report, "Within-item pairs", `${loc}.n_within`),
+        estimate(report, "Between-item pairs", `${loc}.n_between`),
+        h("div", { class: "estimate" }, h("div", { class: "label" }, "Baseline"),
+          h("div", { class: "value" }, get(report, `${loc}.between_exact`) === false ? "sampled pairs" : "exact, all pairs"))),
+      settingsLine(report)),
+    section("Detection and classification (Krippendorff's α, nominal)", report,
+      h("div", { class: "row" },
+        estimate(report, "Detection α (present/absent)", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
+        estimate(report, "Classification α (labels)", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" }))),
+    section("Raw measures (as in Potato's report)", report,
+      h("div", { class: "row" },
+        estimate(report, "Detection F1", "detection_f1"),
+        estimate(report, "Mean agreement", "mean_agreement"),
+        estimate(report, "Mean object-count difference", "mean_object_count_diff"),
+        estimate(report, "Items", "n_items"),
+        estimate(report, "Annotators", "n_annotators"),
+        estimate(report, "Boxes", "n_boxes"))),
+    ecdfChart(report),
+    recordsTable(report, "pairs", "Per annotator pair", { kind }),
+    recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
+    recordsTable(report, "labels", "Per label", { kind }),
+    recordsTable(report, "items", "Items carrying most disagreement (first)", { kind }),
+  ];
+}
+
+function spanOutcomeTable(report, key, title) {
+  const counts = get(report, key);
+  if (!counts || typeof counts !== "object") return null;
+  const rows = SPAN_OUTCOMES.filter(([name]) => name in counts).map(([name, label, remedy]) => {
+    const share = counts.shares?.[name] ?? counts[`${name}_share`];
+    return h("tr", {}, h("th", { scope: "row" }, label),
+      h("td", { class: "num" }, metric(`${key}.${name}`, counts[name] ?? null)),
+      share !== undefined ? h("td", { class: "num" }, metric(counts.shares ? `${key}.shares.${name}` : `${key}.${name}_share`, share)) : h("td", {}, ""),
+      h("td", {}, remedy));
+  });
+  return h("section", { class: "card table-card" }, h("h3", {}, title),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Outcome"), h("th", { scope: "col", class: "num" }, "Count"),
+        h("th", { scope: "col", class: "num" }, "Share"), h("th", { scope: "col" }, "What it points to"))),
+      h("tbody", {}, rows))),
+    settingsLine(report));
+}
+
+function spansView(report, kind) {
+  return [
+    section("Span agreement", report,
+      h("div", { class: "row" },
+        estimate(report, "Exact F1", "exact_f1.value", { ciKey: "exact_f1.ci", reasonKey: "exact_f1.reason", big: true }),
+        estimate(report, "Partial F1", "partial_f1.value", { ciKey: "partial_f1.ci", reasonKey: "partial_f1.reason", big: true }),
+        estimate(report, "Character-level α", "char_alpha.value", { ciKey: "char_alpha.ci", reasonKey: "char_alpha.reason", big: true,
+          explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }))),
+    spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
+    recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
+    recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
+    recordsTable(report, "labels", "Per label", { kind }),
+    recordsTable(report, "items", "Per item", { kind }),
+  ];
+}
+
+function segmentsView(report, kind) {
+  return [
+    section("Segment agreement", report,
+      h("div", { class: "row" },
+        estimate(report, "Mean matched temporal IoU", "mean_matched_iou", { big: true }),
+        estimate(report, "Detection F1", "detection_f1"),
+        estimate(report, "Mean agreement", "mean_agreement"),
+        estimate(report, "Mean object-count difference", "mean_object_count_diff")),
+      h("div", { class: "row" },
+        estimate(report, "Detection α", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
+        estimate(report, "Classification α", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" })),
+      h("p", { class: "muted" }, "No σ for segments: a segment from a different clip is not a fair chance comparison when clips differ in length.")),
+    recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { kind,
+      explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),
+    sweepChart(report),
+    recordsTable(report, "pairs", "Per annotator pair", { kind }),
+    recordsTable(report, "items", "Per item", { kind }),
+  ];
+}
+
+const VIEWS = { boxes: boxesView, spans: spansView, segments: segmentsView };
+const BULKY = new Set(["within_ecdf", "between_ecdf"]);
+
+/** Every scalar of the report by dotted key (numbers as metrics), skipping tables and chart data. */
+function allValues(report) {
+  const items = [];
+  const walk = (value, key) => {
+    if (Array.isArray(value)) {
+      if (value.length <= 2 && value.every((v) => v === null || typeof v === "number")) value.forEach((v, i) => walk(v, `${key}.${i}`));
+      return;  // tables are shown above
+    }
+    if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) if (!BULKY.has(k)) walk(v, key ? `${key}.${k}` : k);
+      return;
+    }
+    items.push(h("dt", {}, key), h("dd", {}, typeof value === "number" || value === null ? metric(key, value) : String(value)));
+  };
+  walk(report, "");
+  return h("details", { class: "card all-values" }, h("summary", {}, "All report values by key"), h("dl", {}, items));
+}
+
+export function renderReport(container, report, { kind, ms }) {
+  const warnings = Array.isArray(report.warnings) ? report.warnings : [];
+  const header = h("div", { class: "results-head" },
+    h("h2", {}, `${kind[0].toUpperCase()}${kind.slice(1)} report`),
+    h("span", { class: "muted" }, `computed in ${(ms / 1000).toFixed(2)} s in this tab`),
+    h("button", { type: "button", onclick: () => downloadText(`agreekit-${kind}-report.json`, JSON.stringify(report, null, 1), "application/json") },
+      "Download report (JSON)"));
+  const warningList = warnings.length
+    ? h("section", { class: "card warnings" }, h("h3", {}, `Warnings (${warnings.length})`),
+      h("ul", {}, warnings.map((w) => h("li", {}, typeof w === "string" ? w : (w.message ?? JSON.stringify(w))))))
+    : null;
+  container.replaceChildren(...[header, warningList, ...VIEWS[kind](report, kind), allValues(report)].filter(Boolean));
+}

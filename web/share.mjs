@@ -1,0 +1,72 @@
+// Share links: "#v1/<kind>/<payload>", payload = base64url (no padding) of raw-deflate UTF-8 JSON
+// {"rows": "<pasted text>", "options": {...report keyword options...}}. The same format is written
+// by agreekit.share_link() in Python; the fragment is never sent to a server.
+
+export const KINDS = ["boxes", "spans", "segments"];
+export const MAX_DECODED_BYTES = 64 * 1024 * 1024;  // refuse decompression bombs
+
+function toBase64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("the share link's data is not base64url");
+  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  const binary = atob(padded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function pipe(bytes, transform) {
+  const reader = new Blob([bytes]).stream().pipeThrough(transform).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_DECODED_BYTES) {
+      await reader.cancel();
+      throw new Error("the share link's data is too large");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) { out.set(chunk, offset); offset += chunk.length; }
+  return out;
+}
+
+/** The fragment "#v1/<kind>/<payload>" for these inputs. */
+export async function encodeShare(kind, rows, options) {
+  if (!KINDS.includes(kind)) throw new Error(`unknown kind ${kind}`);
+  const json = new TextEncoder().encode(JSON.stringify({ rows, options }));
+  const compressed = await pipe(json, new CompressionStream("deflate-raw"));
+  return `#v1/${kind}/${toBase64url(compressed)}`;
+}
+
+/** {kind, rows, options} from a fragment; throws Error with a readable message. */
+export async function decodeShare(fragment) {
+  const match = /^#?v1\/([a-z]+)\/([A-Za-z0-9_-]*)$/.exec(fragment);
+  if (!match) throw new Error("this is not an agreekit v1 share link");
+  const [, kind, payload] = match;
+  if (!KINDS.includes(kind)) throw new Error(`unknown kind "${kind}" in the share link`);
+  let data;
+  try {
+    const bytes = await pipe(fromBase64url(payload), new DecompressionStream("deflate-raw"));
+    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new Error(`the share link is damaged (${error.message})`);
+  }
+  if (!data || typeof data !== "object" || typeof data.rows !== "string") {
+    throw new Error("the share link carries no rows");
+  }
+  const options = data.options ?? {};
+  if (typeof options !== "object" || Array.isArray(options)) throw new Error("the share link's options are not an object");
+  return { kind, rows: data.rows, options };
+}

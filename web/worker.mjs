@@ -1,0 +1,95 @@
+// Module Web Worker that owns Pyodide. The page never blocks: loading and every report run here.
+//
+// Messages in:  {id, type: "compute", kind, rows, options}
+// Messages out: {type: "status", stage, message}          loading steps
+//               {type: "ready", versions, timings}         agreekit importable
+//               {type: "fatal", message}                   loading failed (shown by the page)
+//               {id, type: "progress", done, total, stage} during a report
+//               {id, type: "result", report, ms}           the report's to_dict()
+//               {id, type: "error", error, ms}             error as data {type, message, line, column, value}
+
+const root = new URL("../", import.meta.url);
+const post = (message) => self.postMessage(message);
+const t0 = performance.now();
+const timings = {};
+
+function status(stage, message) {
+  timings[stage] = Math.round(performance.now() - t0);
+  post({ type: "status", stage, message });
+}
+
+async function checkWasmType() {
+  // A .wasm served with another MIME type makes loadPyodide hang without an error.
+  const url = new URL("pyodide/pyodide.asm.wasm", root);
+  const response = await fetch(url, { method: "HEAD", cache: "no-cache" });
+  if (!response.ok) throw new Error(`Could not fetch ${url.pathname} (HTTP ${response.status}).`);
+  const type = (response.headers.get("content-type") || "").split(";")[0].trim();
+  if (type !== "application/wasm") {
+    throw new Error(`The server sends pyodide.asm.wasm as "${type || "no type"}" but browsers need ` +
+      `"application/wasm". Serve the folder with "python build.py serve" or fix the host's MIME types.`);
+  }
+}
+
+async function start() {
+  status("check", "Checking the server…");
+  await checkWasmType();
+  status("pyodide", "Loading Python (Pyodide)…");
+  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", root).href);
+  const py = await loadPyodide({ indexURL: new URL("pyodide/", root).href });
+  status("packages", "Loading numpy and scipy…");
+  const info = await (await fetch(new URL("build-info.json", root), { cache: "no-cache" })).json();
+  await py.loadPackage(["numpy", "scipy"], { messageCallback: () => {} });
+  status("agreekit", "Installing agreekit…");
+  // loadPackage of the wheel URL: 0.14 s against 0.78 s for micropip (measured); numpy and scipy
+  // are already loaded, so no dependency resolution is needed.
+  await py.loadPackage(new URL(info.wheel, root).href, { messageCallback: () => {} });
+  const bridge = await (await fetch(new URL("bridge.py", import.meta.url), { cache: "no-cache" })).text();
+  const namespace = py.globals.get("dict")();
+  py.runPython(bridge, { globals: namespace });
+  const runReport = namespace.get("run_report");
+  const versions = JSON.parse(py.runPython(
+    "import json, sys, numpy, scipy, agreekit\n" +
+    "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
+    "'scipy': scipy.__version__, 'agreekit': agreekit.__version__, 'kinds': sorted(agreekit.KINDS)})"));
+  status("ready", "Ready");
+  post({ type: "ready", versions, timings });
+  return runReport;
+}
+
+const ready = start().catch((error) => {
+  post({ type: "fatal", message: String(error && error.message ? error.message : error) });
+  return null;
+});
+
+function compute(runReport, { id, kind, rows, options }) {
+  const started = performance.now();
+  let last = 0;
+  const progress = (done, total, stage) => {
+    const now = performance.now();
+    if (now - last >= 100 || done >= total) {  // throttle: the page needs ~10 updates a second at most
+      last = now;
+      post({ id, type: "progress", done, total, stage });
+    }
+  };
+  let out;
+  try {
+    out = JSON.parse(runReport(kind, rows, JSON.stringify(options || {}), progress));
+  } catch (error) {
+    const message = String(error && error.message ? error.message : error);
+    post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
+    return;
+  }
+  const ms = performance.now() - started;
+  if (out.ok) post({ id, type: "result", report: out.report, ms });
+  else post({ id, type: "error", error: out.error, ms });
+}
+
+self.onmessage = async (event) => {
+  const runReport = await ready;
+  const message = event.data;
+  if (!runReport) {
+    post({ id: message.id, type: "error", error: { type: "internal", message: "Python did not load." } });
+    return;
+  }
+  if (message.type === "compute") compute(runReport, message);
+};
