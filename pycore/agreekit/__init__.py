@@ -13,6 +13,7 @@ from .segments import segments
 from .spans import spans
 from .report import Report
 from .rows import InputError
+from .share import read_share_fragment, share_link
 
 __version__ = "0.1.0"
 
