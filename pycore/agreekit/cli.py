@@ -86,6 +86,72 @@ def format_summary(report):
     return "\n".join(lines)
 
 
+def _table(rows, columns, limit=None):
+    """Plain-text table of dicts; ``columns`` are (key, heading) pairs."""
+    shown = rows[:limit] if limit else rows
+    cells = [[h for _, h in columns]] + [[_format_value(r.get(k)) for k, _ in columns] for r in shown]
+    widths = [max(len(row[c]) for row in cells) for c in range(len(columns))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells]
+    if limit and len(rows) > limit:
+        lines.append(f"... {len(rows) - limit} more (use --json)")
+    return "\n".join(lines)
+
+
+def _with_ci(value, ci, reason=None):
+    if value is None:
+        return f"undefined ({reason})" if reason else "undefined"
+    text = f"{value:.4f}"
+    if ci:
+        text += f"  [{ci[0]:.4f}, {ci[1]:.4f}]"
+    return text
+
+
+def format_boxes(report):
+    """The box report as a reader wants it: σ first, the raw IoU beside it, then breakdowns."""
+    d = report.to_dict()
+    s, loc = d["settings"], d["localization"]
+    level = int(round(s["ci_level"] * 100))
+    lines = [
+        f"agreekit boxes: {d['n_items']} comparable items, {d['n_annotators']} annotators, {d['n_boxes']} boxes",
+        f"settings: threshold {s['threshold']}, distance {s['distance']}, match {s['match']}, "
+        f"{s['bootstrap']} bootstrap resamples (seed {s['seed']}), {level}% intervals",
+        "",
+        f"sigma (localization)      {_with_ci(loc['sigma'], loc['ci'], loc['reason'])}",
+        "  1 = perfect, 0 = no better than boxes from other images, < 0 = systematically worse",
+        f"raw mean matched IoU      {_format_value(d['mean_matched_iou'])}   (no chance correction)",
+        f"KS D within vs between    {_format_value(loc['ks'])}",
+        f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched pairs; "
+        f"between {_format_value(loc['mean_between'])} over {loc['n_between']:,} pairs "
+        f"({'exact, all pairs' if loc['between_exact'] else 'sampled'})",
+        f"detection alpha           {_with_ci(d['detection']['alpha'], d['detection']['ci'], d['detection']['reason'])}",
+        f"classification alpha      "
+        f"{_with_ci(d['classification']['alpha'], d['classification']['ci'], d['classification']['reason'])}",
+        f"detection F1 {_format_value(d['detection_f1'])}, mean agreement {_format_value(d['mean_agreement'])}, "
+        f"mean object-count difference {_format_value(d['mean_object_count_diff'])}",
+        "",
+        "annotator pairs:",
+        _table(d["pairs"], [("a", "a"), ("b", "b"), ("sigma", "sigma"), ("detection_f1", "det F1"),
+                            ("mean_matched_iou", "IoU"), ("n_matched", "matched"), ("n_item_pairs", "items")]),
+        "",
+        "annotators (against all others):",
+        _table(d["annotators"], [("annotator", "annotator"), ("sigma", "sigma"), ("detection_f1", "det F1"),
+                                 ("n_items", "items"), ("n_objects", "boxes")]),
+        "",
+        "labels:",
+        _table(d["labels"], [("label", "label"), ("sigma", "sigma"), ("mean_matched_iou", "IoU"),
+                             ("n_objects", "boxes"), ("n_label_mismatch", "mismatched")]),
+        "",
+        "items with most disagreement:",
+        _table(d["items"], [("item", "item"), ("detection_f1", "det F1"), ("n_unmatched", "unmatched"),
+                            ("mean_within", "mean distance")], limit=10),
+    ]
+    lines += [f"warning: {w}" for w in d["warnings"]]
+    return "\n".join(lines)
+
+
+FORMATTERS = {"boxes": format_boxes}
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="agreekit", description="Chance-corrected agreement for structured annotations.")
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -121,5 +187,5 @@ def main(argv=None):
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
     else:
-        print(format_summary(report))
+        print(FORMATTERS.get(args.kind, format_summary)(report))
     return 0
