@@ -508,3 +508,20 @@ def test_nothing_to_compare_is_undefined_with_reasons():
     assert all(row["f1"] is None and row["reason"] for row in data["boundary_sweep"])
     alone = segments(_csv("c1,a,0,1,x"), bootstrap=0).to_dict()
     assert alone["n_items"] == 0 and any("nothing to compare" in w for w in alone["warnings"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from("ab"), st.integers(0, 40), st.integers(0, 12)),
+                min_size=1, max_size=14))
+def test_sweep_properties(spec):
+    lines = [f"c{i},{a},{s / 4},{(s + w) / 4},x" for i, a, s, w in spec]
+    lines += [f"c{i},{a},,," for i in range(3) for a in "ab"]
+    swapped = [line.replace(",a,", ",tmp,").replace(",b,", ",a,").replace(",tmp,", ",b,") for line in lines]
+    tolerances = (0.0, 0.25, 0.5, 1.0, 2.0)
+    one, two = (segments(_csv(*variant), tolerances=tolerances, bootstrap=0).to_dict()["boundary_sweep"]
+                for variant in (lines, swapped))
+    f1 = [row["f1"] for row in one]
+    if f1[0] is not None:
+        assert all(x <= y for x, y in zip(f1, f1[1:]))  # a wider tolerance never matches fewer
+    for row, mirror in zip(one, two):
+        assert (row["precision"], row["recall"], row["f1"]) == (mirror["recall"], mirror["precision"], mirror["f1"])
