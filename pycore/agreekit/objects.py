@@ -205,8 +205,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
     result = {"item_sums": np.zeros((n_items, n_items)), "le": np.zeros(len(within_sorted)),
               "lt": np.zeros(len(within_sorted)), "total_pairs": int(total_pairs)}
     if total_pairs == 0:
-        result.update(sum=0.0, n=0, exact=True, se=None, item_counts=np.zeros((n_items, n_items)),
-                      sq_sum=0.0)
+        result.update(sum=0.0, n=0, exact=True, se=None, item_counts=np.zeros((n_items, n_items)))
         return result
     if total_pairs <= pair_budget:
         _between_exact(objects, kind, within_sorted, result, progress)
@@ -265,7 +264,7 @@ def _between_exact(objects, kind, within_sorted, result, progress):
     n_items = len(offsets) - 1
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     sums = result["item_sums"]
-    total = square = 0.0
+    total = 0.0
     p = 0
     while p < n_items:
         # A block of whole items [p, q) whose rows × remaining columns fit a chunk.
@@ -293,7 +292,6 @@ def _between_exact(objects, kind, within_sorted, result, progress):
             sums[np.ix_(np.arange(p, q)[row_nonempty],
                         np.arange(c0, c1)[col_nonempty])] += reduced
             total += float(flat.sum())
-            square += float(np.dot(flat, flat))
             _accumulate(flat, within_sorted, result)
         if progress is not None:
             progress(int(r1), n_objects, "chance baseline")
@@ -301,7 +299,6 @@ def _between_exact(objects, kind, within_sorted, result, progress):
     result["item_sums"] = sums + sums.T
     sizes = np.diff(offsets).astype(float)
     result["sum"] = total
-    result["sq_sum"] = square
     result["n"] = int((sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0)
 
 
@@ -331,7 +328,6 @@ def _between_sampled(objects, kind, within_sorted, result, seed, progress):
     result["item_sums"] = sums + sums.T
     result["item_counts"] = counts + counts.T
     result["sum"] = float(d.sum())
-    result["sq_sum"] = float(np.dot(d, d))
     result["n"] = int(len(d))
     result["se"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None
     _accumulate(d, within_sorted, result)
