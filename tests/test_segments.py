@@ -463,6 +463,9 @@ def test_cli(tmp_path):
     assert done.returncode == 0, done.stderr
     sweep = json.loads(done.stdout)["boundary_sweep"]
     assert [row["tolerance"] for row in sweep] == [0.1, 0.5] and [row["f1"] for row in sweep] == [0.75, 1.0]
+    done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path), "--tolerances", "0.1,0.5"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and "±0.1 s" in done.stdout and "sigma: σ is not computed" in done.stdout
     path.write_text(_csv("c1,a,0,2,x", "c1,b,3,1,x"))
     done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path)], capture_output=True,
                           text=True, env=env)

@@ -149,7 +149,53 @@ def format_boxes(report):
     return "\n".join(lines)
 
 
-FORMATTERS = {"boxes": format_boxes}
+def format_segments(report):
+    """The segment report: α and the raw measures, then the boundary sweep with its tolerances."""
+    d = report.to_dict()
+    s = d["settings"]
+    level = int(round(s["ci_level"] * 100))
+    tolerances = s["tolerances"]
+    sweep = [{**row, "tolerance": f"±{row['tolerance']:g} s",
+              "f1_ci": "" if not row["f1_ci"] else f"[{row['f1_ci'][0]:.4f}, {row['f1_ci'][1]:.4f}]"}
+             for row in d["boundary_sweep"]]
+
+    def by_tolerance(entry, key):
+        return {**entry, **{f"at {row['tolerance']:g}": row["f1"] for row in entry.get(key, [])}}
+
+    f1_columns = [(f"at {t:g}", f"F1 ±{t:g}") for t in tolerances]
+    lines = [
+        f"agreekit segments: {d['n_items']} comparable clips, {d['n_annotators']} annotators, "
+        f"{d['n_segments']} segments",
+        f"settings: IoU threshold {s['threshold']}, match {s['match']}, {s['bootstrap']} bootstrap resamples "
+        f"(seed {s['seed']}), {level}% intervals",
+        "",
+        f"detection alpha           {_with_ci(d['detection']['alpha'], d['detection']['ci'], d['detection']['reason'])}",
+        f"classification alpha      "
+        f"{_with_ci(d['classification']['alpha'], d['classification']['ci'], d['classification']['reason'])}",
+        f"mean matched IoU {_format_value(d['mean_matched_iou'])}, detection F1 {_format_value(d['detection_f1'])}, "
+        f"mean agreement {_format_value(d['mean_agreement'])}, "
+        f"mean segment-count difference {_format_value(d['mean_object_count_diff'])}",
+        f"sigma: {d['localization']['reason']}",
+        "",
+        "boundary sweep (starts to starts, ends to ends, pooled over clips and annotator pairs):",
+        _table(sweep, [("tolerance", "tolerance"), ("precision", "precision"), ("recall", "recall"), ("f1", "F1"),
+                       ("f1_ci", f"F1 {level}% interval"), ("start_f1", "starts F1"), ("end_f1", "ends F1")]),
+        "  high F1 at wide tolerances with low F1 at narrow ones: agreement that an event happened, not on when",
+        "",
+        "annotator pairs (boundary F1 by tolerance):",
+        _table([by_tolerance(p, "boundary_sweep") for p in d["pairs"]],
+               [("a", "a"), ("b", "b"), ("detection_f1", "det F1"), ("mean_matched_iou", "IoU"),
+                ("n_matched", "matched")] + f1_columns),
+        "",
+        "clips with most disagreement:",
+        _table([by_tolerance(item, "boundary_f1") for item in d["items"]],
+               [("item", "clip"), ("detection_f1", "det F1"), ("n_unmatched", "unmatched")] + f1_columns, limit=10),
+    ]
+    lines += [f"warning: {w}" for w in d["warnings"]]
+    return "\n".join(lines)
+
+
+FORMATTERS = {"boxes": format_boxes, "segments": format_segments}
 
 
 def build_parser():
