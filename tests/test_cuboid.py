@@ -142,6 +142,21 @@ def test_agrees_with_scipy_halfspace_hull_on_random_pairs():
     assert checked > 50  # most pairs overlap, so the comparison is not all zeros
 
 
+def test_yaw_only_pairs_agree_with_scipy_halfspace_hull():
+    # Upright pairs take the prism route (footprint polygon × height overlap).
+    rng = np.random.default_rng(8)
+    checked = 0
+    for _ in range(100):
+        yaws = rng.uniform(-math.pi, math.pi, 2)
+        a = cuboid(rng.normal(0, 1, 3), rng.uniform(0.5, 2.0, 3), yaw=yaws[0])
+        b = cuboid(np.add(a["center"], rng.normal(0, 0.6, 3)), rng.uniform(0.5, 2.0, 3), yaw=yaws[1])
+        a_q, b_q = ({**c, "rotation": as_array(c)[6:].tolist()} for c in (a, b))
+        exact = paired_intersection_volume(as_array(a)[None], as_array(b)[None])[0]
+        assert exact == pytest.approx(hull_intersection_volume(a_q, b_q), abs=1e-9)
+        checked += exact > 0
+    assert checked > 30
+
+
 def test_agrees_with_monte_carlo_within_three_standard_errors():
     rng = np.random.default_rng(11)
     n = 10 ** 6

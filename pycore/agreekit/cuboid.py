@@ -213,7 +213,44 @@ def _intersection_batch(a, b):
     live = _overlapping(ca, ha, ra, cb, hb, rb, tol) & (ha.min(axis=1) > 0) & (hb.min(axis=1) > 0)
     if not live.any():
         return volume
-    ca, ha, ra, cb, hb, rb, tol = (x[live] for x in (ca, ha, ra, cb, hb, rb, tol))
+    # Both boxes upright (local z along world z, as for yaw-only boxes): the intersection
+    # is a prism, footprint polygon × height overlap. Tested exactly, so no tilt is ignored.
+    upright = live & _upright(ra) & _upright(rb)
+    general = live & ~upright
+    if upright.any():
+        volume[upright] = _prism_volume(*(x[upright] for x in (ca, ha, ra, cb, hb, rb, tol)))
+    if general.any():
+        volume[general] = _polyhedron_volume(*(x[general] for x in (ca, ha, ra, cb, hb, rb, tol)))
+    return volume
+
+
+def _upright(rot):
+    return (rot[:, 2, 0] == 0) & (rot[:, 2, 1] == 0) & (rot[:, 0, 2] == 0) & (rot[:, 1, 2] == 0)
+
+
+def _prism_volume(ca, ha, ra, cb, hb, rb, tol):
+    """vol(A ∩ B) of upright boxes: area of the clipped footprint × overlap in z."""
+    flat = np.array([1.0, 1.0, 0.0])
+    quad = (ca * flat)[:, None, :] + (_QUAD[None, :, 0, None] * (ha[:, 0, None] * ra[:, :, 0])[:, None, :]
+                                      + _QUAD[None, :, 1, None] * (ha[:, 1, None] * ra[:, :, 1])[:, None, :])
+    count = np.full(len(ca), 4)
+    alive = np.arange(len(ca))
+    for k in (0, 1):
+        for sign in (1.0, -1.0):
+            n = sign * rb[alive, :, k]
+            offset = np.einsum("pi,pi->p", n, cb[alive] * flat) + hb[alive, k]
+            quad, count = _clip(quad, count, n, offset, tol[alive])
+            keep = count >= 3
+            quad, count, alive = quad[keep], count[keep], alive[keep]
+    area = np.zeros(len(ca))
+    area[alive] = np.abs(_vector_area(quad, count)[:, 2])
+    top = np.minimum(ca[:, 2] + ha[:, 2], cb[:, 2] + hb[:, 2])
+    bottom = np.maximum(ca[:, 2] - ha[:, 2], cb[:, 2] - hb[:, 2])
+    return area * np.maximum(top - bottom, 0.0)
+
+
+def _polyhedron_volume(ca, ha, ra, cb, hb, rb, tol):
+    """vol(A ∩ B) by the divergence theorem over the clipped faces of both boxes."""
     p = len(ca)
 
     # Faces of both boxes (P, 6, 4, 3), their outward normals (P, 6, 3) and plane offsets (P, 6).
@@ -235,16 +272,19 @@ def _intersection_batch(a, b):
     planes_d = planes_d.reshape(p * 12, 6)
     poly_tol = np.repeat(tol, 12)
     count = np.full(p * 12, 4)
+    alive = np.arange(p * 12)  # polygons still with ≥ 3 vertices; the rest have no area
     for g in range(6):
-        polygons, count = _clip(polygons, count, planes_n[:, g], planes_d[:, g], poly_tol)
+        polygons, count = _clip(polygons, count, planes_n[alive, g], planes_d[alive, g], poly_tol[alive])
+        keep = count >= 3
+        polygons, count, alive = polygons[keep], count[keep], alive[keep]
 
     face_normals = np.concatenate([normals_a, normals_b], axis=1).reshape(p * 12, 3)
     face_offsets = np.concatenate([offsets_a, offsets_b], axis=1).reshape(p * 12)
-    area = np.abs(np.einsum("mi,mi->m", _vector_area(polygons, count), face_normals))
+    area = np.zeros(p * 12)
+    area[alive] = np.abs(np.einsum("mi,mi->m", _vector_area(polygons, count), face_normals[alive]))
     weight = np.concatenate([np.ones((p, 6)), keep_b.astype(float)], axis=1).reshape(p * 12)
     terms = (face_offsets * area * weight).reshape(p, 12)
-    volume[live] = np.maximum(terms.sum(axis=1) / 3.0, 0.0)
-    return volume
+    return np.maximum(terms.sum(axis=1) / 3.0, 0.0)
 
 
 def _faces(center, half, rot):
@@ -279,33 +319,40 @@ def _overlapping(ca, ha, ra, cb, hb, rb, tol):
 def _clip(polygons, count, normal, offset, tol):
     """Sutherland–Hodgman: keep the part of each convex polygon with n·x ≤ d (+ tol).
 
-    ``polygons`` (M, W, 3) holds ``count`` (M,) valid vertices per row, in order.
+    ``polygons`` (M, W, 3) holds ``count`` (M,) ≥ 1 valid vertices per row, in order.
     Returns the clipped polygons, compacted to the new widest row, and their counts.
     """
     m, width, _ = polygons.shape
-    index = np.arange(width)[None, :]
-    valid = index < count[:, None]
-    nxt = np.where(index + 1 < count[:, None], index + 1, 0)
+    rows = np.arange(m)
+    last = count - 1
+    valid = np.arange(width)[None, :] < count[:, None]
     s = np.einsum("mwi,mi->mw", polygons, normal) - offset[:, None]
-    s_next = np.take_along_axis(s, nxt, axis=1)
-    v_next = np.take_along_axis(polygons, nxt[:, :, None], axis=1)
+    # Vertex i's successor: i + 1, and the first vertex after the last valid one.
+    v_next = np.empty_like(polygons)
+    v_next[:, :-1] = polygons[:, 1:]
+    v_next[rows, last] = polygons[:, 0]
+    s_next = np.empty_like(s)
+    s_next[:, :-1] = s[:, 1:]
+    s_next[rows, last] = s[:, 0]
     inside = s <= tol[:, None]
-    inside_next = s_next <= tol[:, None]
-    crossing = valid & (inside != inside_next)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(crossing, s / np.where(crossing, s - s_next, 1.0), 0.0)
-    # A vertex within tol of the plane counts as inside; the plane crossing then lies
-    # at the segment's end, not beyond it.
-    t = np.clip(t, 0.0, 1.0)
-    cut = polygons + t[:, :, None] * (v_next - polygons)
+    keep = valid & inside
+    crossing = valid & (inside != (s_next <= tol[:, None]))
 
-    # Vertex i emits itself if inside, then the crossing point if the edge crosses.
-    candidates = np.stack([polygons, cut], axis=2).reshape(m, 2 * width, 3)
-    emitted = np.stack([valid & inside, crossing], axis=2).reshape(m, 2 * width)
-    new_count = emitted.sum(axis=1)
-    new_width = max(int(new_count.max(initial=0)), 1)
-    order = np.argsort(~emitted, axis=1, kind="stable")[:, :new_width]
-    return np.take_along_axis(candidates, order[:, :, None], axis=1), new_count
+    # Vertex i emits itself if inside, then the crossing point if its edge crosses;
+    # positions in the output follow from a running count of emitted points.
+    emitted = keep.astype(np.intp) + crossing
+    end = np.cumsum(emitted, axis=1)
+    new_count = end[:, -1]
+    out = np.zeros((m, max(int(new_count.max(initial=0)), 1), 3))
+    r, i = np.nonzero(keep)
+    out[r, end[r, i] - emitted[r, i]] = polygons[r, i]
+    r, i = np.nonzero(crossing)
+    a, b = s[r, i], s_next[r, i]
+    # A vertex within tol of the plane counts as inside; the crossing then lies at
+    # the segment's end, not beyond it.
+    t = np.clip(a / (a - b), 0.0, 1.0)
+    out[r, end[r, i] - 1] = polygons[r, i] + t[:, None] * (v_next[r, i] - polygons[r, i])
+    return out, new_count
 
 
 def _vector_area(polygons, count):
