@@ -6,9 +6,12 @@ list of dicts) and returns a :class:`~agreekit.report.Report`:
 * :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
 * :func:`segments` — time segments: raw measures, detection and classification α, boundary sweep.
 * :func:`spans` — text spans: exact and partial F1, character-level α, five-way disagreement table.
+* :func:`masks` — pixel masks: STAPLE consensus, per-annotator sensitivity and specificity, majority vote.
 """
 from .alpha import krippendorff_alpha
 from .boxes import boxes
+from .masks import masks, staple
+from .polygon import polygon_giou, polygon_iou
 from .segments import segments
 from .spans import spans
 from .report import Report
@@ -22,6 +25,7 @@ KINDS = {}
 KINDS["boxes"] = boxes
 KINDS["segments"] = segments
 KINDS["spans"] = spans
+KINDS["masks"] = masks
 
 
 def report(kind, rows, **options):
