@@ -26,6 +26,7 @@ from agreekit.spans import (
     maximum_matching,
     partial_graph,
     potato_partial_matches,
+    score_item,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -343,6 +344,27 @@ def test_partial_matching_is_maximum_and_order_free(a, b):
     assert len(pr) <= len(rows)
     rr, _ = maximum_matching(partial_graph(_track(a[::-1]), _track(b[::-1])))
     assert len(rr) == len(rows)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(span_st, max_size=6), min_size=2, max_size=5))
+def test_item_scoring_equals_pair_by_pair_matching(annotators):
+    """score_item takes shortcuts for pairs whose edges already form a matching; the result must not change."""
+    spans = [s for ss in annotators for s in ss]
+    offsets = np.cumsum([0] + [len(ss) for ss in annotators]).tolist()
+    score = score_item(_track(spans), offsets)
+    for p, (i, j) in enumerate(score.pairs):
+        a, b = _track(annotators[i]), _track(annotators[j])
+        _, _, outcome, missed_a, missed_b = five_way(a, b)
+        expected = np.bincount(outcome, minlength=4).tolist() + [len(missed_a), len(missed_b)]
+        assert score.counts[p].tolist() == expected
+        partial_tp = len(maximum_matching(partial_graph(a, b))[0])
+        total = len(a) + len(b)
+        assert score.partial_f1[p] == pytest.approx(1.0 if total == 0 else 2 * partial_tp / total)
+        assert score.exact_f1[p] == pytest.approx(1.0 if total == 0 else 2 * expected[0] / total)
+        in_pair = score.pair == p
+        assert np.all((score.rows[in_pair] >= offsets[i]) & (score.rows[in_pair] < offsets[i + 1]))
+        assert np.all((score.cols[in_pair] >= offsets[j]) & (score.cols[in_pair] < offsets[j + 1]))
 
 
 corpus_st = st.lists(

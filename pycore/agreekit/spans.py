@@ -38,7 +38,7 @@ items of length 0 are skipped.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,12 +112,25 @@ def read_spans(source):
     rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
     items = {}
     for row in rows:
-        item = to_text(row, "item")
-        annotator = to_text(row, "annotator")
-        label = to_text(row, "label", required=False)
-        spans = items.setdefault(item, {}).setdefault(annotator, [])
-        start_blank = is_blank(row.values.get("start"))
-        end_blank = is_blank(row.values.get("end"))
+        values = row.values
+        item = _text(row, values.get("item"), "item")
+        annotator = _text(row, values.get("annotator"), "annotator")
+        label = _text(row, values.get("label"), "label", required=False)
+        by_annotator = items.get(item)
+        if by_annotator is None:
+            by_annotator = items[item] = {}
+        spans = by_annotator.get(annotator)
+        if spans is None:
+            spans = by_annotator[annotator] = []
+        start, end = _offset(row, values.get("start"), "start"), _offset(row, values.get("end"), "end")
+        if start is not None and end is not None:
+            if end < start:
+                raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
+                                 value=values.get("end"))
+            spans.append((start, end, label, row.line))
+            continue
+        start_blank = is_blank(values.get("start"))
+        end_blank = is_blank(values.get("end"))
         if start_blank and end_blank:
             if label:
                 raise InputError(f"label {label!r} given without a start and an end; a row with no "
@@ -138,6 +151,26 @@ def read_spans(source):
                              value=row.values.get("end"))
         spans.append((start, end, label, row.line))
     return items
+
+
+# Fast paths for the common, plainly valid values; anything else falls through
+# to the shared converters, which give the located error.  Same results either way.
+
+def _text(row, value, column, required=True):
+    if type(value) is str:
+        stripped = value.strip()
+        if stripped:
+            return stripped
+    return to_text(row, column, required=required)
+
+
+def _offset(row, value, column):
+    """A non-negative whole-number offset, or None for anything that needs the full checks."""
+    if type(value) is int and value >= 0:
+        return value
+    if type(value) is str and value.isascii() and value.isdigit():
+        return int(value)
+    return None
 
 
 def read_lengths(source):
@@ -263,9 +296,15 @@ def _name_list(names, limit=10):
 
 # --------------------------------------------------------------------------- pairs of annotators
 
+NONE = -1  # kind of two spans that are never paired
+# Lexicographic weights K³, K², K, 1 stay exact integers in float64 while
+# min(|A|, |B|)·K³ < 2⁵³, i.e. K < 9,700; larger would not fit in memory anyway.
+MAX_SPANS_PER_ANNOTATOR = 9000
+
+
 @dataclass
 class Track:
-    """One annotator's spans on one item as arrays (label ids index the corpus label list)."""
+    """Spans as arrays (label ids index the corpus label list): one annotator's, or an item's."""
 
     start: np.ndarray
     end: np.ndarray
@@ -280,6 +319,9 @@ class Track:
     def __len__(self):
         return len(self.start)
 
+    def part(self, lo, hi):
+        return Track(self.start[lo:hi], self.end[lo:hi], self.label[lo:hi])
+
 
 def overlap(a, b):
     """Characters shared by each span of ``a`` and each span of ``b`` (|a| × |b|)."""
@@ -288,51 +330,84 @@ def overlap(a, b):
     return np.maximum(hi - lo, 0)
 
 
-def f1(tp, n_a, n_b):
-    """F1 = 2TP/(|A| + |B|) (= 2PR/(P + R)); 1 when both marked nothing, 0 when TP = 0."""
-    if n_a == 0 and n_b == 0:
-        return 1.0
-    return 2.0 * tp / (n_a + n_b)
+def pair_kinds(a, b):
+    """The five-way kind of every pair of spans (|a| × |b|).
 
-
-def exact_matches(a, b):
-    """A one-to-one matching of equal spans, as index arrays ``(rows, cols)``.
-
-    Equality is an equivalence, so taking equal spans in order gives a maximum
-    matching: identical spans are interchangeable.
+    EXACT: same start, end and label; LABEL_ONLY: same boundaries, other
+    label; BOUNDARY_ONLY: same label, sharing ≥ 1 character, other boundaries;
+    BOTH: sharing ≥ 1 character, other boundaries and label; NONE otherwise.
     """
-    waiting = defaultdict(list)
-    for j, key in enumerate(zip(b.start.tolist(), b.end.tolist(), b.label.tolist())):
-        waiting[key].append(j)
-    rows, cols = [], []
-    for i, key in enumerate(zip(a.start.tolist(), a.end.tolist(), a.label.tolist())):
-        if waiting.get(key):
-            rows.append(i)
-            cols.append(waiting[key].pop(0))
-    return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
+    touching = overlap(a, b) > 0
+    same_bounds = (a.start[:, None] == b.start[None, :]) & (a.end[:, None] == b.end[None, :])
+    same_label = a.label[:, None] == b.label[None, :]
+    return np.select([same_bounds & same_label, same_bounds, touching & same_label, touching],
+                     [EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH], NONE)
 
 
-def partial_graph(a, b, shared=None):
+def partial_graph(a, b):
     """Which pairs of spans agree partially: same label, and equal or overlapping by ≥ half of either.
 
     ``2·overlap ≥ length`` is the integer form of overlap/length ≥ 0.5.  Equal
     spans always agree, zero-length ones included, so every exact match is a
     partial match.
     """
-    shared = overlap(a, b) if shared is None else shared
+    shared = overlap(a, b)
     same_label = a.label[:, None] == b.label[None, :]
     half = (2 * shared >= (a.end - a.start)[:, None]) | (2 * shared >= (b.end - b.start)[None, :])
     equal = (a.start[:, None] == b.start[None, :]) & (a.end[:, None] == b.end[None, :])
     return same_label & ((shared > 0) & half | equal)
 
 
+def f1(tp, n_a, n_b):
+    """F1 = 2TP/(|A| + |B|) (= 2PR/(P + R)); 1 when both marked nothing, 0 when TP = 0.
+
+    Works on numbers or on arrays of pairs.
+    """
+    tp, total = np.asarray(tp, dtype=float), np.asarray(n_a + n_b)
+    return np.where(total == 0, 1.0, 2.0 * tp / np.where(total == 0, 1, total))
+
+
 def maximum_matching(graph):
     """A maximum one-to-one matching in a boolean bipartite ``graph``: ``(rows, cols)``."""
-    if graph.size == 0 or not graph.any():
+    if graph.size == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     rows, cols = linear_sum_assignment(graph, maximize=True)
     keep = graph[rows, cols]
     return rows[keep], cols[keep]
+
+
+def five_way_matching(kinds):
+    """The five-way matching of two annotators from their :func:`pair_kinds` matrix.
+
+    Spans are matched one-to-one preferring, in this order, EXACT,
+    LABEL_ONLY, BOUNDARY_ONLY, BOTH: the matching maximizes the number of the
+    first kind, then of the second, and so on (lexicographically).  That is a
+    maximum-weight assignment with weights K³, K², K, 1 for K = min(|A|, |B|) + 1,
+    larger than any count (``scipy.optimize.linear_sum_assignment``).  Pairs of
+    kind NONE are never matched.  Returns ``(rows, cols, outcome)``.
+    """
+    if kinds.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    k = float(min(kinds.shape) + 1)
+    if k > MAX_SPANS_PER_ANNOTATOR:
+        raise InputError(f"more than {MAX_SPANS_PER_ANNOTATOR} spans by each of two annotators on one item")
+    weight = np.array([k ** 3, k ** 2, k, 1.0, 0.0])[kinds]  # NONE = −1 picks the trailing 0
+    rows, cols = linear_sum_assignment(weight, maximize=True)
+    keep = weight[rows, cols] > 0
+    rows, cols = rows[keep], cols[keep]
+    return rows, cols, kinds[rows, cols].astype(np.int64)
+
+
+def five_way(a, b):
+    """The five-way comparison of two annotators' spans ``a`` and ``b`` (:class:`Track`).
+
+    Returns ``(rows, cols, outcome, missed_a, missed_b)``: matched span
+    indices, the outcome of each matched pair, and the indices of spans left
+    without a partner on each side (see :func:`five_way_matching`).
+    """
+    rows, cols, outcome = five_way_matching(pair_kinds(a, b))
+    return rows, cols, outcome, np.setdiff1d(np.arange(len(a)), rows), np.setdiff1d(np.arange(len(b)), cols)
 
 
 def potato_partial_matches(a, b):
@@ -358,52 +433,19 @@ def potato_partial_matches(a, b):
     return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
 
 
-def five_way(a, b, shared=None):
-    """The five-way comparison of two annotators' spans.
-
-    Returns ``(rows, cols, outcome, missed_a, missed_b)``: matched span indices,
-    the outcome code of each matched pair (EXACT, LABEL_ONLY, BOUNDARY_ONLY,
-    BOTH), and the unmatched indices of each side.
-
-    Spans are matched one-to-one preferring, in this order, exact match, same
-    boundaries with a different label, same label with overlapping different
-    boundaries, overlapping with both different: the matching maximizes the
-    count of the first kind, then of the second, and so on (lexicographically).
-    Exact matches are taken first (identical spans are interchangeable); the
-    other three preferences are weights K², K, 1 with K larger than any count,
-    in one ``linear_sum_assignment``.  Spans that share no character and do not
-    have equal boundaries are never paired.
-    """
-    shared = overlap(a, b) if shared is None else shared
-    er, ec = exact_matches(a, b)
-    rest_a = np.setdiff1d(np.arange(len(a)), er)
-    rest_b = np.setdiff1d(np.arange(len(b)), ec)
-    rows, cols, outcome = [er], [ec], [np.full(len(er), EXACT)]
-    if rest_a.size and rest_b.size:
-        same_bounds = ((a.start[rest_a, None] == b.start[None, rest_b])
-                       & (a.end[rest_a, None] == b.end[None, rest_b]))
-        same_label = a.label[rest_a, None] == b.label[None, rest_b]
-        touching = shared[np.ix_(rest_a, rest_b)] > 0
-        k = float(min(rest_a.size, rest_b.size) + 1)
-        weight = np.where(same_bounds, k * k, np.where(touching, np.where(same_label, k, 1.0), 0.0))
-        if weight.any():
-            r, c = linear_sum_assignment(weight, maximize=True)
-            keep = weight[r, c] > 0
-            r, c = r[keep], c[keep]
-            kind = np.where(same_bounds[r, c], LABEL_ONLY, np.where(same_label[r, c], BOUNDARY_ONLY, BOTH))
-            rows.append(rest_a[r])
-            cols.append(rest_b[c])
-            outcome.append(kind)
-    rows, cols, outcome = np.concatenate(rows), np.concatenate(cols), np.concatenate(outcome)
-    missed_a = np.setdiff1d(np.arange(len(a)), rows)
-    missed_b = np.setdiff1d(np.arange(len(b)), cols)
-    return rows, cols, outcome.astype(np.int64), missed_a, missed_b
+def _potato_f1(tp, n_a, n_b):
+    """Potato's P, R, F1: P = TP/|A|, R = TP/|B| (0 for an empty side), F1 = 2PR/(P + R)."""
+    if n_a == 0 and n_b == 0:
+        return 1.0
+    precision = tp / n_a if n_a else 0.0
+    recall = tp / n_b if n_b else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
 
 
 # --------------------------------------------------------------------------- characters
 
 def character_labels(track, length, rule="optimal"):
-    """Each character's label id for one annotator (0 = ``O``; label ids are ≥ 1).
+    """Each character's label id for one annotator (0 = ``O``; label id k is written k + 1).
 
     ``optimal``: a character takes the label of the longest span covering it;
     among equally long spans the earlier row wins.  ``potato``: Potato's BIO
@@ -432,15 +474,45 @@ def character_coincidence(label_rows, n_categories):
     """Coincidence matrix of nominal values with characters as units.
 
     ``label_rows`` is (annotators × characters) of category ids.  Characters
-    with the same count vector have the same coincidences, so they are grouped
-    before :func:`agreekit.alpha.unit_coincidences` (texts have few distinct
-    vectors: runs of ``O`` and of each span).
+    in a run where no annotator's label changes have the same values, so each
+    run enters :func:`agreekit.alpha.unit_coincidences` once, weighted by its
+    length (a text has a few runs per span, not one unit per character).
     """
     n_annotators, length = label_rows.shape
-    codes = (np.arange(length)[None, :] * n_categories + label_rows).ravel()
-    counts = np.bincount(codes, minlength=length * n_categories).reshape(length, n_categories)
-    distinct, weight = np.unique(counts, axis=0, return_counts=True)
-    return np.tensordot(weight.astype(float), unit_coincidences(distinct), axes=1)
+    changes = np.flatnonzero((label_rows[:, 1:] != label_rows[:, :-1]).any(axis=0)) + 1
+    run_starts = np.concatenate([[0], changes])
+    run_lengths = np.diff(np.concatenate([run_starts, [length]]))
+    values = label_rows[:, run_starts]  # annotators × runs
+    codes = (np.arange(len(run_starts))[None, :] * n_categories + values).ravel()
+    counts = np.bincount(codes, minlength=len(run_starts) * n_categories).reshape(-1, n_categories)
+    return np.tensordot(run_lengths.astype(float), unit_coincidences(counts), axes=1)
+
+
+def item_character_labels(track, offsets, length, rule="optimal"):
+    """(annotators × characters) label ids for an item; annotator k's spans at ``offsets[k]:offsets[k+1]``.
+
+    The same rules as :func:`character_labels`, all annotators in one pass.
+    """
+    if rule == "potato":
+        return np.stack([character_labels(track.part(offsets[k], offsets[k + 1]), length, rule)
+                         for k in range(len(offsets) - 1)])
+    out = np.zeros((len(offsets) - 1, length), dtype=np.int64)
+    owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    order = np.lexsort((-np.arange(len(track)), track.end - track.start))  # shortest first, later rows first
+    for k, s, e, label in zip(owner[order].tolist(), track.start[order].tolist(),
+                              np.minimum(track.end[order], length).tolist(), (track.label[order] + 1).tolist()):
+        out[k, s:e] = label
+    return out
+
+
+def _item_alpha(track, offsets, length, rule, n_categories):
+    """Character-level α of one item and, when undefined, why."""
+    if length < 2:
+        return float("nan"), "fewer than two characters"
+    labels = item_character_labels(track, offsets, length, rule)
+    o = character_coincidence(labels, n_categories)
+    value = alpha_from_coincidence(o)
+    return value, (undefined_reason(o) if not np.isfinite(value) else None)
 
 
 # --------------------------------------------------------------------------- corpus
@@ -465,6 +537,115 @@ def _gather(items, match):
     return scored, dropped
 
 
+@dataclass
+class ItemScore:
+    """Every annotator pair of one item.
+
+    Pairs are ``(i, j)``, i < j, indices into the item's sorted annotators.
+    Span indices refer to the item's :class:`Track` (annotator k's spans at
+    ``offsets[k]:offsets[k+1]``).  ``counts`` is (pairs × 6) in the order of
+    ``OUTCOMES``; ``rows, cols, outcome, pair`` list the five-way matches;
+    ``partial_rows`` the A side of the partial matches; ``exact_tp`` and
+    ``exact_total`` the label ids that exact F1 counts (as TP, twice per
+    match, and in |A| + |B|).
+    """
+
+    pairs: list
+    exact_f1: np.ndarray
+    partial_f1: np.ndarray
+    counts: np.ndarray
+    rows: np.ndarray
+    cols: np.ndarray
+    outcome: np.ndarray
+    pair: np.ndarray
+    partial_rows: np.ndarray
+    exact_tp: np.ndarray
+    exact_total: np.ndarray
+
+
+def _match_pairs(edges, owner, offsets, solve):
+    """One-to-one matchings of every annotator pair of an item, from one (spans × spans) edge matrix.
+
+    A pair whose edges already form a matching (no span has two partners in
+    the other annotator) takes all its edges: any optimal matching uses them
+    all.  Only the other pairs call ``solve(lo_a, hi_a, lo_b, hi_b)``, which
+    returns block-local ``(rows, cols)``.  Returns global ``(rows, cols)``.
+    """
+    m = len(offsets) - 1
+    edges = edges & (owner[:, None] < owner[None, :])
+    membership = (owner[:, None] == np.arange(m)[None, :]).astype(float)  # spans × annotators
+    weights = edges.astype(float)
+    crowded = np.zeros((m, m), dtype=bool)
+    span, other = np.nonzero(weights @ membership > 1)  # a span of A with two partners in B
+    crowded[owner[span], other] = True
+    span, other = np.nonzero(weights.T @ membership > 1)  # a span of B with two partners in A
+    crowded[other, owner[span]] = True
+    rows, cols = np.nonzero(edges & ~crowded[owner[:, None], owner[None, :]])
+    rows, cols = [rows], [cols]
+    for i, j in zip(*np.nonzero(crowded)):
+        r, c = solve(offsets[i], offsets[i + 1], offsets[j], offsets[j + 1])
+        rows.append(r + offsets[i])
+        cols.append(c + offsets[j])
+    return np.concatenate(rows).astype(np.int64), np.concatenate(cols).astype(np.int64)
+
+
+def score_item(track, offsets, match="optimal"):
+    """Five-way table and exact / partial F1 of every annotator pair of one item (:class:`ItemScore`).
+
+    The five-way kinds and the partial graph are computed once for all the
+    item's spans; each pair is a block of them.
+    """
+    m = len(offsets) - 1
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    sizes = np.diff(offsets)
+    pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
+    pair_of = np.full((m, m), -1, dtype=np.int64)
+    for p, (i, j) in enumerate(pairs):
+        pair_of[i, j] = p
+    n_a = sizes[[i for i, _ in pairs]] if pairs else np.zeros(0, dtype=np.int64)
+    n_b = sizes[[j for _, j in pairs]] if pairs else np.zeros(0, dtype=np.int64)
+
+    kinds = pair_kinds(track, track)
+    rows, cols = _match_pairs(kinds >= 0, owner, offsets,
+                              lambda la, ha, lb, hb: five_way_matching(kinds[la:ha, lb:hb])[:2])
+    order = np.lexsort((rows, pair_of[owner[rows], owner[cols]]))
+    rows, cols = rows[order], cols[order]
+    outcome = kinds[rows, cols].astype(np.int64)
+    pair = pair_of[owner[rows], owner[cols]]
+    matched = np.bincount(pair * 4 + outcome, minlength=4 * len(pairs)).reshape(len(pairs), 4)
+    n_matched = matched.sum(axis=1)
+    counts = np.concatenate([matched, (n_a - n_matched)[:, None], (n_b - n_matched)[:, None]], axis=1)
+
+    if match == "potato":
+        exact_f1, partial_f1, exact_tp, exact_total, partial_rows = [], [], [], [], []
+        for i, j in pairs:
+            a, b = track.part(offsets[i], offsets[i + 1]), track.part(offsets[j], offsets[j + 1])
+            set_a = set(zip(a.start.tolist(), a.end.tolist(), a.label.tolist()))
+            set_b = set(zip(b.start.tolist(), b.end.tolist(), b.label.tolist()))
+            common = [key[2] for key in set_a & set_b]
+            exact_f1.append(_potato_f1(len(common), len(set_a), len(set_b)))
+            exact_tp.extend(common * 2)
+            exact_total.extend([k[2] for k in set_a] + [k[2] for k in set_b])
+            r, _ = potato_partial_matches(a, b)
+            partial_f1.append(_potato_f1(len(r), len(a), len(b)))
+            partial_rows.append(r + offsets[i])
+        exact_tp = np.array(exact_tp, dtype=np.int64)
+        exact_total = np.array(exact_total, dtype=np.int64)
+        partial_rows = np.concatenate(partial_rows) if partial_rows else np.zeros(0, dtype=np.int64)
+        exact_f1, partial_f1 = np.array(exact_f1), np.array(partial_f1)
+    else:
+        graph = partial_graph(track, track)
+        partial_rows, partial_cols = _match_pairs(graph, owner, offsets,
+                                                  lambda la, ha, lb, hb: maximum_matching(graph[la:ha, lb:hb]))
+        partial_tp = np.bincount(pair_of[owner[partial_rows], owner[partial_cols]], minlength=len(pairs))
+        exact_f1 = f1(matched[:, EXACT], n_a, n_b)
+        partial_f1 = f1(partial_tp, n_a, n_b)
+        exact_tp = np.repeat(track.label[rows[outcome == EXACT]], 2)
+        exact_total = np.repeat(track.label, m - 1)
+    return ItemScore(pairs, exact_f1, partial_f1, counts, rows, cols, outcome, pair,
+                     partial_rows, exact_tp, exact_total)
+
+
 def _mean_defined(values):
     values = np.asarray(values, dtype=float)
     finite = values[np.isfinite(values)]
@@ -481,22 +662,8 @@ def _bootstrap_means(values, counts):
         return np.where(total > 0, weights @ values[defined] / np.where(total > 0, total, 1), np.nan)
 
 
-def _context(text, start, end):
-    """A plain-text snippet around ``[start, end)``: the text itself, never markup."""
-    if text is None:
-        return None
-    lo = max(0, min(start, len(text)) - CONTEXT_CHARS)
-    hi = min(len(text), end + CONTEXT_CHARS)
-    snippet = text[lo:hi].replace("\r", " ").replace("\n", " ").replace("\t", " ")
-    return ("…" if lo > 0 else "") + snippet + ("…" if hi < len(text) else "")
-
-
-def _span_dict(item, spans, index):
-    start, end, label, line = spans[index]
-    out = {"start": start, "end": end, "label": label, "line": line}
-    if item.text is not None:
-        out["text"] = item.text[start:end]
-    return out
+def _concat(arrays):
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
 
 
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -508,13 +675,14 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     or ``item, text`` rows (CSV text or dicts), or a dict item → length / text.
     ``match``: ``"optimal"`` (default) or ``"potato"`` (reproduce Potato 2.8).
     ``bootstrap`` resamples of items (0 = no intervals) with ``seed``.
-    ``progress(done, total, stage)`` is called as items are scored.
+    ``progress(done, total, stage)`` is called as items are scored
+    (stage ``"items"``) and around the bootstrap (stage ``"bootstrap"``).
 
     Returns a :class:`~agreekit.report.Report` with ``exact_f1``,
     ``partial_f1``, ``char_alpha`` (each value, 95% bootstrap ci, reason),
     ``disagreement`` (``total``, ``pairs``, ``labels``, ``remedies``),
     ``labels``, ``items``, ``warnings``, ``settings``, ``n_items``,
-    ``n_annotators``, ``n_spans``.
+    ``n_items_scored``, ``n_annotators``, ``n_spans``.
     """
     if match not in MATCH_MODES:
         raise InputError(f"match must be one of {', '.join(MATCH_MODES)}, got {match!r}",
@@ -542,70 +710,41 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     all_annotators = sorted({a for item in items for a in item.spans})
     annotator_ids = {a: k for k, a in enumerate(all_annotators)}
     n_ann = len(all_annotators)
+    char_rule = "potato" if match == "potato" else "optimal"
 
-    # Per (annotator pair) accumulators, indexed [a, b] with a < b in sorted order.
-    pair_outcomes = np.zeros((n_ann, n_ann, len(OUTCOMES)), dtype=np.int64)
+    pair_outcomes = np.zeros((n_ann, n_ann, len(OUTCOMES)), dtype=np.int64)  # [a, b] with a < b
     pair_f1_sums = np.zeros((n_ann, n_ann, 2))
     pair_items = np.zeros((n_ann, n_ann), dtype=np.int64)
-    # Per label: five-way outcomes counted by span, label-only confusions, and F1 tallies.
-    label_outcomes = np.zeros((n_labels, 5), dtype=np.int64)  # exact, label_only, boundary_only, both, missed
-    confusion = np.zeros((n_labels, n_labels), dtype=np.int64)
-    label_tp = np.zeros((n_labels, 2))  # exact, partial
-    label_total = np.zeros((n_labels, 2))  # |A_L| + |B_L| for exact (set sizes in potato mode) and partial
+    # Label ids, gathered over every pair of every item and counted once at the end.
+    matched_a, matched_b, matched_kind, compared = [], [], [], []
+    exact_tp, exact_total, partial_tp = [], [], []
 
     item_rows, exact_values, partial_values, alpha_values = [], [], [], []
     for done, (item, annotators) in enumerate(scored, start=1):
-        tracks = [Track.of(item.spans[a], label_ids) for a in annotators]
-        char_rule = "potato" if match == "potato" else "optimal"
-        exact_scores, partial_scores = [], []
-        item_outcomes = np.zeros(len(OUTCOMES), dtype=np.int64)
-        examples = []
-        for i in range(len(annotators)):
-            for j in range(i + 1, len(annotators)):
-                a, b = tracks[i], tracks[j]
-                shared = overlap(a, b)
-                rows_, cols, outcome, missed_a, missed_b = five_way(a, b, shared)
-                if match == "potato":
-                    set_a = set(zip(a.start.tolist(), a.end.tolist(), a.label.tolist()))
-                    set_b = set(zip(b.start.tolist(), b.end.tolist(), b.label.tolist()))
-                    common = set_a & set_b
-                    exact_scores.append(_potato_f1(len(common), len(set_a), len(set_b)))
-                    for key in common:
-                        label_tp[key[2], 0] += 2
-                    np.add.at(label_total[:, 0], np.array([k[2] for k in set_a] + [k[2] for k in set_b], dtype=np.int64), 1)
-                    pr, pc = potato_partial_matches(a, b)
-                    partial_scores.append(_potato_f1(len(pr), len(a), len(b)))
-                else:
-                    n_exact = int(np.count_nonzero(outcome == EXACT))
-                    exact_scores.append(f1(n_exact, len(a), len(b)))
-                    np.add.at(label_tp[:, 0], a.label[rows_[outcome == EXACT]], 2)
-                    np.add.at(label_total[:, 0], np.concatenate([a.label, b.label]), 1)
-                    pr, pc = maximum_matching(partial_graph(a, b, shared))
-                    partial_scores.append(f1(len(pr), len(a), len(b)))
-                np.add.at(label_tp[:, 1], a.label[pr], 2)
-                np.add.at(label_total[:, 1], np.concatenate([a.label, b.label]), 1)
+        all_spans = [s for a in annotators for s in item.spans[a]]
+        offsets = np.cumsum([0] + [len(item.spans[a]) for a in annotators]).tolist()
+        track = Track.of(all_spans, label_ids)
+        score = score_item(track, offsets, match)
+        ids = np.array([annotator_ids[a] for a in annotators])
+        first, second = ids[[i for i, _ in score.pairs]], ids[[j for _, j in score.pairs]]
+        np.add.at(pair_outcomes, (first, second), score.counts)
+        np.add.at(pair_f1_sums, (first, second), np.stack([score.exact_f1, score.partial_f1], axis=1))
+        np.add.at(pair_items, (first, second), 1)
+        matched_a.append(track.label[score.rows])
+        matched_b.append(track.label[score.cols])
+        matched_kind.append(score.outcome)
+        exact_tp.append(score.exact_tp)
+        exact_total.append(score.exact_total)
+        partial_tp.append(np.repeat(track.label[score.partial_rows], 2))
+        # Each span is compared with every other annotator of the item: m − 1 times.
+        compared.append(np.repeat(track.label, len(annotators) - 1))
+        item_outcomes = score.counts.sum(axis=0)
+        n_disagreements = int(item_outcomes.sum() - item_outcomes[EXACT])
+        examples = _examples(item, annotators, all_spans, offsets, score) if n_disagreements else []
 
-                counts = np.bincount(outcome, minlength=4)
-                pair = np.concatenate([counts, [len(missed_a), len(missed_b)]])
-                ia, ib = annotator_ids[annotators[i]], annotator_ids[annotators[j]]
-                pair_outcomes[ia, ib] += pair
-                pair_f1_sums[ia, ib] += (exact_scores[-1], partial_scores[-1])
-                pair_items[ia, ib] += 1
-                item_outcomes += pair
-                la, lb = a.label[rows_], b.label[cols]
-                np.add.at(label_outcomes, (la, outcome), 1)
-                np.add.at(label_outcomes, (lb, outcome), 1)
-                np.add.at(label_outcomes, (np.concatenate([a.label[missed_a], b.label[missed_b]]), 4), 1)
-                mismatch = (outcome == LABEL_ONLY) | (outcome == BOTH)
-                np.add.at(confusion, (la[mismatch], lb[mismatch]), 1)
-                np.add.at(confusion, (lb[mismatch], la[mismatch]), 1)
-                if len(examples) < MAX_EXAMPLES:
-                    examples.extend(_examples(item, annotators[i], annotators[j], rows_, cols, outcome,
-                                              missed_a, missed_b, MAX_EXAMPLES - len(examples)))
-
-        exact_item = float(np.mean(exact_scores))
-        partial_item = float(np.mean(partial_scores))
-        alpha_item, alpha_reason = _item_alpha(tracks, item.length, char_rule, n_labels + 1)
+        exact_item = float(np.mean(score.exact_f1))
+        partial_item = float(np.mean(score.partial_f1))
+        alpha_item, alpha_reason = _item_alpha(track, offsets, item.length, char_rule, n_labels + 1)
         exact_values.append(exact_item)
         partial_values.append(partial_item)
         alpha_values.append(alpha_item)
@@ -613,20 +752,19 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         disagreeing = n_compared - 2 * int(item_outcomes[EXACT])
         item_rows.append({
             "item": item.name, "length": item.length, "scored": True,
-            "annotators": annotators, "n_annotators": len(annotators),
-            "n_spans": sum(len(t) for t in tracks),
+            "annotators": annotators, "n_annotators": len(annotators), "n_spans": len(all_spans),
             "exact_f1": exact_item, "partial_f1": partial_item,
             "char_alpha": alpha_item, "char_alpha_reason": alpha_reason,
             "disagreement_share": disagreeing / n_compared if n_compared else 0.0,
+            "n_disagreements": n_disagreements,
             "outcomes": dict(zip(OUTCOMES, item_outcomes.tolist())),
             "examples": examples,
         })
         if progress is not None:
             progress(done, len(scored), "items")
 
+    item_rows.sort(key=lambda r: (-r["disagreement_share"], -r["n_disagreements"], r["item"]))
     scored_names = {item.name for item, _ in scored}
-    item_rows.sort(key=lambda r: (-r["disagreement_share"], -(sum(r["outcomes"].values())
-                                                             - r["outcomes"]["exact"]), r["item"]))
     for item in items:
         if item.name not in scored_names:
             reason = ("a single annotator" if len(item.spans) < 2 else
@@ -635,9 +773,9 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
                               "annotators": item.annotators, "n_annotators": len(item.spans),
                               "n_spans": sum(len(s) for s in item.spans.values())})
 
-    counts = resample_counts(len(scored), bootstrap, seed) if len(scored) >= 2 else np.zeros((0, 0))
     if progress is not None and bootstrap:
         progress(0, bootstrap, "bootstrap")
+    counts = resample_counts(len(scored), bootstrap, seed) if len(scored) >= 2 else np.zeros((0, 0))
 
     def corpus_estimate(values, what):
         value = _mean_defined(values)
@@ -670,33 +808,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
                    "partial_f1": pair_f1_sums[ia, ib, 1] / pair_items[ia, ib]}
             row.update(_outcome_row(pair_outcomes[ia, ib]))
             pairs.append(row)
-    total = _outcome_row(pair_outcomes.sum(axis=(0, 1)))
 
-    label_rows = []
-    five_by_label = []
-    spans_per_label = np.zeros(n_labels, dtype=np.int64)
-    annotators_per_label = [set() for _ in range(n_labels)]
-    for item in items:
-        for annotator, ss in item.spans.items():
-            for s in ss:
-                spans_per_label[label_ids[s[2]]] += 1
-                annotators_per_label[label_ids[s[2]]].add(annotator)
-    for k, label in enumerate(label_names):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            exact_l, partial_l = label_tp[k] / label_total[k]
-        label_rows.append({"label": label, "n_spans": int(spans_per_label[k]),
-                           "n_annotators": len(annotators_per_label[k]),
-                           "exact_f1": exact_l, "partial_f1": partial_l})
-        n = int(label_outcomes[k].sum())
-        names = ("exact", "label_only", "boundary_only", "both", "missed")
-        entry = {"label": label, "n_spans": n}
-        entry.update(dict(zip(names, label_outcomes[k].tolist())))
-        entry["shares"] = {name: (c / n if n else None) for name, c in zip(names, label_outcomes[k].tolist())}
-        entry["confused_with"] = {label_names[m]: int(c) for m, c in
-                                  sorted(enumerate(confusion[k]), key=lambda mc: -mc[1]) if c}
-        five_by_label.append(entry)
-
-    n_spans = sum(len(ss) for item in items for ss in item.spans.values())
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": "same label, and equal or overlapping by at least half of either span",
@@ -704,42 +816,26 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         "n_items": len(items),
         "n_items_scored": len(scored),
         "n_annotators": n_ann,
-        "n_spans": n_spans,
+        "n_spans": sum(len(ss) for item in items for ss in item.spans.values()),
         "exact_f1": exact_est,
         "partial_f1": partial_est,
         "char_alpha": alpha_est,
         "disagreement": {
-            "total": total,
+            "total": _outcome_row(pair_outcomes.sum(axis=(0, 1))),
             "pairs": pairs,
-            "labels": five_by_label,
+            "labels": _label_outcomes(label_names, _concat(matched_a), _concat(matched_b),
+                                      _concat(matched_kind), _concat(compared)),
             "remedies": REMEDIES,
             "note": "matched pairs count once, missed spans once per side: "
                     "2·(exact + label_only + boundary_only + both) + missed_a + missed_b = n_spans; "
                     "shares are shares of those spans. Per label, counts are spans.",
         },
-        "labels": label_rows,
+        "labels": _label_scores(items, label_names, label_ids, _concat(exact_tp), _concat(exact_total),
+                                _concat(partial_tp), _concat(compared)),
         "items": item_rows,
         "warnings": warnings,
     }
     return Report("spans", data)
-
-
-def _potato_f1(tp, n_a, n_b):
-    """Potato's P, R, F1: P = TP/|A|, R = TP/|B| (0 for an empty side), F1 = 2PR/(P + R)."""
-    if n_a == 0 and n_b == 0:
-        return 1.0
-    precision = tp / n_a if n_a else 0.0
-    recall = tp / n_b if n_b else 0.0
-    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-
-
-def _item_alpha(tracks, length, rule, n_categories):
-    if length < 2:
-        return float("nan"), "fewer than two characters"
-    labels = np.stack([character_labels(t, length, rule) for t in tracks])
-    o = character_coincidence(labels, n_categories)
-    value = alpha_from_coincidence(o)
-    return value, (undefined_reason(o) if not np.isfinite(value) else None)
 
 
 def _outcome_row(counts):
@@ -753,21 +849,109 @@ def _outcome_row(counts):
     return row
 
 
-def _examples(item, name_a, name_b, rows, cols, outcome, missed_a, missed_b, limit):
-    """Up to ``limit`` disagreements of one pair on one item, with plain-text context when texts are known."""
-    spans_a, spans_b = item.spans[name_a], item.spans[name_b]
+def _label_outcomes(label_names, label_a, label_b, kind, compared):
+    """The five-way table per label, counted in spans, with label confusions.
+
+    A matched pair adds its outcome to the label of each of its two spans; a
+    span compared but left unmatched is missed.  ``compared`` lists the label
+    of every span once per annotator it was compared with.
+    """
+    n = len(label_names)
+    table = np.zeros((n, 5), dtype=np.int64)
+    np.add.at(table, (label_a, kind), 1)
+    np.add.at(table, (label_b, kind), 1)
+    table[:, 4] = np.bincount(compared, minlength=n) - table[:, :4].sum(axis=1)
+    mismatch = (kind == LABEL_ONLY) | (kind == BOTH)
+    confusion = np.zeros((n, n), dtype=np.int64)
+    np.add.at(confusion, (label_a[mismatch], label_b[mismatch]), 1)
+    np.add.at(confusion, (label_b[mismatch], label_a[mismatch]), 1)
+    names = ("exact", "label_only", "boundary_only", "both", "missed")
+    rows = []
+    for k, label in enumerate(label_names):
+        total = int(table[k].sum())
+        entry = {"label": label, "n_spans": total}
+        entry.update(dict(zip(names, table[k].tolist())))
+        entry["shares"] = {name: (c / total if total else None) for name, c in zip(names, table[k].tolist())}
+        entry["confused_with"] = {label_names[m]: int(confusion[k, m])
+                                  for m in np.argsort(-confusion[k], kind="stable") if confusion[k, m]}
+        rows.append(entry)
+    return rows
+
+
+def _label_scores(items, label_names, label_ids, exact_tp, exact_total, partial_tp, compared):
+    """Per label: spans, annotators using it, and exact and partial F1 pooled over items and pairs.
+
+    Pooled F1 of label L = 2·TP_L / Σ(|A_L| + |B_L|) over every compared pair.
+    """
+    n = len(label_names)
+    spans_per_label = np.zeros(n, dtype=np.int64)
+    users = [set() for _ in range(n)]
+    for item in items:
+        for annotator, ss in item.spans.items():
+            used = Counter(s[2] for s in ss)
+            for label, count in used.items():
+                spans_per_label[label_ids[label]] += count
+                users[label_ids[label]].add(annotator)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        exact = np.bincount(exact_tp, minlength=n) / np.bincount(exact_total, minlength=n)
+        partial = np.bincount(partial_tp, minlength=n) / np.bincount(compared, minlength=n)
+    return [{"label": label, "n_spans": int(spans_per_label[k]), "n_annotators": len(users[k]),
+             "exact_f1": exact[k], "partial_f1": partial[k]} for k, label in enumerate(label_names)]
+
+
+def _context(text, start, end):
+    """A plain-text snippet around ``[start, end)``: the text itself, never markup."""
+    if text is None:
+        return None
+    lo = max(0, min(start, len(text)) - CONTEXT_CHARS)
+    hi = min(len(text), end + CONTEXT_CHARS)
+    snippet = text[lo:hi].replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    return ("…" if lo > 0 else "") + snippet + ("…" if hi < len(text) else "")
+
+
+def _span_dict(item, span):
+    start, end, label, line = span
+    out = {"start": start, "end": end, "label": label, "line": line}
+    if item.text is not None:
+        out["text"] = item.text[start:end]
+    return out
+
+
+def _examples(item, annotators, all_spans, offsets, score, limit=MAX_EXAMPLES):
+    """The item's first ``limit`` disagreements, pair by pair, with plain-text context when texts are known.
+
+    Per pair: matched pairs that are not exact, then spans marked only by A,
+    then spans marked only by B.
+    """
+    m = len(annotators)
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    pair_of = np.full((m, m), -1, dtype=np.int64)
+    for p, (i, j) in enumerate(score.pairs):
+        pair_of[i, j] = p
+    # Candidates as (pair, outcome code, span, partner); per pair, codes sort matched < missed_a < missed_b.
+    inexact = score.outcome != EXACT
+    matched_with = np.zeros((len(owner), m), dtype=bool)
+    matched_with[score.rows, owner[score.cols]] = True
+    matched_with[score.cols, owner[score.rows]] = True
+    lonely, other = np.nonzero(~matched_with & (owner[:, None] != np.arange(m)[None, :]))
+    pair = np.concatenate([score.pair[inexact],
+                           pair_of[np.minimum(owner[lonely], other), np.maximum(owner[lonely], other)]])
+    code = np.concatenate([score.outcome[inexact],
+                           np.where(owner[lonely] < other, OUTCOMES.index("missed_a"), OUTCOMES.index("missed_b"))])
+    span = np.concatenate([score.rows[inexact], lonely])
+    partner = np.concatenate([score.cols[inexact], np.full(len(lonely), -1)])
+    order = np.lexsort((span, code >= 4, pair))[:limit]
     out = []
-    for r, c, kind in zip(rows.tolist(), cols.tolist(), outcome.tolist()):
-        if kind == EXACT:
-            continue
-        sa, sb = _span_dict(item, spans_a, r), _span_dict(item, spans_b, c)
-        out.append({"a": name_a, "b": name_b, "outcome": OUTCOMES[kind], "span_a": sa, "span_b": sb,
-                    "context": _context(item.text, min(sa["start"], sb["start"]), max(sa["end"], sb["end"]))})
-    for side, missed, spans_ in (("missed_a", missed_a, spans_a), ("missed_b", missed_b, spans_b)):
-        for k in missed.tolist():
-            span = _span_dict(item, spans_, k)
-            out.append({"a": name_a, "b": name_b, "outcome": side,
-                        "span_a": span if side == "missed_a" else None,
-                        "span_b": span if side == "missed_b" else None,
-                        "context": _context(item.text, span["start"], span["end"])})
-    return out[:limit]
+    for p, kind, r, c in zip(pair[order].tolist(), code[order].tolist(), span[order].tolist(),
+                             partner[order].tolist()):
+        i, j = score.pairs[p]
+        if c >= 0:
+            sa, sb = _span_dict(item, all_spans[r]), _span_dict(item, all_spans[c])
+            lo, hi = min(sa["start"], sb["start"]), max(sa["end"], sb["end"])
+        else:
+            lone = _span_dict(item, all_spans[r])
+            sa, sb = (lone, None) if OUTCOMES[kind] == "missed_a" else (None, lone)
+            lo, hi = lone["start"], lone["end"]
+        out.append({"a": annotators[i], "b": annotators[j], "outcome": OUTCOMES[kind],
+                    "span_a": sa, "span_b": sb, "context": _context(item.text, lo, hi)})
+    return out
