@@ -78,8 +78,19 @@ def parse_boxes(rows, keep_none_labels=False):
     return records, []
 
 
-def build_objects(records):
-    """Group records into an :class:`ObjectSet` of the comparable items, plus warnings."""
+def _flat_box(box):
+    return box[2] <= 0 or box[3] <= 0
+
+
+FLAT_BOX_NOTE = "box(es) with zero or negative width or height (lines {lines}): they match nothing and have GIoU −1"
+
+
+def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE):
+    """Group records into an :class:`ObjectSet` of the comparable items, plus warnings.
+
+    Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
+    flags geometry that is kept but warned about with ``degenerate_note``.
+    """
     warnings = []
     order, seen = [], {}
     for line, item, annotator, box, label in records:
@@ -107,7 +118,7 @@ def build_objects(records):
             start = len(boxes)
             keys = set()
             for line, box, label in drawn:
-                if box[2] <= 0 or box[3] <= 0:
+                if is_degenerate(box):
                     degenerate.append(line)
                 key = (tuple(box), label)
                 if key in keys:
@@ -122,8 +133,7 @@ def build_objects(records):
         item_ids.append(item)
         offsets.append(len(boxes))
     if degenerate:
-        warnings.append(f"{len(degenerate)} box(es) with zero or negative width or height (lines "
-                        f"{_lines(degenerate)}): they match nothing and have GIoU −1")
+        warnings.append(f"{len(degenerate)} " + degenerate_note.format(lines=_lines(degenerate)))
     if duplicates:
         warnings.append(f"{len(duplicates)} duplicate identical box(es) from one annotator on one item "
                         f"(lines {_lines(duplicates)})")
@@ -133,7 +143,7 @@ def build_objects(records):
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
                         annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
                         lines=np.array(lines, dtype=int))
-    return objects, np.array(boxes, dtype=float).reshape(-1, 4), warnings
+    return objects, np.array(boxes, dtype=float).reshape(-1, width), warnings
 
 
 def _lines(lines):

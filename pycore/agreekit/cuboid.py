@@ -170,8 +170,16 @@ def iou_matrix(a, b):
     """(n, m) matrix of IoU₃D between every cuboid of ``a`` (n, 10) and ``b`` (m, 10)."""
     a = np.asarray(a, dtype=float).reshape(-1, 10)
     b = np.asarray(b, dtype=float).reshape(-1, 10)
-    ia, ib = np.meshgrid(np.arange(len(a)), np.arange(len(b)), indexing="ij")
-    return paired_iou(a[ia.ravel()], b[ib.ravel()]).reshape(len(a), len(b))
+    out = np.zeros((len(a), len(b)))
+    if len(b) == 0:
+        return out
+    # Blocks of whole rows, so the paired arrays stay near one batch in size.
+    step = max(1, BATCH_PAIRS // len(b))
+    for start in range(0, len(a), step):
+        rows = a[start:start + step]
+        out[start:start + len(rows)] = paired_iou(np.repeat(rows, len(b), axis=0),
+                                                  np.tile(b, (len(rows), 1))).reshape(len(rows), len(b))
+    return out
 
 
 def paired_iou(a, b):
