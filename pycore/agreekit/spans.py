@@ -453,20 +453,17 @@ def character_labels(track, length, rule="optimal"):
     whose first character is already tagged is skipped, otherwise it tags its
     still-untagged characters (so a shorter span can be partly cut off).
     """
+    if rule != "potato":
+        return item_character_labels(track, [0, len(track)], length)[0]
     out = np.zeros(length, dtype=np.int64)
     lengths = (track.end - track.start).tolist()
     starts, ends, labels = track.start.tolist(), track.end.tolist(), track.label.tolist()
-    if rule == "potato":
-        for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-            s, e = max(starts[i], 0), min(ends[i], length)
-            if e <= s or out[s] != 0:
-                continue
-            segment = out[s:e]
-            segment[segment == 0] = labels[i] + 1
-        return out
-    # Write shortest first and, among equals, later rows first: what is written last wins.
-    for i in sorted(range(len(lengths)), key=lambda i: (lengths[i], -i)):
-        out[starts[i]:min(ends[i], length)] = labels[i] + 1
+    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+        s, e = max(starts[i], 0), min(ends[i], length)
+        if e <= s or out[s] != 0:
+            continue
+        segment = out[s:e]
+        segment[segment == 0] = labels[i] + 1
     return out
 
 
@@ -498,7 +495,8 @@ def item_character_labels(track, offsets, length, rule="optimal"):
                          for k in range(len(offsets) - 1)])
     out = np.zeros((len(offsets) - 1, length), dtype=np.int64)
     owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    order = np.lexsort((-np.arange(len(track)), track.end - track.start))  # shortest first, later rows first
+    # Write shortest first and, among equals, later rows first: what is written last wins.
+    order = np.lexsort((-np.arange(len(track)), track.end - track.start))
     for k, s, e, label in zip(owner[order].tolist(), track.start[order].tolist(),
                               np.minimum(track.end[order], length).tolist(), (track.label[order] + 1).tolist()):
         out[k, s:e] = label
