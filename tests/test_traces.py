@@ -280,3 +280,29 @@ def test_synonym_headers_and_csv_text():
     assert math.isclose(report.cohen_kappa.pairs[0]["percent_agreement"], 0.5)
     assert report.to_json()  # strict JSON
     assert list(itertools.chain(*[u["labels"].values() for u in report.units])) == ["0", "1"]
+
+
+def test_cli_json_equals_api_and_bad_input_exits_2(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    rows = random_rows(np.random.default_rng(7), n_traces=8)
+    path = tmp_path / "traces.csv"
+    path.write_text("trace,step,annotator,label\n" + "".join(
+        f"{r['trace']},{r['step']},{r['annotator']},{r['label']}\n" for r in rows))
+    env = {"PYTHONPATH": str(root / "pycore"), "PATH": ""}
+    out = subprocess.run([sys.executable, "-m", "agreekit", "traces", str(path), "--json", "--bootstrap", "50",
+                          "--level", "nominal"], capture_output=True, text=True, env=env, cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == traces(path.read_text(), bootstrap=50).to_dict()
+    readable = subprocess.run([sys.executable, "-m", "agreekit", "traces", str(path), "--bootstrap", "0"],
+                              capture_output=True, text=True, env=env, cwd=root)
+    assert readable.returncode == 0 and "Krippendorff alpha" in readable.stdout
+    bad = tmp_path / "bad.csv"
+    bad.write_text("trace,step,annotator,label\nt,1,a,x\nt,one,b,x\n")
+    out = subprocess.run([sys.executable, "-m", "agreekit", "traces", str(bad)], capture_output=True, text=True,
+                         env=env, cwd=root)
+    assert out.returncode == 2 and "line 3" in out.stderr and "step" in out.stderr
