@@ -44,9 +44,19 @@ def test_rle_matches_pycocotools():
         runs = M.encode(mask)
         assert M.rle_to_string(runs) == ref["counts"].decode()
         assert np.array_equal(M.rle_from_string(ref["counts"].decode()), runs)
+        # compressed strings may start with "[" or be all digits: parse_rle must still read them
+        assert np.array_equal(M.parse_rle(ref["counts"].decode(), *mask.shape), runs)
         assert np.array_equal(M.decode(runs, *mask.shape), mask)
         assert np.array_equal(coco.decode(ref).astype(bool), M.decode(runs, *mask.shape))
         assert runs.sum() == mask.size and runs[0] == np.sum(np.cumprod(~mask.ravel(order="F")))
+
+
+def test_compressed_string_that_looks_like_json():
+    mask = np.zeros((20, 20), bool)
+    mask[3:, 2:] = True  # first run: 2 columns + 3 pixels = 43 background pixels
+    text = coco_rle(mask)["counts"].decode()
+    assert text.startswith("[")  # 43 = 0b1_01011: low group 11 with the continuation bit, chr(48 + 43)
+    assert np.array_equal(M.parse_rle(text, 20, 20), M.encode(mask))
 
 
 def test_large_runs_compressed():
@@ -318,3 +328,30 @@ def test_report_with_no_foreground_says_why():
     assert "no item defines" in d["annotators"][0]["sensitivity"]["reason"]
     assert d["annotators"][0]["specificity"]["value"] == pytest.approx(1.0)
     assert any("empty consensus" in w for w in d["warnings"])
+
+
+def test_cli_masks(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    data = {f"img{s}": forty_by_forty(s)[1] for s in range(2)}
+    path = tmp_path / "masks.csv"
+    path.write_text(mask_rows(data, compressed=False) + "\n")
+    env = {**os.environ, "PYTHONPATH": str(root / "pycore")}
+    out = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(path), "--json"],
+                         capture_output=True, text=True, env=env, cwd=root)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["kind"] == "masks" and d["n_items"] == 2
+    assert d["annotators"][0]["dice"]["value"] == pytest.approx(1.0)
+    text = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(path)],
+                          capture_output=True, text=True, env=env, cwd=root)
+    assert text.returncode == 0 and "mean_pairwise_iou" in text.stdout
+    bad = tmp_path / "bad.csv"
+    bad.write_text("item,annotator,width,height,rle,label\na,p,4,4,3 3,\n")
+    out = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(bad)],
+                         capture_output=True, text=True, env=env, cwd=root)
+    assert out.returncode == 2 and "line 2" in out.stderr and "add up to 6" in out.stderr

@@ -157,6 +157,14 @@ def test_matrices_match_pairs():
     np.testing.assert_allclose(np.diag(square), 1.0, atol=TOL, rtol=0)
 
 
+def test_pairwise_iou_streams_unordered_pairs():
+    polys = random_polygons(41, 37)
+    full = P.iou_matrix(polys)
+    expected = np.triu(full, 1) + np.triu(full, 1).T + np.eye(len(polys))
+    for chunk in (1, 50, 10 ** 6):
+        np.testing.assert_array_equal(P.pairwise_iou(polys, chunk_pairs=chunk), expected)
+
+
 def test_chunking_does_not_change_results(monkeypatch):
     polys = random_polygons(31, 30)
     ps = P.pack(polys)

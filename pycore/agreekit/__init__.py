@@ -6,6 +6,7 @@ list of dicts) and returns a :class:`~agreekit.report.Report`:
 * :func:`boxes` — bounding boxes: detection α, classification α, σ and KS.
 * :func:`segments` — time segments: raw measures, detection and classification α, boundary sweep.
 * :func:`spans` — text spans: exact and partial F1, character-level α, five-way disagreement table.
+* :func:`polygons` — polygons: the box report with exact polygon IoU and convex-hull GIoU.
 * :func:`masks` — pixel masks: STAPLE consensus, per-annotator sensitivity and specificity, majority vote.
 * :func:`cuboids` — 3D cuboids: the box report over exact IoU₃D (:func:`iou3d`) of rotated cuboids.
 * :func:`traces` — per-step labels of agent traces: α, Cohen's and Fleiss' κ, per step and per trace.
@@ -16,6 +17,7 @@ from .cuboid import iou3d
 from .cuboids import cuboids
 from .masks import masks, staple
 from .polygon import polygon_giou, polygon_iou
+from .polygons import polygons
 from .segments import segments
 from .spans import spans
 from .report import Report
@@ -33,6 +35,7 @@ KINDS["spans"] = spans
 KINDS["masks"] = masks
 KINDS["cuboids"] = cuboids
 KINDS["traces"] = traces
+KINDS["polygons"] = polygons
 
 
 def report(kind, rows, **options):

@@ -42,7 +42,18 @@ KINDS = {
         ("--lengths", dict(dest="lengths_file", metavar="FILE",
                            help="item lengths: CSV/TSV with item,length or item,text columns")),
     ]),
+    "polygons": ("polygons", "polygons: item, annotator, points (x1 y1 x2 y2 ...), label", [
+        ("--threshold", dict(type=float, help="polygon IoU threshold for a match (default 0.5)")),
+        ("--distance", dict(choices=["giou", "iou", "centroid"], help="distance for sigma (default giou)")),
+        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
+    ]),
+    "masks": ("masks", "pixel masks: item, annotator, width, height, rle (COCO), label", [
+        ("--label", dict(help="only masks with this label (others count as nothing marked)")),
+        ("--max-iter", dict(type=int, help="STAPLE iteration limit (default 1000)")),
+        ("--start", dict(choices=["votes", "rates"], help="STAPLE start (default votes, as SimpleITK)")),
+    ]),
 }
+NO_COMMON = {"masks"}  # kinds without matching or bootstrap
 
 
 def _read_source(path):
@@ -204,7 +215,7 @@ def build_parser():
     for kind, (_, help_text, options) in KINDS.items():
         p = sub.add_parser(kind, help=help_text)
         p.add_argument("file", help="CSV/TSV file with a header, or - for standard input")
-        for flag, kwargs in options + COMMON:
+        for flag, kwargs in options + ([] if kind in NO_COMMON else COMMON):
             p.add_argument(flag, **kwargs)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser

@@ -13,9 +13,10 @@ Run-length encoding (COCO's, as ``pycocotools.mask`` stores it)
       each run, after the third as a difference from the run two before, in
       6-bit groups of 5 data bits plus a continuation bit, offset into ASCII 48–111.
 
-    A single bare integer is read as the uncompressed one-run mask when it equals
-    ``height · width`` (all background); any other string without separators is
-    read as the compressed form. Masks are only ever compared with masks of the
+    A single bare integer written as ``height · width`` (no leading zeros) is the
+    uncompressed one-run mask (all background); any other string without
+    separators is read as the compressed form (whose alphabet includes digits and
+    ``[``: a JSON-looking string whose runs do not add up is tried as compressed). Masks are only ever compared with masks of the
     same item and size, so the pixel order does not change any number here; it
     matters only for drawing (``consensus_rle`` in the report is column-major too).
 
@@ -143,46 +144,63 @@ def decode(counts, height: int, width: int) -> np.ndarray:
     return np.repeat(values, counts).reshape((height, width), order="F")
 
 
-def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.ndarray:
-    """Read one ``rle`` field into validated run lengths (int64) for a height × width mask.
-
-    Blank means an empty mask (the annotator saw the item and marked nothing).
-    Raises :class:`InputError` naming the line when the field cannot be read, a run
-    is negative, or the runs do not add up to height × width.
-    """
-    n_pixels = height * width
-    if is_blank(value):
-        return np.array([n_pixels], dtype=np.int64)
-    if isinstance(value, dict):  # a COCO RLE object {"size": [h, w], "counts": ...}
-        value = value.get("counts", "")
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            if text.startswith("["):
-                runs = json.loads(text)
-            elif any(sep in text for sep in " ,\t") or (text.isdigit() and int(text) == n_pixels):
-                runs = [int(token) for token in text.replace(",", " ").split()]
-            else:
-                runs = rle_from_string(text)
-        except ValueError as exc:
-            raise InputError(f"cannot read the run lengths ({exc})", line=line, column=column,
-                             value=value) from None
-    else:
-        runs = value
+def _checked_runs(runs, height, width):
+    """Run lengths as int64 after checking them; raises ValueError with the reason."""
     try:
         arr = np.asarray(runs)
         if arr.ndim != 1 or (arr.size and not np.all(np.equal(np.mod(arr, 1), 0))):
-            raise ValueError
+            raise TypeError
         arr = arr.astype(np.int64)
     except (TypeError, ValueError):
-        raise InputError("run lengths must be a list of whole numbers", line=line, column=column,
-                         value=value) from None
+        raise ValueError("run lengths must be a list of whole numbers") from None
     if np.any(arr < 0):
-        raise InputError("run lengths must not be negative", line=line, column=column, value=value)
-    if int(arr.sum()) != n_pixels:
-        raise InputError(f"run lengths add up to {int(arr.sum())}, but the mask has "
-                         f"{height} × {width} = {n_pixels} pixels", line=line, column=column, value=value)
+        raise ValueError("run lengths must not be negative")
+    if int(arr.sum()) != height * width:
+        raise ValueError(f"run lengths add up to {int(arr.sum())}, but the mask has "
+                         f"{height} × {width} = {height * width} pixels")
     return arr
+
+
+def _integers(text):
+    return [int(token) for token in text.replace(",", " ").split()]
+
+
+def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.ndarray:
+    """Read one ``rle`` field into validated run lengths (int64) for a height × width mask.
+
+    Blank means an empty mask (the annotator saw the item and marked nothing). A
+    string is tried as the forms it could be, in order: a JSON list (it starts with
+    ``[``), integers (it has spaces or commas, or is the single integer height ×
+    width), COCO's compressed string (no separators; its alphabet includes ``[``
+    and digits). The first reading whose runs add up to height × width is taken.
+    Raises :class:`InputError` naming the line when none does.
+    """
+    if is_blank(value):
+        return np.array([height * width], dtype=np.int64)
+    if isinstance(value, dict):  # a COCO RLE object {"size": [h, w], "counts": ...}
+        value = value.get("counts", "")
+    if not isinstance(value, str):
+        readers = [lambda v: v]
+    else:
+        text = value.strip()
+        separated = any(sep in text for sep in " ,\t")
+        readers = []
+        if text.startswith("["):
+            readers.append(json.loads)
+        # A bare canonical integer equal to height × width is the one-run empty mask;
+        # no compressed string of several digits adds up to its own decimal value.
+        if separated or (text.isdigit() and text == str(height * width)):
+            readers.append(_integers)
+        if not separated:
+            readers.append(rle_from_string)
+        value = text
+    first_error = None
+    for read in readers:
+        try:
+            return _checked_runs(read(value), height, width)
+        except ValueError as exc:
+            first_error = first_error or exc
+    raise InputError(f"cannot read the run lengths: {first_error}", line=line, column=column, value=value)
 
 
 def _segments(runs_list, n_pixels):

@@ -49,7 +49,7 @@ from .rows import InputError
 __all__ = [
     "parse_points", "validate_polygon", "validate_polygons", "polygon_area", "convex_hull",
     "PolygonSet", "pack", "intersection_area", "polygon_iou", "polygon_giou",
-    "pair_areas", "pair_iou", "pair_giou", "iou_matrix", "giou_matrix",
+    "pair_areas", "pair_iou", "pair_giou", "iou_matrix", "giou_matrix", "pairwise_iou",
 ]
 
 # Number of triangle–triangle evaluations per numpy block: bounds the memory of the
@@ -486,6 +486,30 @@ def iou_matrix(polygons_a, polygons_b=None) -> np.ndarray:
 def giou_matrix(polygons_a, polygons_b=None) -> np.ndarray:
     """GIoU between every polygon of ``polygons_a`` and every one of ``polygons_b``."""
     return _matrix(pair_giou, polygons_a, polygons_b)
+
+
+def pairwise_iou(polygons, *, chunk_pairs: int = 1 << 18) -> np.ndarray:
+    """Symmetric (N, N) IoU matrix of many polygons, computing each unordered pair once.
+
+    Pairs are streamed ``chunk_pairs`` at a time (the index arrays of all N² pairs
+    are never built); pairs with disjoint bounding boxes cost nothing.
+    """
+    ps = _as_set(polygons)
+    n = len(ps)
+    out = np.eye(n)
+    rows = np.arange(n)
+    start = 0
+    while start < n - 1:
+        # whole rows i (pairs (i, j > i)) until the chunk is full
+        sizes = n - 1 - rows[start:n - 1]
+        stop = start + max(1, int(np.searchsorted(np.cumsum(sizes), chunk_pairs, side="right")))
+        i = np.repeat(rows[start:stop], n - 1 - rows[start:stop])
+        j = np.concatenate([np.arange(r + 1, n) for r in range(start, stop)])
+        values = pair_iou(ps, i, j)
+        out[i, j] = values
+        out[j, i] = values
+        start = stop
+    return out
 
 
 def intersection_area(a, b) -> float:

@@ -1,0 +1,167 @@
+"""The polygon report: the box report's engine with exact polygon IoU / GIoU."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agreekit
+from agreekit.rows import InputError
+from agreekit.simulate import crowd_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+SUMMARY = [("detection", "alpha"), ("classification", "alpha"), ("localization", "sigma"),
+           ("localization", "ks"), ("localization", "mean_within"), ("localization", "mean_between"),
+           ("mean_matched_iou",), ("detection_f1",), ("mean_agreement",), ("mean_object_count_diff",)]
+
+
+def get(d, path):
+    for key in path:
+        d = d[key]
+    return d
+
+
+def as_polygon_rows(box_rows, transform=None):
+    """Each box as a 4-point polygon (counter-clockwise from the top-left corner)."""
+    out = []
+    for row in box_rows:
+        if row.get("x") in (None, ""):
+            out.append({"item": row["item"], "annotator": row["annotator"], "points": "", "label": ""})
+            continue
+        x, y, w, h = (float(row[k]) for k in "xywh")
+        pts = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        if transform is not None:
+            pts = transform(pts)
+        out.append({"item": row["item"], "annotator": row["annotator"],
+                    "points": " ".join(f"{v:.17g}" for v in pts.ravel()), "label": row["label"]})
+    return out
+
+
+def small_crowd(seed=5):
+    return crowd_corpus(n_images=25, n_annotators=8, per_image=4, objects=(1, 4), seed=seed)
+
+
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+def test_rectangles_reproduce_the_box_report_with_iou_distance(match):
+    boxes_rows = small_crowd()
+    b = agreekit.boxes(boxes_rows, distance="iou", match=match, bootstrap=200).to_dict()
+    p = agreekit.polygons(as_polygon_rows(boxes_rows), distance="iou", match=match, bootstrap=200).to_dict()
+    assert p["kind"] == "polygons" and p["n_polygons"] == b["n_boxes"] > 50
+    for path in SUMMARY:
+        bv, pv = get(b, path), get(p, path)
+        assert (bv is None and pv is None) or pv == pytest.approx(bv, abs=1e-9), path
+    for key in ("detection", "classification", "localization"):
+        assert np.allclose(b[key]["ci"], p[key]["ci"], atol=1e-9)
+    assert [(e["a"], e["b"], e["n_matched"]) for e in b["pairs"]] == [(e["a"], e["b"], e["n_matched"]) for e in p["pairs"]]
+    assert p["localization"]["between_exact"] and p["localization"]["n_between"] == b["localization"]["n_between"]
+    assert b["localization"]["sigma"] is not None
+
+
+def rotate(angle, shift=(3.0, -2.0), scale=1.7):
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    return lambda pts: scale * pts @ rot.T + shift
+
+
+@pytest.mark.parametrize("distance", ["giou", "iou"])
+def test_rotation_and_scale_invariance(distance):
+    """Convex-hull GIoU and IoU do not depend on the frame (box GIoU would)."""
+    rows = small_crowd(9)
+    base = agreekit.polygons(as_polygon_rows(rows), distance=distance, bootstrap=0).to_dict()
+    moved = agreekit.polygons(as_polygon_rows(rows, rotate(0.7)), distance=distance, bootstrap=0).to_dict()
+    for path in SUMMARY:
+        assert get(moved, path) == pytest.approx(get(base, path), abs=1e-9), path
+
+
+def test_giou_distance_uses_the_convex_hull():
+    """Two rectangles crossing at right angles: the hull, not the enclosing box."""
+    rows = [
+        {"item": "a", "annotator": "p", "points": "0 1 3 1 3 2 0 2", "label": ""},
+        {"item": "a", "annotator": "q", "points": "1 0 2 0 2 3 1 3", "label": ""},
+        {"item": "b", "annotator": "p", "points": "0 0 1 0 1 1 0 1", "label": ""},
+        {"item": "b", "annotator": "q", "points": "0 0 1 0 1 1 0 1", "label": ""},
+    ]
+    d = agreekit.polygons(rows, threshold=0.1, bootstrap=0).to_dict()
+    # the cross: I = 1, U = 5, hull = 9 − 4 · ½ = 7; GIoU = 1/5 − 2/7
+    giou = 1 / 5 - 2 / 7
+    assert d["localization"]["n_within"] == 2
+    assert d["localization"]["mean_within"] == pytest.approx(((1 - giou) / 2 + 0) / 2, abs=1e-12)
+
+
+def test_identical_annotators_give_sigma_one_for_convex_polygons():
+    rows = small_crowd(2)
+    copies = []
+    for r in as_polygon_rows(rows):
+        copies += [r, {**r, "annotator": r["annotator"] + "_copy"}]
+    d = agreekit.polygons(copies, bootstrap=0).to_dict()
+    assert d["localization"]["sigma"] is not None
+    # each original matches its copy exactly (other pairs may add non-zero distances)
+    pairs = [e for e in d["pairs"] if e["b"] == e["a"] + "_copy"]
+    assert pairs and all(e["sigma"] == pytest.approx(1.0, abs=1e-12) for e in pairs)
+
+
+def test_saw_nothing_and_never_saw_stay_distinct():
+    tri = "0 0 1 0 0 1"
+    rows = [
+        {"item": "a", "annotator": "p", "points": tri, "label": "x"},
+        {"item": "a", "annotator": "q", "points": "", "label": ""},   # saw, drew nothing
+        {"item": "b", "annotator": "p", "points": tri, "label": "x"},
+        {"item": "b", "annotator": "q", "points": tri, "label": "x"},
+        {"item": "c", "annotator": "p", "points": tri, "label": "x"},  # q never saw c
+    ]
+    d = agreekit.polygons(rows, bootstrap=0).to_dict()
+    assert d["n_items"] == 2 and d["n_items_total"] == 3
+    assert d["detection_f1"] == pytest.approx(0.5)  # item a: 0, item b: 1
+    assert any("only one annotator" in w for w in d["warnings"])
+
+
+def test_duplicates_are_warned_about():
+    tri = "0 0 1 0 0 1"
+    rows = [{"item": "a", "annotator": "p", "points": tri, "label": ""},
+            {"item": "a", "annotator": "p", "points": tri, "label": ""},
+            {"item": "a", "annotator": "q", "points": tri, "label": ""}]
+    d = agreekit.polygons(rows, bootstrap=0).to_dict()
+    assert any("duplicate identical polygon" in w and "lines 2" in w for w in d["warnings"])
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    ("item,annotator,points,label\na,p,0 0 1 0 0 1,\na,q,0 0 2 2 2 0 0 2,\n", 3, "points", "self-intersecting"),
+    ("item,annotator,points,label\na,p,0 0 1 0 0 1,\na,q,0 0 1 x 0 1,\n", 3, "points", "not a number"),
+    ("item,annotator,points,label\na,p,0 0 1 0,\na,q,0 0 1 0 0 1,\n", 2, "points", "at least 3"),
+    ("item,annotator,points,label\na,p,,cat\na,q,0 0 1 0 0 1,\n", 2, "label", "without a polygon"),
+    ("item,annotator,points,label\na,p,\"[[0,0],[1,0],[nan,1]]\",\n", 2, "points", "JSON"),
+])
+def test_bad_rows_name_line_and_column(text, line, column, message):
+    with pytest.raises(InputError) as err:
+        agreekit.polygons(text)
+    assert err.value.line == line and err.value.column == column and message in str(err.value)
+
+
+def test_sampled_baseline_agrees_with_exact():
+    rows = as_polygon_rows(small_crowd(4))
+    exact = agreekit.polygons(rows, bootstrap=0).to_dict()["localization"]
+    sampled = agreekit.polygons(rows, bootstrap=0, pair_budget=1000).to_dict()["localization"]
+    assert exact["between_exact"] and not sampled["between_exact"]
+    assert abs(sampled["mean_between"] - exact["mean_between"]) < 5 * sampled["between_se"]
+
+
+def test_cli_polygons(tmp_path):
+    path = tmp_path / "polys.csv"
+    rows = as_polygon_rows(small_crowd(3))
+    path.write_text("item,annotator,points,label\n" + "".join(
+        f"{r['item']},{r['annotator']},{r['points']},{r['label']}\n" for r in rows))
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    out = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(path), "--json", "--bootstrap", "50"],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["kind"] == "polygons"
+    assert d["localization"]["sigma"] == pytest.approx(
+        agreekit.polygons(rows, bootstrap=50).to_dict()["localization"]["sigma"], abs=1e-12)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("item,annotator,points,label\na,p,0 0 2 2 2 0 0 2,\n")
+    out = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(bad)],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 2 and "line 2" in out.stderr
