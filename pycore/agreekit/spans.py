@@ -330,28 +330,28 @@ def overlap(a, b):
     return np.maximum(hi - lo, 0)
 
 
-def pair_kinds(a, b):
-    """The five-way kind of every pair of spans (|a| × |b|).
+def pair_kinds(a, b, shared=None):
+    """The five-way kind of every pair of spans (|a| × |b|); ``shared`` = :func:`overlap` if known.
 
     EXACT: same start, end and label; LABEL_ONLY: same boundaries, other
     label; BOUNDARY_ONLY: same label, sharing ≥ 1 character, other boundaries;
     BOTH: sharing ≥ 1 character, other boundaries and label; NONE otherwise.
     """
-    touching = overlap(a, b) > 0
+    shared = overlap(a, b) if shared is None else shared
     same_bounds = (a.start[:, None] == b.start[None, :]) & (a.end[:, None] == b.end[None, :])
-    same_label = a.label[:, None] == b.label[None, :]
-    return np.select([same_bounds & same_label, same_bounds, touching & same_label, touching],
-                     [EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH], NONE)
+    other_label = (a.label[:, None] != b.label[None, :]).astype(np.int8)
+    # same boundaries: EXACT (0) or LABEL_ONLY (1); else touching: BOUNDARY_ONLY (2) or BOTH (3)
+    return np.where(same_bounds, other_label, np.where(shared > 0, BOUNDARY_ONLY + other_label, NONE))
 
 
-def partial_graph(a, b):
+def partial_graph(a, b, shared=None):
     """Which pairs of spans agree partially: same label, and equal or overlapping by ≥ half of either.
 
     ``2·overlap ≥ length`` is the integer form of overlap/length ≥ 0.5.  Equal
     spans always agree, zero-length ones included, so every exact match is a
     partial match.
     """
-    shared = overlap(a, b)
+    shared = overlap(a, b) if shared is None else shared
     same_label = a.label[:, None] == b.label[None, :]
     half = (2 * shared >= (a.end - a.start)[:, None]) | (2 * shared >= (b.end - b.start)[None, :])
     equal = (a.start[:, None] == b.start[None, :]) & (a.end[:, None] == b.end[None, :])
@@ -561,7 +561,7 @@ class ItemScore:
     exact_total: np.ndarray
 
 
-def _match_pairs(edges, owner, offsets, solve):
+def _match_pairs(edges, owner, sizes, offsets, solve):
     """One-to-one matchings of every annotator pair of an item, from one (spans × spans) edge matrix.
 
     A pair whose edges already form a matching (no span has two partners in
@@ -570,7 +570,7 @@ def _match_pairs(edges, owner, offsets, solve):
     returns block-local ``(rows, cols)``.  Returns global ``(rows, cols)``.
     """
     m = len(offsets) - 1
-    edges = edges & (owner[:, None] < owner[None, :])
+    edges = edges & (owner[:, None] < owner[None, :])  # each pair once, A before B
     membership = (owner[:, None] == np.arange(m)[None, :]).astype(float)  # spans × annotators
     weights = edges.astype(float)
     crowded = np.zeros((m, m), dtype=bool)
@@ -578,7 +578,9 @@ def _match_pairs(edges, owner, offsets, solve):
     crowded[owner[span], other] = True
     span, other = np.nonzero(weights.T @ membership > 1)  # a span of B with two partners in A
     crowded[other, owner[span]] = True
-    rows, cols = np.nonzero(edges & ~crowded[owner[:, None], owner[None, :]])
+    if crowded.any():
+        edges &= ~np.repeat(np.repeat(crowded, sizes, axis=0), sizes, axis=1)
+    rows, cols = np.nonzero(edges)
     rows, cols = [rows], [cols]
     for i, j in zip(*np.nonzero(crowded)):
         r, c = solve(offsets[i], offsets[i + 1], offsets[j], offsets[j + 1])
@@ -603,8 +605,9 @@ def score_item(track, offsets, match="optimal"):
     n_a = sizes[[i for i, _ in pairs]] if pairs else np.zeros(0, dtype=np.int64)
     n_b = sizes[[j for _, j in pairs]] if pairs else np.zeros(0, dtype=np.int64)
 
-    kinds = pair_kinds(track, track)
-    rows, cols = _match_pairs(kinds >= 0, owner, offsets,
+    shared = overlap(track, track)
+    kinds = pair_kinds(track, track, shared)
+    rows, cols = _match_pairs(kinds >= 0, owner, sizes, offsets,
                               lambda la, ha, lb, hb: five_way_matching(kinds[la:ha, lb:hb])[:2])
     order = np.lexsort((rows, pair_of[owner[rows], owner[cols]]))
     rows, cols = rows[order], cols[order]
@@ -632,8 +635,8 @@ def score_item(track, offsets, match="optimal"):
         partial_rows = np.concatenate(partial_rows) if partial_rows else np.zeros(0, dtype=np.int64)
         exact_f1, partial_f1 = np.array(exact_f1), np.array(partial_f1)
     else:
-        graph = partial_graph(track, track)
-        partial_rows, partial_cols = _match_pairs(graph, owner, offsets,
+        graph = partial_graph(track, track, shared)
+        partial_rows, partial_cols = _match_pairs(graph, owner, sizes, offsets,
                                                   lambda la, ha, lb, hb: maximum_matching(graph[la:ha, lb:hb]))
         partial_tp = np.bincount(pair_of[owner[partial_rows], owner[partial_cols]], minlength=len(pairs))
         exact_f1 = f1(matched[:, EXACT], n_a, n_b)
