@@ -210,7 +210,7 @@ async function compute(kind) {
   showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
-    renderReport(results, report, { kind, ms });
+    await renderReport(results, report, { kind, ms });
     results.dataset.state = "done";
   } catch (error) {
     results.dataset.state = error.cancelled ? "cancelled" : "error";
@@ -238,6 +238,7 @@ async function share(kind) {
   const form = forms[kind];
   const out = $(".share", form);
   out.replaceChildren();
+  delete out.dataset.state;
   out.hidden = false;
   let options;
   try { options = readOptions(form); } catch (error) { showError(kind, { message: error.message }); return; }
@@ -264,13 +265,13 @@ async function share(kind) {
     try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { document.execCommand?.("copy"); }
   });
   out.append(field, copy);
-  out.dataset.state = "ok";
-  if (url.length > LINK_WARN_CHARS) {
-    out.dataset.state = "long";
+  const long = url.length > LINK_WARN_CHARS;
+  if (long) {
     out.append(note(`Warning: this link is ${url.length.toLocaleString()} characters long. Many e-mail and chat programs ` +
       `cut links longer than about ${LINK_WARN_CHARS.toLocaleString()} characters; if it arrives broken, send the input file instead.`),
     downloadInputButton(kind));
   }
+  out.dataset.state = long ? "long" : "ok";
   field.focus();
   field.select();
 }

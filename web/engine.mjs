@@ -61,7 +61,12 @@ export class Engine {
       const job = this.pending.get(message.id);
       if (!job) return;
       if (message.type === "progress") job.onProgress?.(message.done, message.total, message.stage);
-      else if (message.type === "result") { this.pending.delete(message.id); job.resolve(message); }
+      else if (message.type === "outcome") {
+        this.pending.delete(message.id);
+        const outcome = JSON.parse(message.json);
+        if (outcome.ok) job.resolve({ report: outcome.report, ms: message.ms });
+        else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
+      }
       else if (message.type === "error") {
         this.pending.delete(message.id);
         job.reject(Object.assign(new Error(message.error.message), { data: message.error }));

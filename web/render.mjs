@@ -130,12 +130,14 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
     card.append(h("p", { class: "muted" }, "None."), settingsLine(report));
     return card;
   }
-  const flat = records.map((r) => (r && typeof r === "object" ? flatten(r) : { value: r }));
-  const columns = [...new Set(flat.flatMap(Object.keys))];
-  const numeric = new Set(columns.filter((c) => flat.some((r) => typeof r[c] === "number")));
+  // Flatten lazily: a crowd corpus has thousands of pairs and only the shown rows need work now.
+  const flatRecord = (r) => (r && typeof r === "object" ? flatten(r) : { value: r });
+  const sample = records.slice(0, 200).map(flatRecord);
+  const columns = [...new Set(sample.flatMap(Object.keys))];
+  const numeric = new Set(columns.filter((c) => sample.some((r) => typeof r[c] === "number")));
   const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
   const draw = (limit) => {
-    const body = flat.slice(0, limit).map((row, i) => h("tr", {}, columns.map((c) => {
+    const body = records.slice(0, limit).map(flatRecord).map((row, i) => h("tr", {}, columns.map((c) => {
       const value = row[c];
       if (numeric.has(c) && (typeof value === "number" || value === null)) {
         return h("td", { class: "num" }, metric(`${key}.${i}.${c}`, value));
@@ -149,13 +151,18 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
   draw(TABLE_PREVIEW_ROWS);
   card.append(wrap);
   const actions = h("p", { class: "table-actions" });
-  if (flat.length > TABLE_PREVIEW_ROWS) {
-    const more = h("button", { type: "button" }, `Show all ${flat.length.toLocaleString("en-US")} rows`);
-    more.addEventListener("click", () => { draw(flat.length); more.remove(); });
-    actions.append(h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${flat.length.toLocaleString("en-US")}. `), more, " ");
+  if (records.length > TABLE_PREVIEW_ROWS) {
+    const total = records.length.toLocaleString("en-US");
+    const more = h("button", { type: "button" }, `Show all ${total} rows`);
+    more.addEventListener("click", () => { draw(records.length); more.previousSibling?.remove(); more.remove(); });
+    actions.append(h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${total}. `), more, " ");
   }
   const csvName = `agreekit-${kind}-${key.replace(/\./g, "-")}.csv`;
-  actions.append(h("button", { type: "button", onclick: () => downloadText(csvName, toCsv(columns, flat), "text/csv") }, "Download CSV"));
+  const downloadCsv = () => {
+    const flat = records.map(flatRecord);
+    downloadText(csvName, toCsv([...new Set(flat.flatMap(Object.keys))], flat), "text/csv");
+  };
+  actions.append(h("button", { type: "button", onclick: downloadCsv }, "Download CSV"));
   card.append(actions, settingsLine(report));
   return card;
 }
@@ -194,10 +201,14 @@ function ecdfChart(report) {
     card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
     return card;
   }
-  const xs = [...new Set([...within.x, ...between.x])].sort((a, b) => a - b);
+  const all = [...new Set([...within.x, ...between.x])].sort((a, b) => a - b);
+  let gap = all[0];
+  for (const x of all) if (Math.abs(within.at(x) - between.at(x)) > Math.abs(within.at(gap) - between.at(gap))) gap = x;
+  // A canvas 900 px wide needs no more than ~1,500 steps per curve; keep the gap's x exactly.
+  const stride = Math.ceil(all.length / 1500);
+  const xs = all.filter((x, i) => i % stride === 0 || i === all.length - 1 || x === gap);
   const fw = xs.map(within.at), fb = xs.map(between.at);
-  let gapAt = 0;
-  for (let i = 1; i < xs.length; i++) if (Math.abs(fw[i] - fb[i]) > Math.abs(fw[gapAt] - fb[gapAt])) gapAt = i;
+  const gapAt = xs.indexOf(gap);
   const target = h("div", { class: "chart", role: "img",
     "aria-label": "Empirical distribution functions of within-item and between-item distances" });
   card.append(h("p", { class: "muted" },
@@ -262,7 +273,7 @@ function sweepChart(report) {
 function boxesView(report, kind) {
   const loc = "localization";
   return [
-    h("section", { class: "card headline-card" },
+    () => h("section", { class: "card headline-card" },
       h("h3", {}, "Localization agreement beyond chance"),
       h("div", { class: "contrast" },
         estimate(report, "σ (sigma)", `${loc}.sigma`, { ciKey: `${loc}.ci`, reasonKey: `${loc}.reason`, big: true, explain: READING_SCALE }),
@@ -277,11 +288,11 @@ function boxesView(report, kind) {
         h("div", { class: "estimate" }, h("div", { class: "label" }, "Baseline"),
           h("div", { class: "value" }, get(report, `${loc}.between_exact`) === false ? "sampled pairs" : "exact, all pairs"))),
       settingsLine(report)),
-    section("Detection and classification (Krippendorff's α, nominal)", report,
+    () => section("Detection and classification (Krippendorff's α, nominal)", report,
       h("div", { class: "row" },
         estimate(report, "Detection α (present/absent)", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
         estimate(report, "Classification α (labels)", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" }))),
-    section("Raw measures (as in Potato's report)", report,
+    () => section("Raw measures (as in Potato's report)", report,
       h("div", { class: "row" },
         estimate(report, "Detection F1", "detection_f1"),
         estimate(report, "Mean agreement", "mean_agreement"),
@@ -289,11 +300,11 @@ function boxesView(report, kind) {
         estimate(report, "Items", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, "Boxes", "n_boxes"))),
-    ecdfChart(report),
-    recordsTable(report, "pairs", "Per annotator pair", { kind }),
-    recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
-    recordsTable(report, "labels", "Per label", { kind }),
-    recordsTable(report, "items", "Items carrying most disagreement (first)", { kind }),
+    () => ecdfChart(report),
+    () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
+    () => recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
+    () => recordsTable(report, "labels", "Per label", { kind }),
+    () => recordsTable(report, "items", "Items carrying most disagreement (first)", { kind }),
   ];
 }
 
@@ -317,23 +328,23 @@ function spanOutcomeTable(report, key, title) {
 
 function spansView(report, kind) {
   return [
-    section("Span agreement", report,
+    () => section("Span agreement", report,
       h("div", { class: "row" },
         estimate(report, "Exact F1", "exact_f1.value", { ciKey: "exact_f1.ci", reasonKey: "exact_f1.reason", big: true }),
         estimate(report, "Partial F1", "partial_f1.value", { ciKey: "partial_f1.ci", reasonKey: "partial_f1.reason", big: true }),
         estimate(report, "Character-level α", "char_alpha.value", { ciKey: "char_alpha.ci", reasonKey: "char_alpha.reason", big: true,
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }))),
-    spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
-    recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
-    recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
-    recordsTable(report, "labels", "Per label", { kind }),
-    recordsTable(report, "items", "Per item", { kind }),
+    () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
+    () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
+    () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
+    () => recordsTable(report, "labels", "Per label", { kind }),
+    () => recordsTable(report, "items", "Per item", { kind }),
   ];
 }
 
 function segmentsView(report, kind) {
   return [
-    section("Segment agreement", report,
+    () => section("Segment agreement", report,
       h("div", { class: "row" },
         estimate(report, "Mean matched temporal IoU", "mean_matched_iou", { big: true }),
         estimate(report, "Detection F1", "detection_f1"),
@@ -343,11 +354,11 @@ function segmentsView(report, kind) {
         estimate(report, "Detection α", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
         estimate(report, "Classification α", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" })),
       h("p", { class: "muted" }, "No σ for segments: a segment from a different clip is not a fair chance comparison when clips differ in length.")),
-    recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { kind,
+    () => recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { kind,
       explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),
-    sweepChart(report),
-    recordsTable(report, "pairs", "Per annotator pair", { kind }),
-    recordsTable(report, "items", "Per item", { kind }),
+    () => sweepChart(report),
+    () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
+    () => recordsTable(report, "items", "Per item", { kind }),
   ];
 }
 
@@ -372,7 +383,7 @@ function allValues(report) {
   return h("details", { class: "card all-values" }, h("summary", {}, "All report values by key"), h("dl", {}, items));
 }
 
-export function renderReport(container, report, { kind, ms }) {
+export async function renderReport(container, report, { kind, ms }) {
   const warnings = Array.isArray(report.warnings) ? report.warnings : [];
   const header = h("div", { class: "results-head" },
     h("h2", {}, `${kind[0].toUpperCase()}${kind.slice(1)} report`),
@@ -383,5 +394,11 @@ export function renderReport(container, report, { kind, ms }) {
     ? h("section", { class: "card warnings" }, h("h3", {}, `Warnings (${warnings.length})`),
       h("ul", {}, warnings.map((w) => h("li", {}, typeof w === "string" ? w : (w.message ?? JSON.stringify(w))))))
     : null;
-  container.replaceChildren(...[header, warningList, ...VIEWS[kind](report, kind), allValues(report)].filter(Boolean));
+  container.replaceChildren(...[header, warningList].filter(Boolean));
+  // One section per task: a crowd corpus report would otherwise block the page for ~300 ms.
+  for (const part of [...VIEWS[kind](report, kind), () => allValues(report)]) {
+    const node = part();
+    if (node) container.append(node);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }

@@ -5,8 +5,9 @@
 //               {type: "ready", versions, timings}         agreekit importable
 //               {type: "fatal", message}                   loading failed (shown by the page)
 //               {id, type: "progress", done, total, stage} during a report
-//               {id, type: "result", report, ms}           the report's to_dict()
-//               {id, type: "error", error, ms}             error as data {type, message, line, column, value}
+//               {id, type: "outcome", json, ms}            JSON text: {"ok": true, "report": to_dict()}
+//                                                          or {"ok": false, "error": {type, message, line, column, value}}
+//               {id, type: "error", error, ms}             an unexpected failure inside Python
 
 const root = new URL("../", import.meta.url);
 const post = (message) => self.postMessage(message);
@@ -71,17 +72,16 @@ function compute(runReport, { id, kind, rows, options }) {
       post({ id, type: "progress", done, total, stage });
     }
   };
-  let out;
+  let json;
   try {
-    out = JSON.parse(runReport(kind, rows, JSON.stringify(options || {}), progress));
+    json = runReport(kind, rows, JSON.stringify(options || {}), progress);
   } catch (error) {
     const message = String(error && error.message ? error.message : error);
     post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
     return;
   }
-  const ms = performance.now() - started;
-  if (out.ok) post({ id, type: "result", report: out.report, ms });
-  else post({ id, type: "error", error: out.error, ms });
+  // Sent as text: cloning a string is cheap, cloning a large object tree is a main-thread task.
+  post({ id, type: "outcome", json, ms: performance.now() - started });
 }
 
 self.onmessage = async (event) => {

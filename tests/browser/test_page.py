@@ -68,6 +68,7 @@ def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
     page.fill("#lengths-spans", files["lengths"])
     page.fill('form[data-kind="spans"] [name="seed"]', "5")
     page.click('form[data-kind="spans"] button[data-action="share"]')
+    page.wait_for_selector('form[data-kind="spans"] .share[data-state="ok"]')
     link = page.input_value('form[data-kind="spans"] .share-link')
     assert link.startswith(site.url + "#v1/spans/")
     kind, shared_rows, shared_options = read_share_fragment(link)

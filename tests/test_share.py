@@ -1,0 +1,91 @@
+"""Share links: the documented v1 format, round trips, and rejection of damaged links."""
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+
+import pytest
+from hypothesis import given, strategies as st
+
+import agreekit
+from agreekit.share import read_share_fragment, share_fragment, share_link
+
+
+def decode_by_hand(link):
+    """The format as documented, decoded without agreekit: #v1/<kind>/<base64url raw deflate JSON>."""
+    version, kind, payload = link.split("#", 1)[1].split("/")
+    raw = zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)), -15)
+    return version, kind, json.loads(raw.decode("utf-8"))
+
+
+def test_link_follows_documented_format():
+    rows = "item,annotator,x,y,w,h,label\nimg1,ann,0,0,10,10,café\n"
+    link = share_link("boxes", rows, base_url="https://example.org/agreekit/", threshold=0.4, seed=3)
+    assert link.startswith("https://example.org/agreekit/#v1/boxes/")
+    payload = link.rsplit("/", 1)[1]
+    assert "=" not in payload and "+" not in payload and "/" not in payload
+    version, kind, document = decode_by_hand(link)
+    assert (version, kind) == ("v1", "boxes")
+    assert document == {"rows": rows, "options": {"threshold": 0.4, "seed": 3}}
+
+
+def test_default_base_url_is_the_local_server():
+    assert share_link("spans", "x").startswith("http://127.0.0.1:8000/#v1/spans/")
+
+
+def test_base_url_fragment_is_replaced():
+    assert share_link("segments", "x", base_url="http://h/p#old").startswith("http://h/p#v1/segments/")
+
+
+@given(rows=st.text(max_size=300), kind=st.sampled_from(["boxes", "spans", "segments"]),
+       seed=st.integers(0, 2**31), tolerances=st.lists(st.floats(0, 10, allow_nan=False), max_size=4))
+def test_round_trip(rows, kind, seed, tolerances):
+    link = share_link(kind, rows, seed=seed, tolerances=tolerances)
+    assert read_share_fragment(link) == (kind, rows, {"seed": seed, "tolerances": tolerances})
+    fragment = "#" + share_fragment(kind, rows, seed=seed, tolerances=tolerances)
+    assert read_share_fragment(fragment) == read_share_fragment(link)
+
+
+def test_list_of_dicts_rows_and_dict_lengths_become_text():
+    rows = [{"item": "d1", "annotator": "a", "start": 0, "end": 3, "label": "PER"},
+            {"item": "d1", "annotator": "b", "start": None, "end": None, "label": None}]
+    kind, text, options = read_share_fragment(share_link("spans", rows, lengths={"d1": "Bob went"}))
+    assert text == "item,annotator,start,end,label\nd1,a,0,3,PER\nd1,b,,,\n"
+    assert options == {"lengths": "item,text\nd1,Bob went\n"}
+    _, _, options = read_share_fragment(share_link("spans", rows, lengths={"d1": 8}))
+    assert options == {"lengths": "item,length\nd1,8\n"}
+    # the API reads the shared text to the same report as the original objects
+    # (apart from source line numbers: list position vs text line, which counts the header)
+    original = agreekit.spans(rows, lengths={"d1": 8}, bootstrap=0).to_dict()
+    shared = agreekit.spans(text, bootstrap=0, **options).to_dict()
+    for key in ("exact_f1", "partial_f1", "char_alpha", "disagreement"):
+        assert shared[key] == original[key]
+
+
+def test_progress_cannot_travel():
+    with pytest.raises(ValueError, match="progress"):
+        share_link("boxes", "x", progress=print)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("https://x/#v2/boxes/abc", "not an agreekit v1"),
+    ("#v1/polygons/abc", "unknown kind"),
+    ("#v1/boxes/ab$c", "not an agreekit v1"),
+    ("#v1/boxes/" + base64.urlsafe_b64encode(b"not deflate at all").decode().rstrip("="), "damaged"),
+    ("#v1/boxes/" + base64.urlsafe_b64encode(zlib.compress(b'{"rows": 1}')[2:-4]).decode().rstrip("="),
+     "carries no rows"),
+    ("#v1/boxes/" + base64.urlsafe_b64encode(zlib.compress(b'{"rows": "", "options": []}')[2:-4]).decode().rstrip("="),
+     "options are not an object"),
+])
+def test_damaged_links_are_rejected(bad, message):
+    with pytest.raises(ValueError, match=message):
+        read_share_fragment(bad)
+
+
+def test_decompression_bomb_is_refused():
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    bomb = compressor.compress(b'{"rows": "' + b"a" * (80 * 1024 * 1024)) + compressor.flush()
+    link = "#v1/boxes/" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    with pytest.raises(ValueError, match="too large"):
+        read_share_fragment(link)
