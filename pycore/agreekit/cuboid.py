@@ -328,13 +328,35 @@ def _clip(polygons, count, normal, offset, tol):
     """Sutherland–Hodgman: keep the part of each convex polygon with n·x ≤ d (+ tol).
 
     ``polygons`` (M, W, 3) holds ``count`` (M,) ≥ 1 valid vertices per row, in order.
-    Returns the clipped polygons, compacted to the new widest row, and their counts.
+    Returns the clipped polygons (possibly widened, updated in place) and their counts.
+    Only polygons that the plane actually cuts are rebuilt; wholly inside ones pass
+    unchanged and wholly outside ones become empty.
     """
+    width = polygons.shape[1]
+    valid = np.arange(width)[None, :] < count[:, None]
+    s = np.einsum("mwi,mi->mw", polygons, normal) - offset[:, None]
+    inside = s <= tol[:, None]
+    any_out = (valid & ~inside).any(axis=1)
+    if not any_out.any():
+        return polygons, count
+    any_in = (valid & inside).any(axis=1)
+    count = np.where(any_in, count, 0)
+    cut = np.flatnonzero(any_out & any_in)
+    if cut.size:
+        pieces, cut_count = _cut(polygons[cut], count[cut], s[cut], inside[cut])
+        if pieces.shape[1] > width:
+            polygons = np.concatenate([polygons, np.zeros((len(polygons), pieces.shape[1] - width, 3))], axis=1)
+        polygons[cut, :pieces.shape[1]] = pieces
+        count[cut] = cut_count
+    return polygons, count
+
+
+def _cut(polygons, count, s, inside):
+    """The Sutherland–Hodgman step for polygons that a plane cuts; ``s`` are signed distances."""
     m, width, _ = polygons.shape
     rows = np.arange(m)
     last = count - 1
     valid = np.arange(width)[None, :] < count[:, None]
-    s = np.einsum("mwi,mi->mw", polygons, normal) - offset[:, None]
     # Vertex i's successor: i + 1, and the first vertex after the last valid one.
     v_next = np.empty_like(polygons)
     v_next[:, :-1] = polygons[:, 1:]
@@ -342,9 +364,11 @@ def _clip(polygons, count, normal, offset, tol):
     s_next = np.empty_like(s)
     s_next[:, :-1] = s[:, 1:]
     s_next[rows, last] = s[:, 0]
-    inside = s <= tol[:, None]
+    inside_next = np.empty_like(inside)
+    inside_next[:, :-1] = inside[:, 1:]
+    inside_next[rows, last] = inside[:, 0]
     keep = valid & inside
-    crossing = valid & (inside != (s_next <= tol[:, None]))
+    crossing = valid & (inside != inside_next)
 
     # Vertex i emits itself if inside, then the crossing point if its edge crosses;
     # positions in the output follow from a running count of emitted points.
