@@ -52,8 +52,19 @@ KINDS = {
         ("--max-iter", dict(type=int, help="STAPLE iteration limit (default 1000)")),
         ("--start", dict(choices=["votes", "rates"], help="STAPLE start (default votes, as SimpleITK)")),
     ]),
+    "cuboids": ("cuboids", "3D cuboids: item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw (or yaw), label", [
+        ("--threshold", dict(type=float, help="IoU3D threshold for a match (default 0.25)")),
+        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
+    ]),
+    "traces": ("traces", "per-step labels of agent traces: trace, step, annotator, label", [
+        ("--level", dict(choices=["nominal", "ordinal"], help="level of measurement for alpha (default nominal)")),
+        ("--order", dict(help="ordinal labels from lowest to highest, comma-separated (when not numbers)")),
+        ("--top-units", dict(type=int, help="how many of the most disputed units to list (default 50)")),
+        ("--bootstrap", dict(type=int, help="bootstrap resamples over traces (default 1000; 0 = none)")),
+        ("--seed", dict(type=int, help="bootstrap seed")),
+    ]),
 }
-NO_COMMON = {"masks"}  # kinds without matching or bootstrap
+NO_COMMON = {"masks", "traces"}  # kinds without matching (traces bring their own bootstrap options)
 
 
 def _read_source(path):
@@ -206,7 +217,48 @@ def format_segments(report):
     return "\n".join(lines)
 
 
+def format_traces(report):
+    """The trace report: α, κ and percent agreement, then α by step position and the disputed units."""
+    d = report.to_dict()
+    s = d["settings"]
+    a, cohen, fleiss, percent = d["alpha"], d["cohen_kappa"], d["fleiss_kappa"], d["percent_agreement"]
+    steps = [{"step": r["step"], "alpha": r["alpha"]["value"], "percent_agreement": r["percent_agreement"],
+              "n_units": r["n_units"]} for r in d["steps"]]
+    traces = [{**r, "alpha": r["alpha"]["value"]} for r in d["traces"]]
+    units = [{**u, "labels": ", ".join(f"{k}={v}" for k, v in u["labels"].items())} for u in d["units"]]
+    lines = [
+        f"agreekit traces: {d['n_traces']} traces, {d['n_units']} units (trace, step), {d['n_labels']} labels, "
+        f"{d['n_annotators']} annotators",
+        f"settings: level {s['level']}, {s['bootstrap']} bootstrap resamples over traces (seed {s['seed']})",
+        "",
+        f"Krippendorff alpha ({s['level']})  {_with_ci(a['value'], a['ci'], a['reason'])}",
+        f"mean Cohen kappa          {_with_ci(cohen['mean']['value'], cohen['mean']['ci'], cohen['mean']['reason'])}"
+        f"   over {cohen['mean']['n_pairs']} annotator pairs",
+        f"Fleiss kappa              {_with_ci(fleiss['value'], fleiss['ci'], fleiss['reason'])}",
+        f"percent agreement         {_with_ci(percent['value'], percent['ci'], percent['reason'])}"
+        "   (share of agreeing label pairs within a unit)",
+        "",
+        "annotator pairs:",
+        _table(cohen["pairs"], [("a", "a"), ("b", "b"), ("value", "kappa"), ("percent_agreement", "agree"),
+                                ("n_units", "units")]),
+        "",
+        "by step position:",
+        _table(steps, [("step", "step"), ("alpha", "alpha"), ("percent_agreement", "agree"), ("n_units", "units")]),
+        "",
+        "traces with most disagreement:",
+        _table(traces, [("trace", "trace"), ("alpha", "alpha"), ("percent_agreement", "agree"),
+                        ("n_disputed_steps", "disputed steps"), ("n_steps", "steps")], limit=10),
+        "",
+        f"most disputed units ({d['n_disputed_units']} in all):",
+        _table(units, [("trace", "trace"), ("step", "step"), ("percent_agreement", "agree"), ("labels", "labels")],
+               limit=10),
+    ]
+    lines += [f"warning: {w}" for w in d["warnings"]]
+    return "\n".join(lines)
+
+
 FORMATTERS = {"boxes": format_boxes, "segments": format_segments}
+FORMATTERS["traces"] = format_traces
 
 
 def build_parser():
