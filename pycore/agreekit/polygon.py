@@ -54,7 +54,7 @@ __all__ = [
 
 # Number of triangle–triangle evaluations per numpy block: bounds the memory of the
 # (pairs, k, l) temporaries to a few tens of megabytes.
-_BLOCK_ELEMENTS = 1 << 19
+_BLOCK_ELEMENTS = 1 << 16
 
 
 # --------------------------------------------------------------------------- input
@@ -325,42 +325,53 @@ def _fan_overlap(A, B):
         return _fan_overlap_unguarded(A, B)
 
 
+def _fan_wedges(V):
+    """Fan triangles (0, v_i, v_{i+1}) of polygons V (m, k, 2): their doubled signed
+    areas, and their wedges as angular intervals [start, start + width] with width
+    in (0, π) (start is NaN for a degenerate triangle, so it overlaps nothing)."""
+    nxt = np.concatenate([V[:, 1:], V[:, :1]], axis=1)
+    x, y, nx, ny = V[..., 0], V[..., 1], nxt[..., 0], nxt[..., 1]
+    doubled = _cross(x, y, nx, ny)
+    width = np.arctan2(np.abs(doubled), x * nx + y * ny)
+    angle = np.arctan2(y, x)
+    start = np.where(doubled > 0, angle, np.concatenate([angle[:, 1:], angle[:, :1]], axis=1))
+    start[doubled == 0] = np.nan
+    return x, y, nx, ny, doubled, start, width
+
+
 def _fan_overlap_unguarded(A, B):
-    m = len(A)
-    ax, ay = A[..., 0], A[..., 1]
-    bx, by = np.roll(ax, -1, axis=1), np.roll(ay, -1, axis=1)
-    cx, cy = B[..., 0], B[..., 1]
-    dx, dy = np.roll(cx, -1, axis=1), np.roll(cy, -1, axis=1)
-    c1 = _cross(ax, ay, bx, by)
-    c2 = _cross(cx, cy, dx, dy)
-    # Orient every fan triangle counter-clockwise (wedge from a to b); keep the sign.
-    s1, s2 = np.sign(c1), np.sign(c2)
+    m, k = A.shape[:2]
+    l = B.shape[1]
+    x1, y1, nx1, ny1, doubled1, start1, width1 = _fan_wedges(A)
+    x2, y2, nx2, ny2, doubled2, start2, width2 = _fan_wedges(B)
+    # Wedge 2 starts at rel = start2 − start1 in (−2π, 2π) from wedge 1's start. Two
+    # arcs shorter than π overlap (once) exactly when rel, taken modulo 2π into
+    # (−width2, width1), exists: rel in (−width2, width1), or above 2π − width2, or
+    # below width1 − 2π. Only overlapping pairs go on. Where a ray is nearly shared
+    # the choices below change the area continuously: angle rounding is harmless.
+    rel = start2[:, None, :] - start1[:, :, None]
+    w1, w2 = width1[:, :, None], width2[:, None, :]
+    live = ((rel < w1) & (rel > -w2)) | (rel > 2 * np.pi - w2) | (rel < w1 - 2 * np.pi)
+    p, i, j = np.nonzero(live)
+    if len(p) == 0:
+        return np.zeros(m)
+    rel = rel[p, i, j]
+    f1, f2 = p * k + i, p * l + j  # flat indices into the (m, k) and (m, l) arrays
+    w1, w2 = width1.ravel()[f1], width2.ravel()[f2]
+    rel = np.where(rel >= w1, rel - 2 * np.pi, np.where(rel <= -w2, rel + 2 * np.pi, rel))
+    c_in_1 = rel >= 0                 # wedge 2 starts inside wedge 1
+    d_in_1 = rel + w2 <= w1           # wedge 2 ends inside wedge 1
+    c1, c2 = doubled1.ravel()[f1], doubled2.ravel()[f2]
+    s1s2 = np.sign(c1) * np.sign(c2)
+    # Each triangle counter-clockwise: its wedge runs from ray a to ray b (c to d).
+    ax, ay, bx, by = (v.ravel()[f1] for v in (x1, y1, nx1, ny1))
+    cx, cy, dx, dy = (v.ravel()[f2] for v in (x2, y2, nx2, ny2))
     flip1, flip2 = c1 < 0, c2 < 0
     ax, bx = np.where(flip1, bx, ax), np.where(flip1, ax, bx)
     ay, by = np.where(flip1, by, ay), np.where(flip1, ay, by)
     cx, dx = np.where(flip2, dx, cx), np.where(flip2, cx, dx)
     cy, dy = np.where(flip2, dy, cy), np.where(flip2, cy, dy)
     c1, c2 = np.abs(c1), np.abs(c2)
-
-    # Wedge membership from the four cross products between the wedges' rays.
-    Ax, Ay, Bx, By = ax[:, :, None], ay[:, :, None], bx[:, :, None], by[:, :, None]
-    Cx, Cy, Dx, Dy = cx[:, None, :], cy[:, None, :], dx[:, None, :], dy[:, None, :]
-    x_ac = _cross(Ax, Ay, Cx, Cy)
-    x_ad = _cross(Ax, Ay, Dx, Dy)
-    x_bc = _cross(Bx, By, Cx, Cy)
-    x_bd = _cross(Bx, By, Dx, Dy)
-    c_in_1 = (x_ac >= 0) & (x_bc <= 0)
-    a_in_2 = (x_ac <= 0) & (x_ad >= 0)
-    d_in_1 = (x_ad >= 0) & (x_bd <= 0)
-    b_in_2 = (x_bc <= 0) & (x_bd >= 0)
-    live = (c_in_1 | a_in_2) & (d_in_1 | b_in_2)
-    live &= (c1 > 0)[:, :, None] & (c2 > 0)[:, None, :]
-    p, i, j = np.nonzero(live)
-    if len(p) == 0:
-        return np.zeros(m)
-    c_in_1, d_in_1 = c_in_1[p, i, j], d_in_1[p, i, j]
-    ax, ay, bx, by, c1, s1 = ax[p, i], ay[p, i], bx[p, i], by[p, i], c1[p, i], s1[p, i]
-    cx, cy, dx, dy, c2, s2 = cx[p, j], cy[p, j], dx[p, j], dy[p, j], c2[p, j], s2[p, j]
     e1x, e1y, e2x, e2y = bx - ax, by - ay, dx - cx, dy - cy
     # Wedge rays u0 (start) and u1 (end).
     u0x, u0y = np.where(c_in_1, cx, ax), np.where(c_in_1, cy, ay)
@@ -385,7 +396,7 @@ def _fan_overlap_unguarded(A, B):
     # A sliver fan triangle (the origin on or next to an edge) can give 0/0 or a
     # far-off hit through rounding; its true overlap lies in [0, its own area].
     area = np.fmin(np.fmax(area, 0.0), np.minimum(c1, c2))
-    return 0.5 * np.bincount(p, weights=s1 * s2 * area, minlength=m)
+    return 0.5 * np.bincount(p, weights=s1s2 * area, minlength=m)
 
 
 def _hull_union_area(ps, i, qs, j):
