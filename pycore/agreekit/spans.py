@@ -410,27 +410,37 @@ def five_way(a, b):
     return rows, cols, outcome, np.setdiff1d(np.arange(len(a)), rows), np.setdiff1d(np.arange(len(b)), cols)
 
 
-def potato_partial_matches(a, b):
-    """Potato's first-fit: each span of A takes the first unmatched span of B that agrees.
-
-    Agreement as in Potato: same label, overlap > 0, both spans of positive
-    length, and overlap ≥ half of either.  Not a maximum matching: the order of
-    the spans can change the result.
-    """
-    shared = overlap(a, b)
+def potato_agreement(a, b, shared=None):
+    """Potato's partial agreement of two spans: same label, overlap > 0, both of positive length,
+    and overlap ≥ half of either (|a| × |b| booleans)."""
+    shared = overlap(a, b) if shared is None else shared
     len_a = (a.end - a.start)[:, None]
     len_b = (b.end - b.start)[None, :]
-    agree = ((a.label[:, None] == b.label[None, :]) & (shared > 0) & (len_a > 0) & (len_b > 0)
-             & ((2 * shared >= len_a) | (2 * shared >= len_b)))
-    taken = np.zeros(len(b), dtype=bool)
+    return ((a.label[:, None] == b.label[None, :]) & (shared > 0) & (len_a > 0) & (len_b > 0)
+            & ((2 * shared >= len_a) | (2 * shared >= len_b)))
+
+
+def first_fit(agree):
+    """Potato's first-fit: each row, in order, takes the first column still free that it agrees with.
+
+    Not a maximum matching: the order of the spans can change the result.
+    Returns ``(rows, cols)``.
+    """
+    taken = set()
     rows, cols = [], []
-    for i in range(len(a)):
-        free = np.flatnonzero(agree[i] & ~taken)
-        if free.size:
-            taken[free[0]] = True
-            rows.append(i)
-            cols.append(free[0])
+    for i, row in enumerate(agree.tolist()):
+        for j, ok in enumerate(row):
+            if ok and j not in taken:
+                taken.add(j)
+                rows.append(i)
+                cols.append(j)
+                break
     return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
+
+
+def potato_partial_matches(a, b):
+    """Potato's partial matching of two annotators' spans: :func:`first_fit` on :func:`potato_agreement`."""
+    return first_fit(potato_agreement(a, b))
 
 
 def _potato_f1(tp, n_a, n_b):
@@ -619,16 +629,16 @@ def score_item(track, offsets, match="optimal"):
 
     if match == "potato":
         exact_f1, partial_f1, exact_tp, exact_total, partial_rows = [], [], [], [], []
+        agree = potato_agreement(track, track, shared)
+        keys = list(zip(track.start.tolist(), track.end.tolist(), track.label.tolist()))
+        sets = [set(keys[offsets[k]:offsets[k + 1]]) for k in range(m)]
         for i, j in pairs:
-            a, b = track.part(offsets[i], offsets[i + 1]), track.part(offsets[j], offsets[j + 1])
-            set_a = set(zip(a.start.tolist(), a.end.tolist(), a.label.tolist()))
-            set_b = set(zip(b.start.tolist(), b.end.tolist(), b.label.tolist()))
-            common = [key[2] for key in set_a & set_b]
-            exact_f1.append(_potato_f1(len(common), len(set_a), len(set_b)))
+            common = [key[2] for key in sets[i] & sets[j]]
+            exact_f1.append(_potato_f1(len(common), len(sets[i]), len(sets[j])))
             exact_tp.extend(common * 2)
-            exact_total.extend([k[2] for k in set_a] + [k[2] for k in set_b])
-            r, _ = potato_partial_matches(a, b)
-            partial_f1.append(_potato_f1(len(r), len(a), len(b)))
+            exact_total.extend([k[2] for k in sets[i]] + [k[2] for k in sets[j]])
+            r, _ = first_fit(agree[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]])
+            partial_f1.append(_potato_f1(len(r), sizes[i], sizes[j]))
             partial_rows.append(r + offsets[i])
         exact_tp = np.array(exact_tp, dtype=np.int64)
         exact_total = np.array(exact_total, dtype=np.int64)
