@@ -306,3 +306,22 @@ def test_cli_json_equals_api_and_bad_input_exits_2(tmp_path):
     out = subprocess.run([sys.executable, "-m", "agreekit", "traces", str(bad)], capture_output=True, text=True,
                          env=env, cwd=root)
     assert out.returncode == 2 and "line 3" in out.stderr and "step" in out.stderr
+
+
+def test_kappa_uses_every_trace_and_every_pair():
+    # Potato keeps only the last trace's label per step and the first two sorted annotators
+    # (reference semantics §11). Here the last trace agrees perfectly and the earlier ones
+    # do not, and a third annotator disagrees: every pair and every trace must count.
+    rows = []
+    for t, (p, q) in enumerate([("ok", "bad"), ("bad", "ok"), ("ok", "ok")]):
+        for step, (x, y) in enumerate([(p, q), (q, p), ("ok", "bad") if t < 2 else ("bad", "bad")]):
+            rows += [{"trace": f"t{t}", "step": step, "annotator": "a", "label": x},
+                     {"trace": f"t{t}", "step": step, "annotator": "b", "label": y},
+                     {"trace": f"t{t}", "step": step, "annotator": "c", "label": "ok"}]
+    report = traces(rows, bootstrap=0)
+    assert [(p["a"], p["b"]) for p in report.cohen_kappa.pairs] == [("a", "b"), ("a", "c"), ("b", "c")]
+    ab = report.cohen_kappa.pairs[0]
+    assert ab["n_units"] == 9 and ab["value"] < 0  # a and b disagree on 6 of 9 units
+    assert report.alpha.value is not None  # Potato's α is always undefined
+    for step in report.steps:
+        assert step["n_units"] == 3
