@@ -213,6 +213,16 @@ def test_staple_against_simpleitk():
         np.testing.assert_allclose(result.probability, probability, atol=1e-3)
 
 
+@pytest.mark.parametrize("n_raters", [9, 21, 64])
+def test_many_annotators_take_the_other_pattern_routes(n_raters):
+    masks = noisy_raters(n_raters, n_raters, shape=(12, 10))
+    result = M.staple(masks, max_iter=10, tol=0)
+    w, p, q = pixel_staple(masks, 10, "votes")
+    np.testing.assert_allclose(result.sensitivity, p, atol=1e-10)
+    np.testing.assert_allclose(result.probability.ravel(), w, atol=1e-10)
+    assert np.array_equal(result.majority, masks.sum(axis=0) * 2 > n_raters)
+
+
 def test_start_matters_only_with_two_annotators():
     for seed in range(6):
         masks = noisy_raters(200 + seed, 2 + seed)

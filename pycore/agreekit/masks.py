@@ -304,20 +304,45 @@ def _staple_patterns(votes, weights, max_iter, tol, start):
     return w, p, q, prior, iterations, converged
 
 
+def _vote_patterns(votes, lengths=None):
+    """The distinct columns of ``votes`` (R, n) as (R, P) booleans, each column's
+    pattern index (n,), and each pattern's total length (pixel count if ``lengths``
+    is None). Patterns are integer codes, counted by ``bincount`` for up to 20
+    annotators (no sorting), by ``unique`` beyond."""
+    r = votes.shape[0]
+    if r <= 8:
+        codes = np.packbits(votes, axis=0, bitorder="little")[0]
+    elif r <= 62:
+        codes = np.zeros(votes.shape[1], dtype=np.int64)
+        for j in range(r):
+            codes |= votes[j].astype(np.int64) << j
+    if r <= 20:
+        counts = np.bincount(codes, weights=lengths, minlength=1 << r)
+        patterns = np.flatnonzero(counts)
+        index = np.zeros(1 << r, dtype=np.int64)
+        index[patterns] = np.arange(len(patterns))
+        inverse, weights = index[codes], counts[patterns]
+    else:
+        if r <= 62:
+            patterns, inverse = np.unique(codes, return_inverse=True)
+        else:
+            patterns, inverse = np.unique(votes.T, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        weights = np.bincount(inverse, weights=lengths, minlength=len(patterns))
+    if r <= 62:
+        pattern_votes = ((patterns[None, :] >> np.arange(r)[:, None]) & 1).astype(bool)
+    else:
+        pattern_votes = patterns.T
+    return pattern_votes, inverse, weights.astype(float)
+
+
 def _staple_from_segments(lengths, votes, max_iter, tol, start):
-    """STAPLE and majority vote for masks given as constant segments (see :func:`_segments`)."""
+    """STAPLE and majority vote for masks given as constant segments (see :func:`_segments`);
+    ``lengths`` None means every segment is one pixel."""
     r = votes.shape[0]
     if r < 2:
         raise ValueError("STAPLE needs at least 2 annotators")
-    if r <= 62:
-        codes = (votes.astype(np.int64) << np.arange(r, dtype=np.int64)[:, None]).sum(axis=0)
-        patterns, inverse = np.unique(codes, return_inverse=True)
-        pattern_votes = ((patterns[None, :] >> np.arange(r)[:, None]) & 1).astype(bool)
-    else:
-        pattern_votes, inverse = np.unique(votes.T, axis=0, return_inverse=True)
-        pattern_votes = pattern_votes.T
-    inverse = inverse.ravel()
-    weights = np.bincount(inverse, weights=lengths, minlength=pattern_votes.shape[1]).astype(float)
+    pattern_votes, inverse, weights = _vote_patterns(votes, lengths)
     w, p, q, prior, iterations, converged = _staple_patterns(pattern_votes, weights, max_iter, tol, start)
     fg, bg = float(w @ weights), float((1 - w) @ weights)
     sensitivity = p if fg > 0 else np.full(r, np.nan)
@@ -359,7 +384,7 @@ def staple(masks, *, max_iter: int = 1000, tol: float = 1e-10, start: str = "vot
         raise InputError("STAPLE needs at least 2 annotators")
     shape = arr.shape[1:]
     votes = arr.reshape(arr.shape[0], -1)
-    result, _, _ = _staple_from_segments(np.ones(votes.shape[1]), votes, max_iter, tol, start)
+    result, _, _ = _staple_from_segments(None, votes, max_iter, tol, start)
     result.consensus = result.consensus.reshape(shape)
     result.probability = result.probability.reshape(shape)
     result.majority = result.majority.reshape(shape)
