@@ -512,6 +512,7 @@ def test_bad_rows_name_the_line(lines, line, column):
     ("item,length\nt,-1", 2, "length"),
     ("item,length\nt,1.5", 2, "length"),
     ("item,length\nt,ten", 2, "length"),
+    ([{"item": "t", "text": "abc"}, {"item": "u"}], 2, "text"),
     ({"t": -3}, 1, "length"),
     ({"t": 2.5}, 1, "length"),
 ])

@@ -64,7 +64,6 @@ TEXT_COLUMNS = ("text",)
 TEXT_SYNONYMS = {"text": ("document_text", "content", "body", "sentence")}
 
 MATCH_MODES = ("optimal", "potato")
-OUTSIDE = "O"
 
 OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed_a", "missed_b")
 EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH = range(4)
@@ -205,7 +204,9 @@ def read_lengths(source):
         if item in lengths:
             raise InputError(f"item {item!r} is given twice", line=row.line, column="item", value=item)
         if has_text:
-            value = row.values.get("text")
+            if "text" not in row.values:
+                raise InputError("missing column 'text'", line=row.line, column="text")
+            value = row.values["text"]
             text = "" if value is None else str(value)
             texts[item] = text
             lengths[item] = len(text)
@@ -667,10 +668,10 @@ def _bootstrap_means(values, counts):
     """Resampled unweighted means over items of per-item ``values`` (NaN = item skipped)."""
     values = np.asarray(values, dtype=float)
     defined = np.isfinite(values)
-    weights = counts[:, defined]
-    total = weights.sum(axis=1)
+    total = counts @ defined.astype(float)
+    sums = counts @ np.where(defined, values, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, weights @ values[defined] / np.where(total > 0, total, 1), np.nan)
+        return np.where(total > 0, sums / np.where(total > 0, total, 1), np.nan)
 
 
 def _concat(arrays):
