@@ -419,10 +419,11 @@ def test_five_way_counts_add_up_on_random_corpora(records):
 
 
 def _slow_char_labels(spans, length):
-    """Per character, the label of the longest covering span (earliest row among equals), else O."""
+    """Per character, the label of the longest covering span (earliest start, then first label
+    among equals), else O."""
     out = []
     for pos in range(length):
-        covering = [(-(e - s), k, lab) for k, (s, e, lab) in enumerate(spans) if s <= pos < e]
+        covering = [(-(e - s), s, lab) for s, e, lab in spans if s <= pos < e]
         out.append(min(covering)[2] if covering else "O")
     return out
 
@@ -447,15 +448,35 @@ def test_character_alpha_against_a_slow_reference(annotators, length):
 
 
 def test_character_labels_longest_span_wins_and_differs_from_potato():
-    # [0,10) X and [5,15) Y are equally long: the earlier row wins the overlap, Y keeps 10..14.
+    # [0,10) X and [5,15) Y are equally long: the earlier start wins the overlap, Y keeps 10..14.
     track = _track([(0, 10, "X"), (5, 15, "Y")])
     ours = character_labels(track, 20)
     potato = character_labels(track, 20, rule="potato")
     assert ours.tolist() == [1] * 10 + [2] * 5 + [0] * 5
     # Potato skips Y whole: its first character is already tagged.
     assert potato.tolist() == [1] * 10 + [0] * 10
-    # A longer later span wins over a shorter earlier one.
+    # A longer later span wins over a shorter earlier one, and row order never matters.
     assert character_labels(_track([(2, 4, "Y"), (0, 10, "X")]), 10).tolist() == [1] * 10
+    assert character_labels(_track([(5, 15, "Y"), (0, 10, "X")]), 20).tolist() == ours.tolist()
+    assert character_labels(_track([(0, 5, "Y"), (0, 5, "X")]), 5).tolist() == [1] * 5
+
+
+@settings(max_examples=80, deadline=None)
+@given(corpus_st, st.randoms(use_true_random=False))
+def test_row_order_and_annotator_names_do_not_matter(records, random):
+    rows = _corpus_rows(records)
+    shuffled = rows[:]
+    random.shuffle(shuffled)
+    rename = {"a": "zed", "b": "alf", "c": "mid"}
+    renamed = [dict(r, annotator=rename[r["annotator"]]) for r in shuffled]
+    lengths = {"d1": 20, "d2": 20, "d3": 20}
+    base = _report(rows, lengths=lengths)
+    for other in (_report(shuffled, lengths=lengths), _report(renamed, lengths=lengths)):
+        for key in ("exact_f1", "partial_f1", "char_alpha"):
+            assert other[key]["value"] == pytest.approx(base[key]["value"], nan_ok=True)
+        a, b = base["disagreement"]["total"], other["disagreement"]["total"]
+        assert [a[k] for k in OUTCOMES[:4]] == [b[k] for k in OUTCOMES[:4]]
+        assert a["missed_a"] + a["missed_b"] == b["missed_a"] + b["missed_b"]
 
 
 def test_character_label_difference_changes_alpha():

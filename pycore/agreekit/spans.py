@@ -459,7 +459,8 @@ def character_labels(track, length, rule="optimal"):
     """Each character's label id for one annotator (0 = ``O``; label id k is written k + 1).
 
     ``optimal``: a character takes the label of the longest span covering it;
-    among equally long spans the earlier row wins.  ``potato``: Potato's BIO
+    among equally long spans the one that starts first, then the label first in
+    sorted order, so the order of the rows cannot matter.  ``potato``: Potato's BIO
     fill — spans by decreasing length (stable), clipped to the text; a span
     whose first character is already tagged is skipped, otherwise it tags its
     still-untagged characters (so a shorter span can be partly cut off).
@@ -506,8 +507,9 @@ def item_character_labels(track, offsets, length, rule="optimal"):
                          for k in range(len(offsets) - 1)])
     out = np.zeros((len(offsets) - 1, length), dtype=np.int64)
     owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    # Write shortest first and, among equals, later rows first: what is written last wins.
-    order = np.lexsort((-np.arange(len(track)), track.end - track.start))
+    # What is written last wins: write the shortest first, and among equals the later start
+    # and the later label (label ids follow the sorted label names).
+    order = np.lexsort((-track.label, -track.start, track.end - track.start))
     for k, s, e, label in zip(owner[order].tolist(), track.start[order].tolist(),
                               np.minimum(track.end[order], length).tolist(), (track.label[order] + 1).tolist()):
         out[k, s:e] = label
