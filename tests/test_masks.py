@@ -285,6 +285,8 @@ def test_report_matches_direct_staple():
         np.testing.assert_allclose(entry["sensitivity"], ref.sensitivity, atol=1e-12)
         np.testing.assert_allclose(entry["dice"], ref.dice, atol=1e-12)
         assert np.array_equal(M.decode(entry["consensus_rle"], 40, 40), ref.consensus)
+        for k, runs in enumerate(entry["annotator_rle"]):  # what the page draws
+            assert np.array_equal(M.decode(runs, 40, 40), masks[int(entry["annotators"][k][1:])])
         assert entry["consensus_area"] == ref.consensus.sum()
     careful = d["annotators"][0]
     assert careful["annotator"] == "r0" and careful["sensitivity"]["value"] == pytest.approx(1.0)

@@ -508,7 +508,7 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes"):
             "consensus_area": int(np.sum(consensus_runs[1::2])),
             "majority_area": int(np.sum(majority_runs[1::2])),
             "consensus_majority_dice": result.consensus_majority_dice,
-            "consensus_rle": consensus_runs, "majority_rle": majority_runs,
+            "consensus_rle": consensus_runs, "majority_rle": majority_runs, "annotator_rle": runs,
             "prior": result.prior, "iterations": result.iterations, "converged": result.converged,
         })
     if not_converged:
