@@ -741,9 +741,10 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         score = score_item(track, offsets, match)
         ids = np.array([annotator_ids[a] for a in annotators])
         first, second = ids[[i for i, _ in score.pairs]], ids[[j for _, j in score.pairs]]
-        np.add.at(pair_outcomes, (first, second), score.counts)
-        np.add.at(pair_f1_sums, (first, second), np.stack([score.exact_f1, score.partial_f1], axis=1))
-        np.add.at(pair_items, (first, second), 1)
+        # Within one item each (first, second) pair occurs once, so plain fancy-index += is exact.
+        pair_outcomes[first, second] += score.counts
+        pair_f1_sums[first, second] += np.stack([score.exact_f1, score.partial_f1], axis=1)
+        pair_items[first, second] += 1
         matched_a.append(track.label[score.rows])
         matched_b.append(track.label[score.cols])
         matched_kind.append(score.outcome)
