@@ -277,8 +277,11 @@ def build_examples(dest: Path):
     for path in sorted((ROOT / "web" / "examples").glob("*")):
         if path.is_file():
             shutil.copyfile(path, dest / path.name)
-    code = ("import sys; from agreekit.simulate import centred_corpus_csv; "
-            "sys.stdout.write(centred_corpus_csv())")
+    # boxes.csv: careful pair + fixed-box annotator; boxes-fixed.csv: one careful annotator against
+    # the fixed box alone, where raw IoU stays high and sigma is negative.
+    code = ("import json, sys; from agreekit.simulate import centred_corpus, centred_corpus_csv, to_csv; "
+            "json.dump({'boxes.csv': centred_corpus_csv(), 'boxes-fixed.csv': "
+            "to_csv(centred_corpus(50, seed=7, annotators=('careful_a', 'fixed')))}, sys.stdout)")
     env = {**os.environ, "PYTHONPATH": str(PYCORE)}
     result = subprocess.run([_python_with_numpy(), "-c", code], capture_output=True, text=True, env=env)
     if result.returncode != 0 and "No module named 'agreekit.simulate'" in result.stderr:
@@ -288,7 +291,8 @@ def build_examples(dest: Path):
         return
     if result.returncode != 0:
         raise SystemExit("generating the box example failed:\n" + result.stderr)
-    (dest / "boxes.csv").write_text(result.stdout)
+    for name, text in json.loads(result.stdout).items():
+        (dest / name).write_text(text)
 
 
 # --------------------------------------------------------------------------- dist/

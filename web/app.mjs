@@ -12,8 +12,9 @@ const params = new URLSearchParams(location.search);
 const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 60000;
 const LINK_WARN_CHARS = 8000;        // e-mail and chat programs often cut longer links
 const LINK_MAX_CHARS = 2 * 1024 * 1024;  // Chromium's URL limit
-const EXAMPLES = {
+const EXAMPLES = {  // built by build.py into dist/examples/
   boxes: { rows: "examples/boxes.csv", options: {} },
+  "boxes-fixed": { rows: "examples/boxes-fixed.csv", options: {} },
   spans: { rows: "examples/spans.csv", options: { lengths: "examples/spans-lengths.csv" } },
   segments: { rows: "examples/segments.csv", options: {} },
 };
@@ -34,6 +35,7 @@ const engine = new Engine({
   timeoutMs: LOAD_TIMEOUT_MS,
   onStatus(message) { statusLine.textContent = message; statusLine.dataset.state = "loading"; },
   onReady(versions, timings) {
+    performance.mark("agreekit:ready");
     statusLine.textContent = `Ready: Python ${versions.python}, numpy ${versions.numpy}, scipy ${versions.scipy}, ` +
       `agreekit ${versions.agreekit} (loaded in ${(timings.ready / 1000).toFixed(1)} s).`;
     statusLine.dataset.state = "ready";
@@ -211,6 +213,7 @@ async function compute(kind) {
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
     await renderReport(results, report, { kind, ms });
+    performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
   } catch (error) {
     results.dataset.state = error.cancelled ? "cancelled" : "error";
@@ -319,8 +322,8 @@ async function openShareFragment(fragment) {
 
 // ------------------------------------------------------------------ examples and files
 
-async function loadExample(kind) {
-  const example = EXAMPLES[kind];
+async function loadExample(kind, name) {
+  const example = EXAMPLES[name];
   const fetchText = async (path) => {
     const response = await fetch(path);
     if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
@@ -363,8 +366,9 @@ for (const kind of KINDS) {
     readFileInto(kind, event.dataTransfer.files[0]);
   });
   form.addEventListener("click", (event) => {
-    const action = event.target.closest("button[data-action]")?.dataset.action;
-    if (action === "example") loadExample(kind);
+    const button = event.target.closest("button[data-action]");
+    const action = button?.dataset.action;
+    if (action === "example") loadExample(kind, button.dataset.example);
     else if (action === "share") share(kind);
     else if (action === "download-input") downloadInput(kind);
   });

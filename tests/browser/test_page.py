@@ -12,6 +12,7 @@ from conftest import LOAD_MS, assert_metrics_match, sent_options, wait_ready, wa
 
 EXAMPLE_OPTIONS = {  # what each example button puts in the form (the files are read from dist/)
     "boxes": {},
+    "boxes-fixed": {},
     "spans": {"lengths": "spans-lengths.csv"},
     "segments": {},
 }
@@ -23,20 +24,21 @@ HEADLINES = {
 }
 
 
-def example_input(dist_dir, kind):
-    rows = (dist_dir / "examples" / f"{kind}.csv").read_text()
-    files = {name: (dist_dir / "examples" / path).read_text() for name, path in EXAMPLE_OPTIONS[kind].items()}
+def example_input(dist_dir, example):
+    rows = (dist_dir / "examples" / f"{example}.csv").read_text()
+    files = {name: (dist_dir / "examples" / path).read_text() for name, path in EXAMPLE_OPTIONS[example].items()}
     return rows, files
 
 
-@pytest.mark.parametrize("kind", ["boxes", "spans", "segments"])
-def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind):
+@pytest.mark.parametrize("kind,example", [("boxes", "boxes"), ("boxes", "boxes-fixed"),
+                                          ("spans", "spans"), ("segments", "segments")])
+def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind, example):
     page = open_page(site.url)
     wait_ready(page)
     page.click(f"#tab-{kind}")
-    page.click(f'form[data-kind="{kind}"] button[data-action="example"]')
+    page.click(f'form[data-kind="{kind}"] button[data-example="{example}"]')
     wait_result(page, kind)
-    rows, files = example_input(dist_dir, kind)
+    rows, files = example_input(dist_dir, example)
     assert page.input_value(f"#rows-{kind}") == rows
     options = sent_options(page, kind)
     for name, text in files.items():
@@ -45,6 +47,8 @@ def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind):
     metrics = dict(assert_metrics_match(page, kind, report))
     for key in HEADLINES[kind]:
         assert key in metrics, f"{key} not shown on the page"
+    if example == "boxes-fixed":  # the lesson: raw IoU stays high while sigma is below chance
+        assert metrics["mean_matched_iou"] > 0.8 and metrics["localization.sigma"] < 0
 
 
 def test_python_share_link_reproduces_report_in_fresh_context(open_page, site, dist_dir):

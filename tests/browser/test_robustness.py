@@ -155,7 +155,7 @@ def test_too_long_share_link_warns_and_offers_download(open_page, site):
 def test_layout_fits_and_keyboard_reaches_controls(open_page, site, width, height):
     page = open_page(site.url, viewport={"width": width, "height": height})
     wait_ready(page)
-    page.click('form[data-kind="boxes"] button[data-action="example"]')
+    page.click('form[data-kind="boxes"] button[data-example="boxes"]')
     wait_result(page, "boxes")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"page scrolls sideways by {overflow}px at {width}px"
