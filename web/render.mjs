@@ -167,6 +167,34 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
   return card;
 }
 
+/** Rows of a list nested in each record (e.g. each pair's boundary sweep), keyed back to the report. */
+function nestedTable(report, key, nestedKey, idColumns, title, { kind } = {}) {
+  const records = get(report, key);
+  if (!Array.isArray(records) || !records.some((r) => Array.isArray(r?.[nestedKey]) && r[nestedKey].length)) return null;
+  const rows = [];
+  records.forEach((record, i) => (record[nestedKey] || []).forEach((inner, j) => rows.push({ i, j, record, inner: flatten(inner) })));
+  const columns = [...new Set(rows.slice(0, 200).flatMap((r) => Object.keys(r.inner)))];
+  const numeric = new Set(columns.filter((c) => rows.some((r) => typeof r.inner[c] === "number")));
+  const shown = rows.slice(0, TABLE_PREVIEW_ROWS * 4);
+  const table = h("table", {},
+    h("thead", {}, h("tr", {}, [...idColumns, ...columns].map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
+    h("tbody", {}, shown.map(({ i, j, record, inner }) => h("tr", {},
+      idColumns.map((c) => h("td", {}, String(record[c] ?? ""))),
+      columns.map((c) => numeric.has(c) && (typeof inner[c] === "number" || inner[c] === null)
+        ? h("td", { class: "num" }, metric(`${key}.${i}.${nestedKey}.${j}.${c}`, inner[c]))
+        : h("td", {}, inner[c] == null ? "" : String(inner[c])))))));
+  const downloadCsv = () => {
+    const flat = rows.map(({ record, inner }) => ({ ...Object.fromEntries(idColumns.map((c) => [c, record[c]])), ...inner }));
+    downloadText(`agreekit-${kind}-${key}-${nestedKey}.csv`, toCsv([...idColumns, ...columns], flat), "text/csv");
+  };
+  return h("section", { class: "card table-card", dataset: { table: `${key}.${nestedKey}` } }, h("h3", {}, title),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title }, table),
+    h("p", { class: "table-actions" },
+      rows.length > shown.length ? h("span", { class: "muted" }, `Showing ${shown.length} of ${rows.length}; the CSV has all. `) : null,
+      h("button", { type: "button", onclick: downloadCsv }, "Download CSV")),
+    settingsLine(report));
+}
+
 // ------------------------------------------------------------------ charts (uPlot)
 
 function chartWidth(container) {
@@ -358,6 +386,7 @@ function segmentsView(report, kind) {
       explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),
     () => sweepChart(report),
     () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
+    () => nestedTable(report, "pairs", "boundary_sweep", ["a", "b"], "Boundary sweep per annotator pair", { kind }),
     () => recordsTable(report, "items", "Per item", { kind }),
   ];
 }
