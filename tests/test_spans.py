@@ -702,3 +702,16 @@ def test_command_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "agreekit", "spans", str(bad)], capture_output=True,
                           text=True, env=env)
     assert done.returncode == 2 and "line 3" in done.stderr
+
+
+def test_text_field_keeps_its_white_space():
+    # Offsets count from the text's first character, so surrounding spaces must survive the CSV reader.
+    texts = 'item\ttext\nd1\t  Ada Lovelace  \n'
+    rows = "item,annotator,start,end,label\nd1,a,2,5,PER\nd1,b,2,5,PER\n"
+    report = agreekit.spans(rows, lengths=texts, bootstrap=0)
+    assert report.exact_f1.value == 1.0
+    quoted = 'item,text\nd1,"  Ada Lovelace  "\n'
+    assert agreekit.spans(rows, lengths=quoted, bootstrap=0).to_dict()["char_alpha"] == \
+        report.to_dict()["char_alpha"]
+    from agreekit.spans import read_lengths
+    assert read_lengths(texts)[0]["d1"] == 16

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class InputError(ValueError):
@@ -38,28 +38,34 @@ class InputError(ValueError):
                 "value": None if self.value is None else str(self.value)}
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One input row: its line number and its values under canonical names."""
 
     line: int
     values: dict
 
 
+def _first_line(text):
+    for line in io.StringIO(text):
+        if line.strip():
+            return line
+    return ""
+
+
 def _split(text):
-    """Split pasted text into records, detecting tab, comma or semicolon."""
-    lines = [ln for ln in text.splitlines()]
-    first = next((ln for ln in lines if ln.strip()), "")
+    """Split pasted text into (line number, fields) records, detecting tab, comma or semicolon.
+
+    Fields keep their white space here; blank records are skipped.
+    """
+    first = _first_line(text)
     if "\t" in first:
         delimiter = "\t"
     else:
         counts = {d: first.count(d) for d in ",;"}
         delimiter = max(counts, key=counts.get) if max(counts.values()) > 0 else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
-    records = []
-    for record in reader:
-        records.append((reader.line_num, [field.strip() for field in record]))
-    return [(num, rec) for num, rec in records if any(rec)]
+    # After a comma or semicolon a space is layout ("a, b"); after a tab it may be content.
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=delimiter != "\t")
+    return [(reader.line_num, record) for record in reader if any(field.strip() for field in record)]
 
 
 def _normalize(name):
@@ -94,18 +100,21 @@ def bind_columns(header, columns, synonyms, alternatives=()):
     return bound or None
 
 
-def read_table(source, columns, synonyms=None, alternatives=(), required=()):
+def read_table(source, columns, synonyms=None, alternatives=(), required=(), keep_space=()):
     """Read ``source`` into a list of :class:`Row`.
 
     ``source`` is CSV/TSV text (header optional; without a header the columns
     must come in the canonical order ``columns``), or a list of dicts, or a
     list of sequences in the canonical order.  Unknown extra columns in a
     header are ignored; a row with the wrong number of fields is an error.
-    ``required`` names the canonical columns the header must have.
+    ``required`` names the canonical columns the header must have.  Text
+    fields are stripped of surrounding white space, except the columns named
+    in ``keep_space`` (e.g. a document text whose offsets matter; quote such a
+    field in CSV when it starts with white space).
     """
     synonyms = synonyms or {}
     if isinstance(source, str):
-        return _read_text(source, columns, synonyms, alternatives, required)
+        return _read_text(source, columns, synonyms, alternatives, required, keep_space)
     if isinstance(source, dict):
         raise InputError("expected rows (a list of dicts or CSV text), got a single dict")
     rows = []
@@ -135,11 +144,12 @@ def _check_required(values, required, line):
             raise InputError(f"missing column '{name}'", line=line, column=name)
 
 
-def _read_text(text, columns, synonyms, alternatives, required):
+def _read_text(text, columns, synonyms, alternatives, required, keep_space):
     records = _split(text)
     if not records:
         raise InputError("no rows: the input is empty")
     header_line, header = records[0]
+    header = [field.strip() for field in header]
     bound = bind_columns(header, columns, synonyms, alternatives)
     if bound is None:
         body = records
@@ -152,12 +162,17 @@ def _read_text(text, columns, synonyms, alternatives, required):
         if missing:
             raise InputError(f"header lacks column(s) {', '.join(missing)}; "
                              f"expected {', '.join(columns)}", line=header_line)
+    stripped = [(name, index) for name, index in bound.items() if name not in keep_space]
+    kept = [(name, index) for name, index in bound.items() if name in keep_space]
     rows = []
     for line, record in body:
         if len(record) != width:
             raise InputError(f"expected {width} fields, got {len(record)}", line=line,
                              value=",".join(record))
-        rows.append(Row(line, {name: record[index] for name, index in bound.items()}))
+        values = {name: record[index].strip() for name, index in stripped}
+        for name, index in kept:
+            values[name] = record[index]
+        rows.append(Row(line, values))
     if not rows:
         raise InputError("no data rows below the header", line=header_line)
     return rows

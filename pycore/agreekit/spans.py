@@ -193,7 +193,7 @@ def read_lengths(source):
                                  line=position, column="length", value=value)
         return lengths, (texts or None)
     rows = read_table(source, LENGTH_COLUMNS, {**LENGTH_SYNONYMS, **TEXT_SYNONYMS},
-                      alternatives=[("item",) + TEXT_COLUMNS], required=("item",))
+                      alternatives=[("item",) + TEXT_COLUMNS], required=("item",), keep_space=("text",))
     has_text = any("text" in row.values for row in rows)
     has_length = any("length" in row.values for row in rows)
     if not (has_text or has_length):
