@@ -165,3 +165,44 @@ def test_cli_polygons(tmp_path):
     out = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(bad)],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode == 2 and "line 2" in out.stderr
+
+
+def star_corpus(seed, n_items=12, annotators=("a", "b", "c")):
+    """Non-convex star-shaped outlines per item; each annotator jitters the vertices."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in range(n_items):
+        n = int(rng.integers(5, 12))
+        angles = np.sort(rng.uniform(0, 2 * np.pi, n))
+        radii = rng.uniform(0.3, 1.0, n)
+        centre = rng.uniform(-0.5, 0.5, 2)
+        for who in annotators:
+            r = radii * (1 + rng.normal(0, 0.03, n))
+            pts = centre + np.c_[r * np.cos(angles), r * np.sin(angles)]
+            rows.append({"item": f"i{item}", "annotator": who,
+                         "points": json.dumps(pts.tolist()), "label": "star"})
+    return rows
+
+
+@pytest.mark.parametrize("distance", ["giou", "iou"])
+def test_between_baseline_matches_shapely_brute_force(distance):
+    shapely = pytest.importorskip("shapely", reason="shapely is the test-only reference")
+    rows = star_corpus(1)
+    d = agreekit.polygons(rows, distance=distance, bootstrap=0).to_dict()["localization"]
+    shapes = [shapely.Polygon(json.loads(r["points"])) for r in rows]
+    items = [r["item"] for r in rows]
+    values, within = [], []
+    for x in range(len(rows)):
+        for y in range(x + 1, len(rows)):
+            a, b = shapes[x], shapes[y]
+            inter, union = a.intersection(b).area, a.union(b).area
+            iou = inter / union
+            hull = a.union(b).convex_hull.area
+            value = (1 - (iou - (hull - union) / hull)) / 2 if distance == "giou" else 1 - iou
+            (within if items[x] == items[y] else values).append(value)
+    assert d["between_exact"] and d["n_between"] == len(values)
+    assert d["mean_between"] == pytest.approx(np.mean(values), abs=1e-12)
+    # every jittered outline matches its item's others, so within = all same-item pairs
+    assert d["n_within"] == len(within) == 12 * 3
+    assert d["mean_within"] == pytest.approx(np.mean(within), abs=1e-12)
+    assert d["sigma"] == pytest.approx(1 - np.mean(within) / np.mean(values), abs=1e-12)
