@@ -339,14 +339,18 @@ function boxesView(report, kind) {
 function spanOutcomeTable(report, key, title) {
   const counts = get(report, key);
   if (!counts || typeof counts !== "object") return null;
-  const rows = SPAN_OUTCOMES.filter(([name]) => name in counts).map(([name, label, remedy]) => {
+  const remedies = get(report, "disagreement.remedies") || {};
+  const rows = SPAN_OUTCOMES.filter(([name]) => name in counts).map(([name, label, fallback]) => {
+    const remedy = remedies[name] ?? remedies[name.replace(/_[ab]$/, "")] ?? fallback;  // the core's wording first
     const share = counts.shares?.[name] ?? counts[`${name}_share`];
     return h("tr", {}, h("th", { scope: "row" }, label),
       h("td", { class: "num" }, metric(`${key}.${name}`, counts[name] ?? null)),
       share !== undefined ? h("td", { class: "num" }, metric(counts.shares ? `${key}.shares.${name}` : `${key}.${name}_share`, share)) : h("td", {}, ""),
       h("td", {}, remedy));
   });
+  const note = get(report, "disagreement.note");
   return h("section", { class: "card table-card" }, h("h3", {}, title),
+    typeof note === "string" ? h("p", { class: "muted" }, note) : null,
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Outcome"), h("th", { scope: "col", class: "num" }, "Count"),
         h("th", { scope: "col", class: "num" }, "Share"), h("th", { scope: "col" }, "What it points to"))),
@@ -367,6 +371,7 @@ function spansView(report, kind) {
     () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
     () => recordsTable(report, "labels", "Per label", { kind }),
     () => recordsTable(report, "items", "Per item", { kind }),
+    () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { kind }),
   ];
 }
 

@@ -45,6 +45,7 @@ async function start() {
   // are already loaded, so no dependency resolution is needed.
   await py.loadPackage(new URL(info.wheel, root).href, { messageCallback: () => {} });
   const bridge = await (await fetch(new URL("bridge.py", import.meta.url), { cache: "no-cache" })).text();
+  status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
   py.runPython(bridge, { globals: namespace });
   const runReport = namespace.get("run_report");

@@ -1,7 +1,7 @@
 """The web calculator in real headless Chromium, against the CPython API on the same input."""
 from __future__ import annotations
 
-import re
+import json
 
 import pytest
 
@@ -128,3 +128,23 @@ def test_xss_label_from_share_link_renders_as_text(open_page, site):
     page = open_page(share_link("boxes", xss_rows(), base_url=site.url, bootstrap=50))
     wait_result(page, "boxes")
     assert_rendered_as_text(page)
+
+
+def test_json_download_is_the_cpython_report(open_page, site, dist_dir, tmp_path):
+    rows = (dist_dir / "examples" / "segments.csv").read_text()
+    upload = tmp_path / "clips.csv"
+    upload.write_text(rows)
+    page = open_page(site.url)
+    page.click("#tab-segments")
+    page.set_input_files('form[data-kind="segments"] input[type="file"]', str(upload))  # upload path
+    page.wait_for_function("document.querySelector('#rows-segments').value.length > 0")
+    assert page.input_value("#rows-segments") == rows
+    page.fill('form[data-kind="segments"] [name="tolerances"]', "0.3; 1.5")
+    page.fill('form[data-kind="segments"] [name="seed"]', "9")
+    page.click('form[data-kind="segments"] button[type="submit"]')
+    wait_result(page, "segments")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download report (JSON)").click()
+    downloaded = json.loads(open(info.value.path(), encoding="utf-8").read())
+    expected = agreekit.report("segments", rows, tolerances=[0.3, 1.5], seed=9).to_dict()
+    assert downloaded == expected  # every value, bit for bit (numpy/scipy pinned to Pyodide's)
