@@ -165,13 +165,22 @@ def test_pairwise_iou_streams_unordered_pairs():
         np.testing.assert_array_equal(P.pairwise_iou(polys, chunk_pairs=chunk), expected)
 
 
-def test_chunking_does_not_change_results(monkeypatch):
+@pytest.mark.parametrize("block", [None, 97])
+def test_a_pair_does_not_depend_on_the_other_pairs(monkeypatch, block):
+    """Bit-equal values whether a pair is computed alone or among others, in any order
+    (ties between within and between distances depend on it), with blocks of any size."""
     polys = random_polygons(31, 30)
     ps = P.pack(polys)
     i, j = np.triu_indices(len(polys))
+    reference = P.pair_giou(ps, i, j)
+    if block:
+        monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
     whole = P.pair_giou(ps, i, j)
-    monkeypatch.setattr(P, "_BLOCK_ELEMENTS", 97)
-    np.testing.assert_array_equal(P.pair_giou(ps, i, j), whole)
+    np.testing.assert_allclose(whole, reference, atol=1e-14, rtol=0)
+    alone = np.array([P.pair_giou(ps, [a], [b])[0] for a, b in zip(i, j)])
+    np.testing.assert_array_equal(alone, whole)
+    backwards = P.pair_giou(ps, i[::-1], j[::-1])[::-1]
+    np.testing.assert_array_equal(backwards, whole)
 
 
 # --------------------------------------------------------------------------- properties
@@ -290,3 +299,54 @@ def test_batch_validation_names_the_first_bad_line():
         P.validate_polygons([good, good, bow, [[0, 0], [1, 1]]], lines=[2, 3, 4, 5])
     assert err.value.line == 4 and "self-intersecting" in str(err.value)
     assert len(P.validate_polygons([good, bow[:3], good], lines=[2, 3, 4])) == 3
+
+
+@pytest.mark.parametrize("block", [P._BLOCK_ELEMENTS, 37])
+def test_large_polygons_checked_through_sorted_boxes(monkeypatch, block):
+    """Above _SORTED_CHECK_FROM points, crossings are found through sorted bounding boxes:
+    the same first crossing as the all-pairs test, and the same verdict as shapely."""
+    monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
+    rng = np.random.default_rng(12)
+    verdicts = []
+    for trial in range(90):
+        n = int(rng.integers(P._SORTED_CHECK_FROM + 1, 130))
+        if trial % 3 == 0:
+            p = rng.integers(0, 12, (n, 2)).astype(float)  # many touchings and collinear overlaps
+        elif trial % 3 == 1:
+            p = star_polygon(rng, n, (0, 0), 1.0)
+            if trial % 2:
+                p[rng.integers(0, n)] = rng.uniform(-1, 1, 2)  # maybe one crossing
+        else:
+            p = rng.uniform(-1, 1, (n, 2))  # crossings everywhere
+        p = P._collapse_repeats(p)
+        if len(p) <= P._SORTED_CHECK_FROM:
+            continue
+        sorted_fault = P._crossing_by_sorted_boxes(p, np.roll(p, -1, axis=0))
+        monkeypatch.setattr(P, "_SORTED_CHECK_FROM", 10 ** 9)
+        all_pairs = P._simplicity_faults(p[None])[0]
+        monkeypatch.undo()
+        monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
+        if all_pairs and "fold" in all_pairs:
+            continue
+        assert sorted_fault == all_pairs
+        try:
+            P.validate_polygon(p)
+            ours = True
+        except InputError:
+            ours = False
+        assert ours == shapely.Polygon(p).is_valid
+        verdicts.append(ours)
+    assert 10 < sum(verdicts) < len(verdicts) - 10  # both kinds exercised
+
+
+def test_thousands_of_points():
+    t = np.linspace(0, 2 * np.pi, 2000, endpoint=False)
+    big = np.c_[np.cos(t) * (1 + 0.1 * np.sin(7 * t)), np.sin(t)]
+    small = 0.9 * big + 0.05
+    ref = shapely.Polygon(big).intersection(shapely.Polygon(small)).area / shapely.Polygon(big).union(
+        shapely.Polygon(small)).area
+    assert P.polygon_iou(big, small) == pytest.approx(ref, abs=TOL)
+    pinched = big.copy()
+    pinched[1000] = pinched[10]  # a vertex dropped onto the other side: touches there
+    with pytest.raises(InputError, match="self-intersecting"):
+        P.validate_polygon(pinched)

@@ -132,6 +132,65 @@ def _segments_touch(p, q, r, s):
             | on_segment(r, s, p, d3) | on_segment(r, s, q, d4))
 
 
+def _far_edge_pairs(n, budget):
+    """Pairs (i < j) of edges of an n-gon that are not neighbours, in order, about
+    ``budget`` at a time (never all n² at once: polygons may have thousands of points)."""
+    first = 0
+    while first < n:
+        counts = n - np.arange(first, n) - 2
+        counts[0] -= first == 0  # edge n-1 neighbours edge 0
+        counts = np.maximum(counts, 0)
+        last = first + max(1, int(np.searchsorted(np.cumsum(counts), budget, side="right")))
+        i = np.repeat(np.arange(first, last), counts[:last - first])
+        if len(i):
+            offset = np.arange(len(i)) - np.repeat(np.cumsum(counts[:last - first]) - counts[:last - first],
+                                                   counts[:last - first])
+            yield i, i + 2 + offset
+        first = last
+
+
+# From this many points on, edge pairs are found through sorted bounding boxes
+# instead of all n²/2 pairs (a polygon of 5,000 points has 12.5 M pairs).
+_SORTED_CHECK_FROM = 64
+
+
+def _crossing_by_sorted_boxes(start, end):
+    """The first crossing or touching of two non-neighbouring edges of one polygon, or None.
+
+    Edges sorted by their left end: only edges whose x-ranges overlap are paired
+    (found by binary search), then only those whose y-ranges overlap are tested.
+    """
+    n = len(start)
+    x0, x1 = np.minimum(start[:, 0], end[:, 0]), np.maximum(start[:, 0], end[:, 0])
+    y0, y1 = np.minimum(start[:, 1], end[:, 1]), np.maximum(start[:, 1], end[:, 1])
+    order = np.argsort(x0, kind="stable")
+    reach = np.searchsorted(x0[order], x1[order], side="right")  # sorted positions a < b < reach[a]
+    counts = np.maximum(reach - np.arange(n) - 1, 0)
+    ends = np.cumsum(counts)
+    best = None
+    first = 0
+    while first < n:
+        last = first + max(1, int(np.searchsorted(ends[first:] - (ends[first] - counts[first]),
+                                                  _BLOCK_ELEMENTS, side="right")))
+        a = np.repeat(np.arange(first, last), counts[first:last])
+        if len(a):
+            b = a + 1 + np.arange(len(a)) - np.repeat(ends[first:last] - counts[first:last] - (ends[first] - counts[first]),
+                                                      counts[first:last])
+            i, j = np.minimum(order[a], order[b]), np.maximum(order[a], order[b])
+            near = (j - i == 1) | ((i == 0) & (j == n - 1))
+            keep = ~near & (np.maximum(y0[i], y0[j]) <= np.minimum(y1[i], y1[j]))
+            i, j = i[keep], j[keep]
+            hit = _segments_touch(start[i], end[i], start[j], end[j])
+            if hit.any():
+                k = np.lexsort((j[hit], i[hit]))[0]
+                pair = (int(i[hit][k]), int(j[hit][k]))
+                best = pair if best is None else min(best, pair)
+        first = last
+    if best is None:
+        return None
+    return f"edge {best[0] + 1} (from point {best[0] + 1}) meets edge {best[1] + 1}"
+
+
 def _simplicity_faults(group: np.ndarray):
     """For polygons of equal vertex count, (g, n, 2): the first fault of each, or None.
 
@@ -147,14 +206,15 @@ def _simplicity_faults(group: np.ndarray):
     for k in np.nonzero(folds.any(axis=1))[0]:
         v = int(np.argmax(folds[k])) + 2
         faults[k] = f"the edges at point {v if v <= n else v - n} fold back onto each other"
-    i, j = np.triu_indices(n, 2)
-    far = (j - i) % n != n - 1  # edge n-1 neighbours edge 0
-    i, j = i[far], j[far]
-    step = max(1, _BLOCK_ELEMENTS // max(len(i), 1))
+    if n > _SORTED_CHECK_FROM:
+        for k in range(g):
+            faults[k] = faults[k] or _crossing_by_sorted_boxes(start[k], end[k])
+        return faults
+    n_far = n * (n - 3) // 2  # pairs of edges that are not neighbours
+    step = max(1, _BLOCK_ELEMENTS // max(n_far, 1))
     for lo in range(0, g, step):
         rows = slice(lo, lo + step)
-        for c in range(0, len(i), _BLOCK_ELEMENTS):
-            ci, cj = i[c:c + _BLOCK_ELEMENTS], j[c:c + _BLOCK_ELEMENTS]
+        for ci, cj in _far_edge_pairs(n, _BLOCK_ELEMENTS):
             hit = _segments_touch(start[rows, ci], end[rows, ci], start[rows, cj], end[rows, cj])
             for k in np.nonzero(hit.any(axis=1))[0]:
                 if faults[lo + k] is None:
@@ -318,11 +378,21 @@ def _as_set(polygons) -> PolygonSet:
 def _fan_overlap(A, B):
     """Σ_i Σ_j s_i t_j |T_i ∩ U_j| for each pair: A (m, k, 2), B (m, l, 2), origin at 0.
 
-    Only triangle pairs whose wedges overlap are evaluated beyond the four cross
-    products that decide it (typically a small fraction of the k·l pairs).
+    Only triangle pairs whose wedges overlap are evaluated beyond the angle test
+    that decides it (typically a small fraction of the k·l pairs). The sum is split
+    over slices of A's triangles when k·l is large (polygons of thousands of
+    points; callers then pass one pair at a time), so memory stays bounded. The
+    slices depend on k and l only, so a pair's value does not depend on the other
+    pairs of the call (within and between distances of equal shapes tie exactly).
     """
+    m, k, l = A.shape[0], A.shape[1], B.shape[1]
+    fans_a, fans_b = _fan_wedges(A), _fan_wedges(B)
+    step = max(1, _BLOCK_ELEMENTS // max(l, 1))
+    total = np.zeros(m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _fan_overlap_unguarded(A, B)
+        for lo in range(0, k, step):
+            total += _fan_overlap_unguarded([f[:, lo:lo + step] for f in fans_a], fans_b)
+    return total
 
 
 def _fan_wedges(V):
@@ -339,11 +409,10 @@ def _fan_wedges(V):
     return x, y, nx, ny, doubled, start, width
 
 
-def _fan_overlap_unguarded(A, B):
-    m, k = A.shape[:2]
-    l = B.shape[1]
-    x1, y1, nx1, ny1, doubled1, start1, width1 = _fan_wedges(A)
-    x2, y2, nx2, ny2, doubled2, start2, width2 = _fan_wedges(B)
+def _fan_overlap_unguarded(fans_a, fans_b):
+    x1, y1, nx1, ny1, doubled1, start1, width1 = fans_a
+    x2, y2, nx2, ny2, doubled2, start2, width2 = fans_b
+    (m, k), l = x1.shape, x2.shape[1]
     # Wedge 2 starts at rel = start2 − start1 in (−2π, 2π) from wedge 1's start. Two
     # arcs shorter than π overlap (once) exactly when rel, taken modulo 2π into
     # (−width2, width1), exists: rel in (−width2, width1), or above 2π − width2, or
