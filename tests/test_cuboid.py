@@ -142,6 +142,22 @@ def test_agrees_with_scipy_halfspace_hull_on_random_pairs():
     assert checked > 50  # most pairs overlap, so the comparison is not all zeros
 
 
+@pytest.mark.parametrize("angle", [1e-2, 1e-4, 3e-6, 1e-6, 1e-7, 1e-8, 1e-9, 3e-10, 1e-12, 0.0])
+def test_nearly_coincident_faces_at_tiny_angles(angle):
+    # Faces that meet at a tiny angle split the shared boundary along an ill-conditioned
+    # line; the volume must not depend on where that line lands (a naive split is off by
+    # ~1e-7 at 1e-9 rad, and counting a coincident face twice gives IoU 1/3 for a cube
+    # against itself rotated by 1e-6 rad).
+    for axis in ([0.6, 0.8, 0.0], [0.36, 0.48, 0.8], [0.0, 0.0, 1.0]):  # the last one is upright
+        q = Rotation.from_rotvec(np.array(axis) * angle).as_quat()
+        for shift in ([0, 0, 0], [0.3, 0.1, 0], [0, 0, 0.2], [1e-7, 0, 0]):
+            a, b = cuboid([0, 0, 0]), cuboid(shift, rotation=q)
+            exact = paired_intersection_volume(as_array(a)[None], as_array(b)[None])[0]
+            assert exact == pytest.approx(hull_intersection_volume(a, b), abs=1e-9)
+    same = iou3d(cuboid([0, 0, 0]), cuboid([0, 0, 0], rotation=Rotation.from_rotvec([1e-6, 0, 0]).as_quat()))
+    assert same == pytest.approx(1.0, abs=1e-5)
+
+
 def test_yaw_only_pairs_agree_with_scipy_halfspace_hull():
     # Upright pairs take the prism route (footprint polygon × height overlap).
     rng = np.random.default_rng(8)

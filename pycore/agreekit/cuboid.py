@@ -18,8 +18,9 @@ volume follows from the divergence theorem,
 where each face of one cuboid is clipped by the other cuboid's six half-spaces
 (Sutherland–Hodgman) and ``n_f · p_f`` is the signed distance of the face plane
 from the origin (here the midpoint of the two centres, which keeps the terms small
-for far-away scenes). A face shared by both cuboids (coplanar, same outward normal)
-is counted once. The computation is exact up to floating point for any rotation:
+for far-away scenes). A face shared by both cuboids (coplanar, same outward normal,
+exactly or nearly) is counted once, in a form that stays accurate when the two
+planes meet at a tiny angle (see ``_polyhedron_volume``). The computation is exact up to floating point for any rotation:
 no axis-aligned approximation is made. A separating-axis test (15 axes) first
 sends disjoint and touching pairs to exactly 0.
 
@@ -39,6 +40,13 @@ from .rows import InputError
 # Relative tolerance for "a point lies on a plane" and "two boxes only touch".
 # It is scaled by the pair's largest extent, so it is unit-free.
 PLANE_TOL = 1e-10
+# Faces of the two cuboids "coincide" when their outward normals agree to
+# 1 − cos(angle) < PARALLEL_TOL (an angle below 1e-6 rad) and one face lies within
+# COINCIDENT_TOL (relative to the largest extent) of the other's plane. The two are
+# tied: a face of side L tilted by 1e-6 rad strays up to 2.9e-6 of the extent from the
+# plane, so parallel planes that cross inside a face always count as coincident.
+PARALLEL_TOL = 5e-13
+COINCIDENT_TOL = 1e-5
 
 # Pairs per vectorised batch of face clipping: bounds the temporary arrays to a few
 # tens of MB. The cheap bounding-sphere rejection runs on blocks of MATRIX_PAIRS.
@@ -256,7 +264,7 @@ def _prism_volume(ca, ha, ra, cb, hb, rb, tol):
         for sign in (1.0, -1.0):
             n = sign * rb[alive, :, k]
             offset = np.einsum("pi,pi->p", n, cb[alive] * flat) + hb[alive, k]
-            quad, count = _clip(quad, count, n, offset, tol[alive])
+            quad, count = _clip(quad, count, n, offset, np.zeros(len(alive)))
             keep = count >= 3
             quad, count, alive = quad[keep], count[keep], alive[keep]
     area = np.zeros(len(ca))
@@ -267,40 +275,51 @@ def _prism_volume(ca, ha, ra, cb, hb, rb, tol):
 
 
 def _polyhedron_volume(ca, ha, ra, cb, hb, rb, tol):
-    """vol(A ∩ B) by the divergence theorem over the clipped faces of both boxes."""
+    """vol(A ∩ B) by the divergence theorem over the clipped faces of both boxes.
+
+    A face f of A and a face j of B that (nearly) coincide — same outward normal to
+    within PARALLEL_TOL, A's face within COINCIDENT_TOL of j's plane — share one
+    piece of ∂(A ∩ B), split between them along the line where the planes cross.
+    Where the planes meet at a tiny angle that line is ill-conditioned, so the two
+    parts are not computed separately. By the divergence theorem their contribution is
+    d_A·|P_A| + d_B·|P_B| = d_A·|F| + (d_B − d_A)·|P_B|, where F = P_A ∪ P_B is A's
+    face clipped by B's other planes (well-conditioned), and the ill-conditioned
+    |P_B| is multiplied by d_B − d_A, which is as small as the planes are close.
+    Exactly coincident faces are thereby counted once.
+    """
     p = len(ca)
 
     # Faces of both boxes (P, 6, 4, 3), their outward normals (P, 6, 3) and plane offsets (P, 6).
     quads_a, normals_a, offsets_a = _faces(ca, ha, ra)
     quads_b, normals_b, offsets_b = _faces(cb, hb, rb)
 
-    # A face of B coplanar with a face of A, same outward normal, is the same piece of
-    # ∂(A ∩ B) as that face of A: count it once (through A).
-    same = (np.einsum("pfi,pgi->pfg", normals_b, normals_a) > 1.0 - 1e-12) & (
-        np.abs(offsets_b[:, :, None] - offsets_a[:, None, :]) <= tol[:, None, None]
-    )
-    keep_b = ~same.any(axis=2)
+    # coincident[p, f, j]: face f of A and face j of B as described above.
+    parallel = np.einsum("pfi,pgi->pfg", normals_a, normals_b) > 1.0 - PARALLEL_TOL
+    distance = np.einsum("pfci,pgi->pfcg", quads_a, normals_b) - offsets_b[:, None, None, :]
+    near = np.abs(distance).max(axis=2) <= (COINCIDENT_TOL / PLANE_TOL) * tol[:, None, None]
+    coincident = parallel & near
 
-    # Clip A's faces by B's planes and B's faces by A's planes: 12 polygons per pair.
+    # Clip A's faces by B's planes (skipping a coincident plane) and B's faces by A's planes.
     polygons = np.concatenate([quads_a, quads_b], axis=1).reshape(p * 12, 4, 3)
     planes_n = np.concatenate([np.repeat(normals_b[:, None], 6, 1), np.repeat(normals_a[:, None], 6, 1)], 1)
     planes_d = np.concatenate([np.repeat(offsets_b[:, None], 6, 1), np.repeat(offsets_a[:, None], 6, 1)], 1)
     planes_n = planes_n.reshape(p * 12, 6, 3)
     planes_d = planes_d.reshape(p * 12, 6)
-    poly_tol = np.repeat(tol, 12)
+    levels = np.concatenate([np.where(coincident, np.inf, 0.0), np.zeros((p, 6, 6))], axis=1).reshape(p * 12, 6)
     count = np.full(p * 12, 4)
     alive = np.arange(p * 12)  # polygons still with ≥ 3 vertices; the rest have no area
     for g in range(6):
-        polygons, count = _clip(polygons, count, planes_n[alive, g], planes_d[alive, g], poly_tol[alive])
+        polygons, count = _clip(polygons, count, planes_n[alive, g], planes_d[alive, g], levels[alive, g])
         keep = count >= 3
         polygons, count, alive = polygons[keep], count[keep], alive[keep]
 
     face_normals = np.concatenate([normals_a, normals_b], axis=1).reshape(p * 12, 3)
-    face_offsets = np.concatenate([offsets_a, offsets_b], axis=1).reshape(p * 12)
+    # B's face j weighs d_B − d_A where it coincides with A's face f (at most one f).
+    weight_b = offsets_b - np.einsum("pfj,pf->pj", coincident.astype(float), offsets_a)
+    weights = np.concatenate([offsets_a, weight_b], axis=1).reshape(p * 12)
     area = np.zeros(p * 12)
     area[alive] = np.abs(np.einsum("mi,mi->m", _vector_area(polygons, count), face_normals[alive]))
-    weight = np.concatenate([np.ones((p, 6)), keep_b.astype(float)], axis=1).reshape(p * 12)
-    terms = (face_offsets * area * weight).reshape(p, 12)
+    terms = (weights * area).reshape(p, 12)
     return np.maximum(terms.sum(axis=1) / 3.0, 0.0)
 
 
@@ -336,8 +355,8 @@ def _overlapping(ca, ha, ra, cb, hb, rb, tol):
     return ~separated.any(axis=1)
 
 
-def _clip(polygons, count, normal, offset, tol):
-    """Sutherland–Hodgman: keep the part of each convex polygon with n·x ≤ d (+ tol).
+def _clip(polygons, count, normal, offset, level):
+    """Sutherland–Hodgman: keep the part of each convex polygon with n·x − d ≤ level.
 
     ``polygons`` (M, W, 3) holds ``count`` (M,) ≥ 1 valid vertices per row, in order.
     Returns the clipped polygons (possibly widened, updated in place) and their counts.
@@ -347,7 +366,7 @@ def _clip(polygons, count, normal, offset, tol):
     width = polygons.shape[1]
     valid = np.arange(width)[None, :] < count[:, None]
     s = np.einsum("mwi,mi->mw", polygons, normal) - offset[:, None]
-    inside = s <= tol[:, None]
+    inside = s <= level[:, None]
     any_out = (valid & ~inside).any(axis=1)
     if not any_out.any():
         return polygons, count
@@ -355,7 +374,7 @@ def _clip(polygons, count, normal, offset, tol):
     count = np.where(any_in, count, 0)
     cut = np.flatnonzero(any_out & any_in)
     if cut.size:
-        pieces, cut_count = _cut(polygons[cut], count[cut], s[cut], inside[cut])
+        pieces, cut_count = _cut(polygons[cut], count[cut], s[cut] - level[cut, None], inside[cut])
         if pieces.shape[1] > width:
             polygons = np.concatenate([polygons, np.zeros((len(polygons), pieces.shape[1] - width, 3))], axis=1)
         polygons[cut, :pieces.shape[1]] = pieces
@@ -364,7 +383,10 @@ def _clip(polygons, count, normal, offset, tol):
 
 
 def _cut(polygons, count, s, inside):
-    """The Sutherland–Hodgman step for polygons that a plane cuts; ``s`` are signed distances."""
+    """The Sutherland–Hodgman step for polygons that a plane cuts.
+
+    ``s`` are the vertices' signed distances beyond the clipping level (inside: s ≤ 0).
+    """
     m, width, _ = polygons.shape
     rows = np.arange(m)
     last = count - 1
@@ -392,8 +414,8 @@ def _cut(polygons, count, s, inside):
     out[r, end[r, i] - emitted[r, i]] = polygons[r, i]
     r, i = np.nonzero(crossing)
     a, b = s[r, i], s_next[r, i]
-    # A vertex within tol of the plane counts as inside; the crossing then lies at
-    # the segment's end, not beyond it.
+    # The crossing is at the clipping level itself, so the piece kept here and the piece
+    # the other cuboid's face keeps meet without gap or overlap.
     t = np.clip(a / (a - b), 0.0, 1.0)
     out[r, end[r, i] - 1] = polygons[r, i] + t[:, None] * (v_next[r, i] - polygons[r, i])
     return out, new_count
