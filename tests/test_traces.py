@@ -325,3 +325,18 @@ def test_kappa_uses_every_trace_and_every_pair():
     assert report.alpha.value is not None  # Potato's α is always undefined
     for step in report.steps:
         assert step["n_units"] == 3
+
+
+def test_page_entry_point_with_progress_and_option_checks():
+    import agreekit
+
+    stages = []
+    report = agreekit.report("traces", random_rows(np.random.default_rng(8)), bootstrap=10,
+                             progress=lambda done, total, stage: stages.append((done, total, stage)))
+    assert report.kind == "traces" and stages and stages[0][0] == 0
+    with pytest.raises(InputError) as error:
+        traces(random_rows(np.random.default_rng(8)), bootstrap=-1)
+    assert error.value.column == "bootstrap"
+    with pytest.raises(InputError) as error:
+        traces(random_rows(np.random.default_rng(8)), level="interval")
+    assert error.value.column == "level"

@@ -249,15 +249,21 @@ def _ratio(numerator, denominator):
 # --------------------------------------------------------------------------- report
 
 def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
-           top_units=DEFAULT_TOP_UNITS):
+           top_units=DEFAULT_TOP_UNITS, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).
 
     ``rows``: CSV/TSV text or a list of dicts with ``trace, step, annotator, label``.
     ``level``: "nominal" or "ordinal" (for α). ``order``: ordinal labels from lowest
     to highest when they are not numbers. ``bootstrap``: resamples of traces (0 = no
     intervals). ``top_units``: how many of the most disputed units to list.
+    ``progress(done, total, stage)`` is called between stages (the page's progress bar).
     """
+    bootstrap, seed = int(bootstrap), int(seed)
+    if bootstrap < 0:
+        raise InputError(f"bootstrap must be ≥ 0, got {bootstrap}", column="bootstrap")
     data = read_traces(rows, level=level, order=order)
+    if progress is not None:
+        progress(0, 3, "agreement")
     metric = level
     n_traces, n_steps = len(data.traces), len(data.steps)
     n_cat = len(data.categories)
@@ -297,8 +303,12 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     percent_agreement = {**estimate(percent, percent_ci if math.isfinite(percent) else None,
                                     "no unit has two or more labels"), "n_units": int(pairable.sum())}
 
+    if progress is not None:
+        progress(1, 3, "kappa")
     cohen = _cohen_section(data, resamples, ci)
     fleiss = _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci)
+    if progress is not None:
+        progress(2, 3, "steps and traces")
     steps = _step_section(data, unit_o, p_unit, metric, resamples, ci)
     trace_rows = _trace_section(data, unit_o, p_unit, trace_o, trace_agree, trace_pairable, metric)
 
