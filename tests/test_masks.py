@@ -361,7 +361,9 @@ def test_cli_masks(tmp_path):
     assert d["annotators"][0]["dice"]["value"] == pytest.approx(1.0)
     text = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(path)],
                           capture_output=True, text=True, env=env, cwd=root)
-    assert text.returncode == 0 and "mean_pairwise_iou" in text.stdout
+    assert text.returncode == 0 and "mean pairwise mask IoU" in text.stdout
+    r0 = next(line for line in text.stdout.splitlines() if line.startswith("r0 "))
+    assert r0.split()[1:4] == ["1.0000", "1.0000", "1.0000"]  # sensitivity, specificity, Dice vs STAPLE
     bad = tmp_path / "bad.csv"
     bad.write_text("item,annotator,width,height,rle,label\na,p,4,4,3 3,\n")
     out = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(bad)],

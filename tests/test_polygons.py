@@ -160,6 +160,9 @@ def test_cli_polygons(tmp_path):
     assert d["kind"] == "polygons"
     assert d["localization"]["sigma"] == pytest.approx(
         agreekit.polygons(rows, bootstrap=50).to_dict()["localization"]["sigma"], abs=1e-12)
+    text = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(path), "--bootstrap", "0"],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    assert text.returncode == 0 and text.stdout.startswith(f"agreekit polygons: {d['n_items']} comparable items")
     bad = tmp_path / "bad.csv"
     bad.write_text("item,annotator,points,label\na,p,0 0 2 2 2 0 0 2,\n")
     out = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(bad)],
@@ -174,6 +177,8 @@ def star_corpus(seed, n_items=12, annotators=("a", "b", "c")):
     for item in range(n_items):
         n = int(rng.integers(5, 12))
         angles = np.sort(rng.uniform(0, 2 * np.pi, n))
+        while np.max(np.diff(np.r_[angles, angles[0] + 2 * np.pi])) >= np.pi:  # keep the centre inside
+            angles = np.sort(rng.uniform(0, 2 * np.pi, n))
         radii = rng.uniform(0.3, 1.0, n)
         centre = rng.uniform(-0.5, 0.5, 2)
         for who in annotators:

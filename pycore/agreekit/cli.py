@@ -128,18 +128,20 @@ def _with_ci(value, ci, reason=None):
     return text
 
 
-def format_boxes(report):
-    """The box report as a reader wants it: σ first, the raw IoU beside it, then breakdowns."""
+def format_boxes(report, objects="boxes"):
+    """The box report as a reader wants it: σ first, the raw IoU beside it, then breakdowns.
+    Other object kinds with the same report (polygons) name their ``objects``."""
     d = report.to_dict()
     s, loc = d["settings"], d["localization"]
     level = int(round(s["ci_level"] * 100))
     lines = [
-        f"agreekit boxes: {d['n_items']} comparable items, {d['n_annotators']} annotators, {d['n_boxes']} boxes",
+        f"agreekit {d['kind']}: {d['n_items']} comparable items, {d['n_annotators']} annotators, "
+        f"{d['n_' + objects]} {objects}",
         f"settings: threshold {s['threshold']}, distance {s['distance']}, match {s['match']}, "
         f"{s['bootstrap']} bootstrap resamples (seed {s['seed']}), {level}% intervals",
         "",
         f"sigma (localization)      {_with_ci(loc['sigma'], loc['ci'], loc['reason'])}",
-        "  1 = perfect, 0 = no better than boxes from other images, < 0 = systematically worse",
+        f"  1 = perfect, 0 = no better than {objects} from other images, < 0 = systematically worse",
         f"raw mean matched IoU      {_format_value(d['mean_matched_iou'])}   (no chance correction)",
         f"KS D within vs between    {_format_value(loc['ks'])}",
         f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched pairs; "
@@ -157,11 +159,11 @@ def format_boxes(report):
         "",
         "annotators (against all others):",
         _table(d["annotators"], [("annotator", "annotator"), ("sigma", "sigma"), ("detection_f1", "det F1"),
-                                 ("n_items", "items"), ("n_objects", "boxes")]),
+                                 ("n_items", "items"), ("n_objects", objects)]),
         "",
         "labels:",
         _table(d["labels"], [("label", "label"), ("sigma", "sigma"), ("mean_matched_iou", "IoU"),
-                             ("n_objects", "boxes"), ("n_label_mismatch", "mismatched")]),
+                             ("n_objects", objects), ("n_label_mismatch", "mismatched")]),
         "",
         "items with most disagreement:",
         _table(d["items"], [("item", "item"), ("detection_f1", "det F1"), ("n_unmatched", "unmatched"),
@@ -259,6 +261,50 @@ def format_traces(report):
 
 FORMATTERS = {"boxes": format_boxes, "segments": format_segments}
 FORMATTERS["traces"] = format_traces
+FORMATTERS["polygons"] = lambda report: format_boxes(report, "polygons")
+
+
+def format_masks(report):
+    """The mask report: per annotator sensitivity and specificity side by side (under- and
+    over-segmenting have opposite fixes), Dice against STAPLE and against the vote, then items."""
+    d = report.to_dict()
+    s = d["settings"]
+
+    def value(entry, key):
+        return entry[key]["value"]
+
+    annotators = [{**a, **{k: value(a, k) for k in ("sensitivity", "specificity", "dice", "majority_dice",
+                                                      "mean_iou")}} for a in d["annotators"]]
+    pairs = [{**p, "mean_iou": value(p, "mean_iou")} for p in d["pairs"]]
+    items = [{**e, "mean_dice": sum(e["dice"]) / len(e["dice"])} for e in d["items"]]
+    lines = [
+        f"agreekit masks: {d['n_items']} comparable images, {d['n_annotators']} annotators, {d['n_masks']} masks",
+        f"settings: STAPLE with a fixed prior, start {s['start']}, at most {s['max_iter']} iterations; "
+        f"RLE {s['rle_order']}" + (f"; label {s['label']}" if s["label"] is not None else ""),
+        "",
+        f"mean pairwise mask IoU             {_format_value(d['mean_pairwise_iou']['value'])}",
+        f"mean Dice vs STAPLE consensus      {_format_value(d['mean_dice']['value'])}",
+        f"mean Dice vs majority vote         {_format_value(d['mean_majority_dice']['value'])}",
+        f"Dice STAPLE vs majority vote       {_format_value(d['consensus_majority_dice']['value'])}",
+        "",
+        "annotators (means over images; low sensitivity = under-segmenting, low specificity = over-segmenting):",
+        _table(annotators, [("annotator", "annotator"), ("sensitivity", "sensitivity"),
+                            ("specificity", "specificity"), ("dice", "Dice STAPLE"),
+                            ("majority_dice", "Dice vote"), ("mean_iou", "IoU others"), ("n_items", "images")]),
+        "",
+        "annotator pairs:",
+        _table(pairs, [("a", "a"), ("b", "b"), ("mean_iou", "mask IoU"), ("n_items", "images")]),
+        "",
+        "images with most disagreement:",
+        _table(items, [("item", "image"), ("mean_dice", "mean Dice"), ("mean_pairwise_iou", "mean IoU"),
+                       ("consensus_area", "consensus px"), ("majority_area", "vote px"),
+                       ("iterations", "iterations")], limit=10),
+    ]
+    lines += [f"warning: {w}" for w in d["warnings"]]
+    return "\n".join(lines)
+
+
+FORMATTERS["masks"] = format_masks
 
 
 def build_parser():
