@@ -291,3 +291,40 @@ def test_reference_cuboid_corpora():
                 assert got == pytest.approx(expected, abs=1e-9, rel=1e-9), (case["id"], ref_key)
             compared += 1
         assert compared, f"{case['id']}: no summary value to compare"
+
+
+def _core(report):
+    d = report.to_dict()
+    return (d["localization"]["sigma"], d["localization"]["ks"], d["localization"]["mean_between"],
+            d["detection"]["alpha"], d["classification"]["alpha"], d["mean_agreement"], d["mean_object_count_diff"])
+
+
+def test_invariant_to_renaming_reordering_and_scaling():
+    rows = random_rows(7)
+    base = _core(agreekit.cuboids(rows, bootstrap=0))
+    renamed = [{**r, "item": "scene-" + r["item"][::-1], "annotator": r["annotator"].upper()} for r in rows]
+    order = np.random.default_rng(0).permutation(len(renamed))
+    shuffled = agreekit.cuboids([renamed[i] for i in order], bootstrap=0)
+    assert _core(shuffled) == pytest.approx(base, abs=1e-12)
+    scaled = [{**r, **{k: (None if r[k] is None else 37.5 * r[k]) for k in FIELDS[:6]}} for r in rows]
+    assert _core(agreekit.cuboids(scaled, bootstrap=0)) == pytest.approx(base, abs=1e-9)
+
+
+def test_potato_mode_keeps_potato_matching():
+    # Unit cubes on a line; a shift s along x gives IoU (1 − s)/(1 + s). IoU a0–b0 = 0.9,
+    # a0–b1 = a1–b0 = 0.3, a1–b1 = 0. Potato assigns on 1 − IoU over all pairs (total 0.9
+    # beats 0.6), then drops the sub-threshold a1–b1: one match. The default rule finds two.
+    def shift(iou):
+        return (1 - iou) / (1 + iou)
+
+    def cube(annotator, x):
+        return {"item": "s", "annotator": annotator, "cx": x, "cy": 0, "cz": 0, "sx": 1, "sy": 1, "sz": 1,
+                "yaw": 0.0, "label": "c"}
+
+    e = shift(0.9)
+    rows = [cube("a", 0.0), cube("a", e - shift(0.3)), cube("b", e), cube("b", shift(0.3))]
+    rows += [{**r, "item": "t"} for r in rows]  # a second scene so that σ has a baseline
+    optimal = agreekit.cuboids(rows, bootstrap=0)
+    potato = agreekit.cuboids(rows, match="potato", bootstrap=0)
+    assert optimal.n_matched_pairs == 4 and optimal.mean_matched_iou == pytest.approx(0.3, abs=1e-12)
+    assert potato.n_matched_pairs == 2 and potato.mean_matched_iou == pytest.approx(0.9, abs=1e-12)
