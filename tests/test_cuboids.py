@@ -230,6 +230,9 @@ def test_cli_json_equals_api(tmp_path):
                          capture_output=True, text=True, env={"PYTHONPATH": env_path, "PATH": ""}, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == agreekit.cuboids(path.read_text(), bootstrap=20).to_dict()
+    readable = subprocess.run([sys.executable, "-m", "agreekit", "cuboids", str(path), "--bootstrap", "0"],
+                              capture_output=True, text=True, env={"PYTHONPATH": env_path, "PATH": ""}, cwd=ROOT)
+    assert readable.returncode == 0 and readable.stdout.startswith("agreekit cuboids:")
     bad = tmp_path / "bad.csv"
     bad.write_text(HEADER + "s,a,0,0,0,1,1,1,0,0,0,0,car\n")
     out = subprocess.run([sys.executable, "-m", "agreekit", "cuboids", str(bad)], capture_output=True, text=True,

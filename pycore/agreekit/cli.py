@@ -261,6 +261,7 @@ def format_traces(report):
 
 FORMATTERS = {"boxes": format_boxes, "segments": format_segments}
 FORMATTERS["traces"] = format_traces
+FORMATTERS["cuboids"] = lambda report: format_boxes(report, "cuboids")
 FORMATTERS["polygons"] = lambda report: format_boxes(report, "polygons")
 
 
