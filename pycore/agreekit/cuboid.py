@@ -20,9 +20,12 @@ where each face of one cuboid is clipped by the other cuboid's six half-spaces
 from the origin (here the midpoint of the two centres, which keeps the terms small
 for far-away scenes). A face shared by both cuboids (coplanar, same outward normal,
 exactly or nearly) is counted once, in a form that stays accurate when the two
-planes meet at a tiny angle (see ``_polyhedron_volume``). The computation is exact up to floating point for any rotation:
-no axis-aligned approximation is made. A separating-axis test (15 axes) first
-sends disjoint and touching pairs to exactly 0.
+planes meet at a tiny angle (see ``_polyhedron_volume``). When both cuboids are
+upright (local z exactly along world z, as for yaw-only input) the intersection is
+a prism: the clipped footprint polygon's area times the overlap in z. The result is
+exact up to floating point for any rotation: no axis-aligned approximation is made.
+A bounding-sphere test and then a separating-axis test (15 axes) first send disjoint
+and touching pairs to exactly 0.
 
 References: Sutherland & Hodgman (1974), "Reentrant polygon clipping", CACM 17(1);
 Gottschalk, Lin & Manocha (1996), "OBBTree", SIGGRAPH (separating axes for
@@ -37,8 +40,8 @@ import numpy as np
 
 from .rows import InputError
 
-# Relative tolerance for "a point lies on a plane" and "two boxes only touch".
-# It is scaled by the pair's largest extent, so it is unit-free.
+# Relative tolerance for "two boxes only touch" (separating-axis test), scaled by the
+# pair's largest half extent, so it is unit-free.
 PLANE_TOL = 1e-10
 # Faces of the two cuboids "coincide" when their outward normals agree to
 # 1 − cos(angle) < PARALLEL_TOL (an angle below 1e-6 rad) and one face lies within
@@ -243,9 +246,9 @@ def _intersection_batch(a, b):
     upright = live & _upright(ra) & _upright(rb)
     general = live & ~upright
     if upright.any():
-        volume[upright] = _prism_volume(*(x[upright] for x in (ca, ha, ra, cb, hb, rb, tol)))
+        volume[upright] = _prism_volume(*(x[upright] for x in (ca, ha, ra, cb, hb, rb)))
     if general.any():
-        volume[general] = _polyhedron_volume(*(x[general] for x in (ca, ha, ra, cb, hb, rb, tol)))
+        volume[general] = _polyhedron_volume(*(x[general] for x in (ca, ha, ra, cb, hb, rb)))
     return volume
 
 
@@ -253,7 +256,7 @@ def _upright(rot):
     return (rot[:, 2, 0] == 0) & (rot[:, 2, 1] == 0) & (rot[:, 0, 2] == 0) & (rot[:, 1, 2] == 0)
 
 
-def _prism_volume(ca, ha, ra, cb, hb, rb, tol):
+def _prism_volume(ca, ha, ra, cb, hb, rb):
     """vol(A ∩ B) of upright boxes: area of the clipped footprint × overlap in z."""
     flat = np.array([1.0, 1.0, 0.0])
     quad = (ca * flat)[:, None, :] + (_QUAD[None, :, 0, None] * (ha[:, 0, None] * ra[:, :, 0])[:, None, :]
@@ -274,7 +277,7 @@ def _prism_volume(ca, ha, ra, cb, hb, rb, tol):
     return area * np.maximum(top - bottom, 0.0)
 
 
-def _polyhedron_volume(ca, ha, ra, cb, hb, rb, tol):
+def _polyhedron_volume(ca, ha, ra, cb, hb, rb):
     """vol(A ∩ B) by the divergence theorem over the clipped faces of both boxes.
 
     A face f of A and a face j of B that (nearly) coincide — same outward normal to
@@ -296,7 +299,7 @@ def _polyhedron_volume(ca, ha, ra, cb, hb, rb, tol):
     # coincident[p, f, j]: face f of A and face j of B as described above.
     parallel = np.einsum("pfi,pgi->pfg", normals_a, normals_b) > 1.0 - PARALLEL_TOL
     distance = np.einsum("pfci,pgi->pfcg", quads_a, normals_b) - offsets_b[:, None, None, :]
-    near = np.abs(distance).max(axis=2) <= (COINCIDENT_TOL / PLANE_TOL) * tol[:, None, None]
+    near = np.abs(distance).max(axis=2) <= COINCIDENT_TOL * np.maximum(ha.max(axis=1), hb.max(axis=1))[:, None, None]
     coincident = parallel & near
 
     # Clip A's faces by B's planes (skipping a coincident plane) and B's faces by A's planes.
