@@ -264,7 +264,6 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     data = read_traces(rows, level=level, order=order)
     if progress is not None:
         progress(0, 3, "agreement")
-    metric = level
     n_traces, n_steps = len(data.traces), len(data.steps)
     n_cat = len(data.categories)
     counts = data.counts()
@@ -293,8 +292,8 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     o = trace_o.sum(axis=0)
     alpha_ci = None
     if resamples is not None and n_cat:
-        alpha_ci = ci(_alpha((resamples @ trace_o.reshape(n_traces, -1)).reshape(-1, n_cat, n_cat), metric))
-    alpha = _alpha_estimate(o, metric, pairable.sum(), alpha_ci)
+        alpha_ci = ci(_alpha((resamples @ trace_o.reshape(n_traces, -1)).reshape(-1, n_cat, n_cat), level))
+    alpha = _alpha_estimate(o, level, pairable.sum(), alpha_ci)
     alpha["level"] = level
 
     # Percent agreement.
@@ -309,8 +308,8 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     fleiss = _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci)
     if progress is not None:
         progress(2, 3, "steps and traces")
-    steps = _step_section(data, unit_o, p_unit, metric, resamples, ci)
-    trace_rows = _trace_section(data, unit_o, p_unit, trace_o, trace_agree, trace_pairable, metric)
+    steps = _step_section(data, unit_o, p_unit, level, resamples, ci)
+    trace_rows = _trace_section(data, p_unit, trace_o, trace_agree, trace_pairable, level)
 
     disputed = np.argsort(np.where(pairable, p_unit, np.inf), kind="stable")[:max(int(top_units), 0)]
     disputed = [u for u in disputed if pairable[u] and p_unit[u] < 1.0]
@@ -324,7 +323,8 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
 
     return Report("traces", {
         "settings": {"level": level, "order": list(_order_ranks(order)) if order is not None else None,
-                     "bootstrap": int(bootstrap), "seed": seed, "top_units": int(top_units)},
+                     "bootstrap": bootstrap, "seed": seed, "ci_level": boot.DEFAULT_LEVEL,
+                     "top_units": int(top_units)},
         "n_traces": n_traces,
         "n_steps": n_steps,
         "n_units": int(len(m)),
@@ -429,7 +429,7 @@ def _step_section(data, unit_o, p_unit, metric, resamples, ci):
     return out
 
 
-def _trace_section(data, unit_o, p_unit, trace_o, trace_agree, trace_pairable, metric):
+def _trace_section(data, p_unit, trace_o, trace_agree, trace_pairable, metric):
     out = []
     for t, trace in enumerate(data.traces):
         units = np.flatnonzero(data.unit_trace == t)
