@@ -64,7 +64,7 @@ from .report import Report, estimate
 from .rows import InputError, is_blank, read_table, to_int, to_text
 
 __all__ = [
-    "parse_rle", "rle_from_string", "rle_to_string", "encode", "decode", "mask_iou",
+    "parse_rle", "rle_from_string", "rle_to_string", "encode", "decode", "mask_iou", "union_runs",
     "StapleResult", "staple", "staple_runs", "masks",
 ]
 
