@@ -9,7 +9,9 @@ import { renderReport } from "./render.mjs";
 import { downloadText } from "./download.mjs";
 
 const params = new URLSearchParams(location.search);
-const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 60000;
+// No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
+// this is the backstop). Each step restarts the clock. ?loadTimeout=ms overrides it.
+const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 120000;
 const LINK_WARN_CHARS = 8000;        // e-mail and chat programs often cut longer links
 const LINK_MAX_CHARS = 2 * 1024 * 1024;  // Chromium's URL limit
 const EXAMPLES = {  // built by build.py into dist/examples/
