@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import zlib
 
 import pytest
 from hypothesis import given, strategies as st
 
 import agreekit
-from agreekit.share import read_share_fragment, share_fragment, share_link
+from agreekit.share import LongLinkWarning, read_share_fragment, share_fragment, share_link
 
 
 def decode_by_hand(link):
@@ -89,3 +90,11 @@ def test_decompression_bomb_is_refused():
     link = "#v1/boxes/" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
     with pytest.raises(ValueError, match="too large"):
         read_share_fragment(link)
+
+
+def test_long_link_warns_but_still_works():
+    rng = random.Random(2)
+    rows = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(12000))
+    with pytest.warns(LongLinkWarning, match="characters long"):
+        link = share_link("boxes", rows)
+    assert read_share_fragment(link)[1] == rows

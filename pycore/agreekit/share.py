@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import re
+import warnings
 import zlib
 
 FORMAT_VERSION = "v1"
@@ -25,6 +26,10 @@ SHARE_KINDS = ("boxes", "spans", "segments")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where ``python build.py serve`` puts the page
 LONG_LINK = 8000  # characters; e-mail and chat programs often cut longer links
 MAX_DECODED_BYTES = 64 * 1024 * 1024
+
+class LongLinkWarning(UserWarning):
+    """A share link long enough that some programs may cut it."""
+
 
 _FRAGMENT = re.compile(r"^v1/([a-z]+)/([A-Za-z0-9_-]*)$")
 
@@ -90,7 +95,12 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, **options):
     ``python build.py serve`` serves it. Links over 8,000 characters work in browsers but
     may be cut by e-mail or chat programs: send the input file instead.
     """
-    return base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows, **options)
+    link = base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows, **options)
+    if len(link) > LONG_LINK:
+        warnings.warn(f"the share link is {len(link):,} characters long; e-mail and chat programs often cut "
+                      f"links over {LONG_LINK:,} characters: send the input file if it arrives broken",
+                      LongLinkWarning, stacklevel=2)
+    return link
 
 
 def read_share_fragment(fragment):
