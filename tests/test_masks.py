@@ -153,7 +153,7 @@ def noisy_raters(seed, n_raters, shape=(30, 40)):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("start", M.STARTS)
+@pytest.mark.parametrize("start", ["votes", "rates"])
 def test_pattern_em_equals_pixel_em(seed, start):
     masks = noisy_raters(seed, 2 + seed)
     result = M.staple(masks, max_iter=25, tol=0, start=start)
@@ -250,10 +250,12 @@ def test_staple_on_runs_equals_staple_on_pixels():
 
 def test_staple_edge_cases():
     empty = np.zeros((3, 8, 8), bool)
-    result = M.staple(empty)
-    assert not result.consensus.any()
-    assert np.all(np.isnan(result.sensitivity))  # no foreground: undefined, not 0 or 1
-    assert np.all(result.dice == 1.0)  # both empty
+    for start in M.STARTS:
+        result = M.staple(empty, start=start)
+        assert not result.consensus.any()
+        assert np.all(np.isnan(result.sensitivity))  # no foreground: undefined, not 0 or 1
+        assert np.all(result.dice == 1.0)  # both empty
+    assert not M.staple(empty, start="potato").converged  # Potato's early stop on ΣW < ε
     with pytest.raises(InputError):
         M.staple(empty[:1])
     same = np.zeros((4, 6, 6), bool)
@@ -369,3 +371,39 @@ def test_cli_masks(tmp_path):
     out = subprocess.run([sys.executable, "-m", "agreekit", "masks", str(bad)],
                          capture_output=True, text=True, env=env, cwd=root)
     assert out.returncode == 2 and "line 2" in out.stderr and "add up to 6" in out.stderr
+
+
+def potato_staple_by_pixels(d):
+    """Reference semantics §10 transcribed pixel by pixel (no vote patterns)."""
+    eps = 1e-10
+    d = d.reshape(len(d), -1).astype(float)
+    prior = np.clip(d.mean(), eps, 1 - eps)
+    p = np.full(len(d), 0.9999)
+    q = np.full(len(d), 0.9999)
+    w_prev = np.full(d.shape[1], prior)
+    for iteration in range(1, 51):
+        log_f = np.log(prior + eps) + (d * np.log(p + eps)[:, None] + (1 - d) * np.log(1 - p + eps)[:, None]).sum(0)
+        log_g = np.log(1 - prior + eps) + ((1 - d) * np.log(q + eps)[:, None] + d * np.log(1 - q + eps)[:, None]).sum(0)
+        top = np.maximum(log_f, log_g)
+        w = np.exp(log_f - top) / (np.exp(log_f - top) + np.exp(log_g - top) + eps)
+        if w.sum() < eps or (1 - w).sum() < eps:
+            return w, p, q, iteration, False
+        p = np.clip((w * d).sum(1) / w.sum(), eps, 1 - eps)
+        q = np.clip(((1 - w) * (1 - d)).sum(1) / (1 - w).sum(), eps, 1 - eps)
+        if np.abs(w - w_prev).mean() < 1e-7:
+            return w, p, q, iteration, True
+        w_prev = w
+    return w, p, q, 50, False
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_potato_variant(seed):
+    masks = noisy_raters(300 + seed, 2 + seed)
+    result = M.staple(masks, start="potato")
+    w, p, q, iterations, converged = potato_staple_by_pixels(masks)
+    assert result.iterations == iterations and result.converged == converged
+    np.testing.assert_allclose(result.sensitivity, p, atol=1e-12)
+    np.testing.assert_allclose(result.specificity, q, atol=1e-12)
+    np.testing.assert_allclose(result.probability.ravel(), w, atol=1e-12)
+    if len(masks) >= 3 and converged:
+        np.testing.assert_allclose(result.sensitivity, M.staple(masks).sensitivity, atol=1e-5)

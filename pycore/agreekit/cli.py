@@ -50,7 +50,8 @@ KINDS = {
     "masks": ("masks", "pixel masks: item, annotator, width, height, rle (COCO), label", [
         ("--label", dict(help="only masks with this label (others count as nothing marked)")),
         ("--max-iter", dict(type=int, help="STAPLE iteration limit (default 1000)")),
-        ("--start", dict(choices=["votes", "rates"], help="STAPLE start (default votes, as SimpleITK)")),
+        ("--start", dict(choices=["votes", "rates", "potato"],
+                         help="STAPLE start (default votes, as SimpleITK; potato = Potato 2.8's whole variant)")),
     ]),
     "cuboids": ("cuboids", "3D cuboids: item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw (or yaw), label", [
         ("--threshold", dict(type=float, help="IoU3D threshold for a match (default 0.25)")),

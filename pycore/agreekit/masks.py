@@ -36,7 +36,11 @@ STAPLE (Warfield, Zou & Wells, "Simultaneous truth and performance level estimat
   ``STAPLEImageFilter`` does; ``"rates"`` begins with p_j = q_j = 0.9999 for every
   annotator, as Potato does. With ≥ 3 annotators both reach the same estimates;
   with 2 the model is not identifiable (4 vote patterns, 4 rates) and the limit
-  depends on the start, so the two differ there.
+  depends on the start, so the two differ there. ``"potato"`` runs Potato 2.8's
+  whole variant instead (reference semantics §10: rates start, ε = 1e-10 inside the
+  logs, at most 50 iterations, stop on the pixel mean of |ΔW| < 1e-7; ``max_iter``
+  and ``tol`` do not apply); a rate left undefined by an empty consensus is still
+  reported as undefined, not as Potato's leftover value.
 * E-step: W = P(true foreground | D) =
   π Π_j p_j^D (1−p_j)^(1−D) / (that + (1−π) Π_j q_j^(1−D) (1−q_j)^D), in logs.
 * M-step: p_j = Σ W D_j / Σ W, q_j = Σ (1−W)(1−D_j) / Σ (1−W), clipped to
@@ -304,6 +308,37 @@ def _staple_patterns(votes, weights, max_iter, tol, start):
     return w, p, q, prior, iterations, converged
 
 
+def _staple_patterns_potato(votes, weights):
+    """Potato 2.8's STAPLE (reference semantics §10) over vote patterns: rates start
+    at 0.9999, ε = 1e-10 inside the logs and the normalization, at most 50
+    iterations, stop when the pixel mean of |W − W_prev| < 1e-7 (W_prev starts at
+    the prior), and stop unconverged, keeping the new W and the old rates, when W
+    or 1 − W sums below ε."""
+    d = votes.astype(float)
+    n = weights.sum()
+    prior = float(np.clip((d @ weights).sum() / (n * len(d)), EPS, 1 - EPS))
+    p = np.full(len(d), 0.9999)
+    q = np.full(len(d), 0.9999)
+    w_prev = np.full(d.shape[1], prior)
+    w, converged, iterations = w_prev, False, 0
+    for iterations in range(1, 51):
+        log_f = np.log(prior + EPS) + np.log(p + EPS) @ d + np.log(1 - p + EPS) @ (1 - d)
+        log_g = np.log(1 - prior + EPS) + np.log(q + EPS) @ (1 - d) + np.log(1 - q + EPS) @ d
+        top = np.maximum(log_f, log_g)
+        f, g = np.exp(log_f - top), np.exp(log_g - top)
+        w = f / (f + g + EPS)
+        fg, bg = float(w @ weights), float((1 - w) @ weights)
+        if fg < EPS or bg < EPS:
+            break
+        p = np.clip((d * w) @ weights / fg, EPS, 1 - EPS)
+        q = np.clip(((1 - d) * (1 - w)) @ weights / bg, EPS, 1 - EPS)
+        if float(np.abs(w - w_prev) @ weights) / n < 1e-7:
+            converged = True
+            break
+        w_prev = w
+    return w, p, q, prior, iterations, converged
+
+
 def _vote_patterns(votes, lengths=None):
     """The distinct columns of ``votes`` (R, n) as (R, P) booleans, each column's
     pattern index (n,), and each pattern's total length (pixel count if ``lengths``
@@ -343,10 +378,14 @@ def _staple_from_segments(lengths, votes, max_iter, tol, start):
     if r < 2:
         raise ValueError("STAPLE needs at least 2 annotators")
     pattern_votes, inverse, weights = _vote_patterns(votes, lengths)
-    w, p, q, prior, iterations, converged = _staple_patterns(pattern_votes, weights, max_iter, tol, start)
+    if start == "potato":
+        w, p, q, prior, iterations, converged = _staple_patterns_potato(pattern_votes, weights)
+    else:
+        w, p, q, prior, iterations, converged = _staple_patterns(pattern_votes, weights, max_iter, tol, start)
     fg, bg = float(w @ weights), float((1 - w) @ weights)
-    sensitivity = p if fg > 0 else np.full(r, np.nan)
-    specificity = q if bg > 0 else np.full(r, np.nan)
+    # No (soft) true foreground or background: the rate is undefined, whatever EM left.
+    sensitivity = p if fg >= EPS else np.full(r, np.nan)
+    specificity = q if bg >= EPS else np.full(r, np.nan)
     consensus = w >= 0.5
     majority = pattern_votes.sum(axis=0) * 2 > r
     size = pattern_votes.astype(float) @ weights
@@ -362,7 +401,7 @@ def _staple_from_segments(lengths, votes, max_iter, tol, start):
             pattern_votes, weights)
 
 
-STARTS = ("votes", "rates")
+STARTS = ("votes", "rates", "potato")
 
 
 def _check_start(start):
