@@ -331,3 +331,19 @@ def test_potato_mode_keeps_potato_matching():
     potato = agreekit.cuboids(rows, match="potato", bootstrap=0)
     assert optimal.n_matched_pairs == 4 and optimal.mean_matched_iou == pytest.approx(0.3, abs=1e-12)
     assert potato.n_matched_pairs == 2 and potato.mean_matched_iou == pytest.approx(0.9, abs=1e-12)
+
+
+def test_kind_distances_in_blocks_equal_the_direct_computation():
+    from agreekit.cuboid import MATRIX_PAIRS, iou_matrix, paired_iou
+    from agreekit.cuboids import cuboid_kind
+
+    rng = np.random.default_rng(9)
+    n = 60
+    cuboids = np.concatenate([rng.uniform(-3, 3, (n, 3)), rng.uniform(0.5, 2, (n, 3)),
+                              Rotation.random(n, random_state=rng).as_quat()], axis=1)
+    kind = cuboid_kind(cuboids)
+    ia, ib = rng.integers(0, n, MATRIX_PAIRS + 1234), rng.integers(0, n, MATRIX_PAIRS + 1234)
+    assert np.array_equal(kind.paired_distance(ia, ib), 1.0 - paired_iou(cuboids[ia], cuboids[ib]))
+    block = kind.distance_block(np.arange(10), np.arange(10, n))
+    assert np.allclose(block, 1.0 - iou_matrix(cuboids[:10], cuboids[10:]), atol=0)
+    assert np.allclose(kind.similarity(np.arange(5)), iou_matrix(cuboids[:5], cuboids[:5]), atol=0)
