@@ -9,8 +9,6 @@ from agreekit import bootstrap as boot
 from agreekit.rows import InputError
 from agreekit.traces import traces
 
-statsmodels_ir = pytest.importorskip("statsmodels.stats.inter_rater")
-
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", and the
 # fast-krippendorff doctests (../shared/docs/anchors.md §7). None = missing.
 THREE_CODERS = [
@@ -111,6 +109,7 @@ def test_alpha_matches_the_slow_definition(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_cohen_kappa_matches_statsmodels(seed):
+    statsmodels_ir = pytest.importorskip("statsmodels.stats.inter_rater")
     rows = random_rows(np.random.default_rng(10 + seed), coverage=0.7)
     report = traces(rows, bootstrap=0)
     units = matrix_of(rows)
@@ -131,6 +130,7 @@ def test_cohen_kappa_matches_statsmodels(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_fleiss_kappa_matches_statsmodels(seed):
+    statsmodels_ir = pytest.importorskip("statsmodels.stats.inter_rater")
     rng = np.random.default_rng(20 + seed)
     rows = []
     for unit in range(40):
