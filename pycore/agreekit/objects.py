@@ -213,7 +213,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         result["exact"] = True
         result["se"] = None
     else:
-        _between_sampled(objects, kind, within_sorted, result, seed, progress)
+        _between_sampled(objects, kind, within_sorted, result, seed, progress, min(SAMPLED_PAIRS, pair_budget))
         result["exact"] = False
     return result
 
@@ -302,14 +302,14 @@ def _between_exact(objects, kind, within_sorted, result, progress):
     result["n"] = int((sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0)
 
 
-def _between_sampled(objects, kind, within_sorted, result, seed, progress):
+def _between_sampled(objects, kind, within_sorted, result, seed, progress, sample_size):
     offsets = objects.offsets
     n_objects = int(offsets[-1])
     n_items = len(offsets) - 1
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     rng = np.random.default_rng(seed)
     first, second = [], []
-    wanted = SAMPLED_PAIRS
+    wanted = max(int(sample_size), 2)
     while wanted > 0:
         i = rng.integers(0, n_objects, size=2 * wanted)
         j = rng.integers(0, n_objects, size=2 * wanted)
