@@ -137,7 +137,7 @@ def test_json_download_is_the_cpython_report(open_page, site, dist_dir, tmp_path
     page = open_page(site.url)
     page.click("#tab-segments")
     page.set_input_files('form[data-kind="segments"] input[type="file"]', str(upload))  # upload path
-    page.wait_for_function("document.querySelector('#rows-segments').value.length > 0")
+    page.wait_for_function("() => document.querySelector('#rows-segments').value.length > 0")
     assert page.input_value("#rows-segments") == rows
     page.fill('form[data-kind="segments"] [name="tolerances"]', "0.3; 1.5")
     page.fill('form[data-kind="segments"] [name="seed"]', "9")

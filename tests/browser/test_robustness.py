@@ -91,7 +91,8 @@ def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
     wait_ready(page)
     start_compute(page, "boxes", crowd_rows)
     page.wait_for_selector("#progress", state="visible")
-    page.wait_for_timeout(300)
+    # progress(done, total, stage) from the core reaches the page while Python works
+    page.wait_for_function("() => /\\d+ \\/ \\d+/.test(document.querySelector('#progress-text').textContent)")
     page.click("#cancel")
     wait_result(page, "boxes", state="cancelled")
     assert page.locator("#progress").is_hidden()
