@@ -217,6 +217,7 @@ async function compute(kind) {
     await renderReport(results, report, { kind, ms });
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
+    $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
   } catch (error) {
     results.dataset.state = error.cancelled ? "cancelled" : "error";
     if (error.cancelled) statusLine.textContent = "Cancelled. Restarting Python…";
