@@ -148,3 +148,12 @@ def test_json_download_is_the_cpython_report(open_page, site, dist_dir, tmp_path
     downloaded = json.loads(open(info.value.path(), encoding="utf-8").read())
     expected = agreekit.report("segments", rows, tolerances=[0.3, 1.5], seed=9).to_dict()
     assert downloaded == expected  # every value, bit for bit (numpy/scipy pinned to Pyodide's)
+
+
+def test_route_guard_records_and_aborts_foreign_requests(open_page, site):
+    """The offline guard itself: a request to another origin is aborted and recorded."""
+    page = open_page(site.url)
+    with pytest.raises(Exception):
+        page.goto("http://127.0.0.2:9/never")  # another origin (still loopback, so nothing leaves)
+    assert page.record["foreign"] == ["http://127.0.0.2:9/never"]
+    page.record["foreign"].clear()  # expected here; any other test fails on it at teardown
