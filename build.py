@@ -260,15 +260,21 @@ def build_wheel(out_dir: Path) -> Path:
 # --------------------------------------------------------------------------- examples
 
 def _python_with_numpy() -> str:
-    """An interpreter that can import the core (numpy + scipy): the test venv if present."""
+    """An interpreter that can import the core (numpy + scipy): .venv, this one, or a new .venv."""
     candidates = [VENV / "bin" / "python", Path(sys.executable)]
     for candidate in candidates:
         if candidate.exists():
             probe = subprocess.run([str(candidate), "-c", "import numpy, scipy"], capture_output=True)
             if probe.returncode == 0:
                 return str(candidate)
-    raise SystemExit("building the examples needs numpy and scipy: run `python3 build.py test` "
-                     "once (it creates .venv) or install them")
+    # Same pins as requirements-test.txt (Pyodide's versions); `build.py test` adds the rest.
+    pins = [line.strip() for line in (ROOT / "requirements-test.txt").read_text().splitlines()
+            if line.startswith(("numpy", "scipy"))]
+    log("installing " + " ".join(pins) + " into .venv (needed to generate the box example)")
+    if not (VENV / "bin" / "python").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    subprocess.run([str(VENV / "bin" / "python"), "-m", "pip", "install", "-q", *pins], check=True)
+    return str(VENV / "bin" / "python")
 
 
 def build_examples(dest: Path):
