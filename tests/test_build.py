@@ -1,0 +1,94 @@
+"""build.py: the wheel, the lock checks on Pyodide package files, and the server's MIME types."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import sys
+import threading
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+
+def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
+    wheel = build.build_wheel(tmp_path)
+    assert wheel.name == "agreekit-0.1.0-py3-none-any.whl"
+    assert wheel.stat().st_mode & 0o777 == 0o644
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        modules = {p.relative_to(build.PYCORE).as_posix() for p in (build.PYCORE / "agreekit").rglob("*.py")
+                   if "__pycache__" not in p.parts}
+        assert modules <= names
+        record = archive.read("agreekit-0.1.0.dist-info/RECORD").decode().splitlines()
+        for line in record:
+            name, digest, size = line.rsplit(",", 2)
+            if name.endswith("RECORD"):
+                continue
+            data = archive.read(name)
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert digest == f"sha256={expected}" and int(size) == len(data), name
+        metadata = archive.read("agreekit-0.1.0.dist-info/METADATA").decode()
+        assert "Requires-Dist: numpy" in metadata and "Name: agreekit" in metadata
+    assert build.build_wheel(tmp_path / "again").read_bytes() == wheel.read_bytes()  # reproducible
+
+
+def fake_lock(files):
+    return {"packages": {
+        "numpy": {"file_name": "numpy.whl", "sha256": hashlib.sha256(files["numpy.whl"]).hexdigest(), "depends": []},
+        "scipy": {"file_name": "scipy.whl", "sha256": hashlib.sha256(files["scipy.whl"]).hexdigest(),
+                  "depends": ["numpy", "openblas"]},
+        "openblas": {"file_name": "openblas.zip", "sha256": hashlib.sha256(files["openblas.zip"]).hexdigest()},
+        "micropip": {"file_name": "micropip.whl", "sha256": hashlib.sha256(files["micropip.whl"]).hexdigest(),
+                     "depends": ["packaging"]},
+        "packaging": {"file_name": "packaging.whl", "sha256": hashlib.sha256(files["packaging.whl"]).hexdigest()},
+        "unrelated": {"file_name": "unrelated.whl", "sha256": "0" * 64},
+    }}
+
+
+def test_lock_closure_follows_dependencies():
+    files = {n: n.encode() for n in ["numpy.whl", "scipy.whl", "openblas.zip", "micropip.whl", "packaging.whl"]}
+    closure = build.lock_closure(fake_lock(files), ["scipy", "micropip"])
+    assert sorted(closure) == sorted(files)
+
+
+def test_only_files_matching_the_lock_are_taken(tmp_path, monkeypatch):
+    files = {n: n.encode() * 3 for n in ["numpy.whl", "scipy.whl", "openblas.zip", "micropip.whl", "packaging.whl"]}
+    source = tmp_path / "mirror" / "nested"
+    source.mkdir(parents=True)
+    for name, data in files.items():
+        (source / name).write_bytes(data)
+    (source / "scipy.whl").write_bytes(b"tampered")  # wrong hash: must be refused
+    monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(build, "_files_from_cdn", lambda wanted: iter(()))
+    monkeypatch.setattr(build, "_files_from_pypi", lambda wanted: iter(()))
+    with pytest.raises(SystemExit, match="scipy.whl"):
+        build.fetch_pyodide_packages(fake_lock(files), str(tmp_path / "mirror"))
+    (source / "scipy.whl").write_bytes(files["scipy.whl"])
+    found = build.fetch_pyodide_packages(fake_lock(files), str(tmp_path / "mirror"))
+    assert {name: path.read_bytes() for name, path in found.items()} == files
+    assert all(path.parent == tmp_path / "cache" / "pyodide-packages" for path in found.values())
+
+
+@pytest.fixture
+def served(tmp_path):
+    for name in ["a.wasm", "b.mjs", "c.js", "index.html", "d.whl"]:
+        (tmp_path / name).write_bytes(b"x")
+    server = build.make_server(tmp_path, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("name, mime", [("a.wasm", "application/wasm"), ("b.mjs", "text/javascript"),
+                                        ("c.js", "text/javascript"), ("index.html", "text/html; charset=utf-8")])
+def test_server_sends_the_types_pyodide_needs(served, name, mime):
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, never a proxy
+    with direct.open(served + name) as response:
+        assert response.headers["Content-Type"] == mime
