@@ -98,7 +98,8 @@ def main():
     server.shutdown()
 
     print(f"Cold load to first rendered box result (box example, {args.runs} cold browser processes):")
-    for key in ["worker_pyodide", "worker_packages", "worker_agreekit", "worker_ready", "ready_ms", "compute_ms", "result_ms"]:
+    for key in ["worker_pyodide", "worker_packages", "worker_import", "worker_ready",
+                "ready_ms", "compute_ms", "result_ms"]:
         values = [run.get(key) for run in loads if run.get(key) is not None]
         if values:
             print(f"  {key:<18} median {statistics.median(values) / 1000:6.2f} s   "

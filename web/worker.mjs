@@ -35,21 +35,25 @@ async function checkWasmType() {
 async function start() {
   status("check", "Checking the server…");
   await checkWasmType();
+  const text = (url) => fetch(url, { cache: "no-cache" }).then((r) => {
+    if (!r.ok) throw new Error(`Could not fetch ${url.pathname} (HTTP ${r.status}).`);
+    return r.text();
+  });
+  const info = text(new URL("build-info.json", root)).then(JSON.parse);  // fetched while Python starts
+  const bridge = text(new URL("bridge.py", import.meta.url));
+  info.catch(() => {}), bridge.catch(() => {});  // failures surface where they are awaited
   status("pyodide", "Loading Python (Pyodide)…");
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", root).href);
   const py = await loadPyodide({ indexURL: new URL("pyodide/", root).href });
-  status("packages", "Loading numpy and scipy…");
-  const info = await (await fetch(new URL("build-info.json", root), { cache: "no-cache" })).json();
+  status("packages", "Loading numpy, scipy and agreekit…");
+  // One call, so the downloads run in parallel. Our wheel by URL: 0.14 s against 0.78 s for
+  // micropip (measured); numpy and scipy come in the same call, so nothing needs resolving.
   // Each package message restarts the page's loading clock (a slow network is not a hang).
-  await py.loadPackage(["numpy", "scipy"], { messageCallback: (text) => status("packages", text) });
-  status("agreekit", "Installing agreekit…");
-  // loadPackage of the wheel URL: 0.14 s against 0.78 s for micropip (measured); numpy and scipy
-  // are already loaded, so no dependency resolution is needed.
-  await py.loadPackage(new URL(info.wheel, root).href, { messageCallback: () => {} });
-  const bridge = await (await fetch(new URL("bridge.py", import.meta.url), { cache: "no-cache" })).text();
+  await py.loadPackage(["numpy", "scipy", new URL((await info).wheel, root).href],
+    { messageCallback: (message) => status("packages", message) });
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
-  py.runPython(bridge, { globals: namespace });
+  py.runPython(await bridge, { globals: namespace });
   const runReport = namespace.get("run_report");
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
