@@ -5,7 +5,9 @@
 
 import { Engine } from "./engine.mjs";
 import { encodeShare, decodeShare, KINDS } from "./share.mjs";
-import { renderReport } from "./render.mjs";
+// The renderer (and the chart library under it) loads after the worker has started, so the
+// page's own module graph does not delay Python's start-up.
+const renderer = () => import("./render.mjs");
 import { downloadText } from "./download.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -214,6 +216,7 @@ async function compute(kind) {
   showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
+    const { renderReport } = await renderer();
     await renderReport(results, report, { kind, ms });
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
@@ -399,4 +402,5 @@ if (location.hash.startsWith("#v1/")) {
 }
 
 // For tests and users' scripts: the engine and the page's state, read-only use.
+setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
 window.agreekit = { engine, compute };
