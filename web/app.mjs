@@ -94,6 +94,8 @@ for (const tab of tabs) {
 function readOptions(form) {
   const options = {};
   for (const field of form.querySelectorAll(".options [name]")) {
+    // A number field holding text reads as "" (the browser drops it): say so, never use the default.
+    if (field.validity?.badInput) throw new OptionError(`${labelOf(field)}: not a number`);
     const raw = field.value.trim();
     if (raw === "") continue;  // blank: the core's default
     const type = field.dataset.type;
@@ -139,6 +141,7 @@ function writeInputs(kind, rows, options) {
       continue;
     }
     field.value = text;
+    if (field.type === "number" && field.value !== text) unknown.push(`${name}=${text}`);  // not a number
   }
   return unknown;
 }
@@ -319,7 +322,7 @@ async function openShareFragment(fragment) {
   selectTab(data.kind);
   const unknown = writeInputs(data.kind, data.rows, data.options);
   if (unknown.length) {
-    showError(data.kind, { message: `The share link carries options this page does not know: ${unknown.join(", ")}. Nothing was computed.` });
+    showError(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
     return;
   }
   saveInputs(data.kind);

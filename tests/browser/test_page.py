@@ -157,3 +157,17 @@ def test_route_guard_records_and_aborts_foreign_requests(open_page, site):
         page.goto("http://127.0.0.2:9/never")  # another origin (still loopback, so nothing leaves)
     assert page.record["foreign"] == ["http://127.0.0.2:9/never"]
     page.record["foreign"].clear()  # expected here; any other test fails on it at teardown
+
+
+def test_share_link_with_unusable_options_computes_nothing(open_page, site):
+    rows = "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\n"
+    page = open_page(share_link("boxes", rows, base_url=site.url, threshold="abc", distance="<b>x</b>",
+                                unknown_option=1))
+    page.wait_for_selector("#error-boxes", state="visible")
+    message = page.inner_text("#error-boxes")
+    for part in ("threshold=abc", "distance=<b>x</b>", "unknown_option"):
+        assert part in message, message
+    assert page.locator("#error-boxes b").count() == 0
+    page.wait_for_timeout(500)
+    assert page.get_attribute("#results-boxes", "data-state") is None
+    assert page.input_value("#rows-boxes") == rows  # the rows are restored for the user to fix
