@@ -240,7 +240,8 @@ function ecdfChart(report) {
   const target = h("div", { class: "chart", role: "img",
     "aria-label": "Empirical distribution functions of within-item and between-item distances" });
   card.append(h("p", { class: "muted" },
-    "Within-item distances (matched pairs) left of the between-item baseline mean agreement beyond chance. ",
+    "Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
+    "to the right, annotators of the same item differ more than annotations of different items do. ",
     "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
     metric("localization.ks", typeof loc.ks === "number" ? loc.ks : (loc.ks?.value ?? null)), ")."), target);
   card.append(settingsLine(report));
@@ -262,8 +263,8 @@ function ecdfChart(report) {
       scales: { x: { time: false }, y: { range: [0, 1] } },
       axes: [{ label: "distance" }, { label: "fraction ≤ distance" }],
       series: [{ label: "distance" },
-        { label: "within item", stroke: "#1f5fbf", width: 2, paths: stepped },
-        { label: "between items", stroke: "#c26a00", width: 2, paths: stepped, dash: [5, 3] }],
+        { label: "within item", stroke: "#1f5fbf", width: 2, paths: stepped, points: { show: false } },
+        { label: "between items", stroke: "#c26a00", width: 2, paths: stepped, dash: [5, 3], points: { show: false } }],
       hooks: { draw: [markGap] },
     }, [xs, fw, fb], target);
     responsive(plot, card);
@@ -298,7 +299,7 @@ function sweepChart(report) {
 
 // ------------------------------------------------------------------ per kind
 
-function boxesView(report, kind) {
+function boxesView(report, kind, { objects = "Boxes", countKey = "n_boxes" } = {}) {
   const loc = "localization";
   return [
     () => h("section", { class: "card headline-card" },
@@ -327,7 +328,7 @@ function boxesView(report, kind) {
         estimate(report, "Mean object-count difference", "mean_object_count_diff"),
         estimate(report, "Items", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
-        estimate(report, "Boxes", "n_boxes"))),
+        estimate(report, objects, countKey))),
     () => ecdfChart(report),
     () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
     () => recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
@@ -436,3 +437,6 @@ export async function renderReport(container, report, { kind, ms }) {
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
+
+// For the views of further kinds (render_more.mjs), which reuse these pieces.
+export { VIEWS, boxesView, metric, estimate, settingsLine, section, recordsTable, nestedTable, chartWidth, responsive };
