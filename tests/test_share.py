@@ -71,7 +71,7 @@ def test_progress_cannot_travel():
 
 @pytest.mark.parametrize("bad, message", [
     ("https://x/#v2/boxes/abc", "not an agreekit v1"),
-    ("#v1/polygons/abc", "unknown kind"),
+    ("#v1/voxels/abc", "unknown kind"),
     ("#v1/boxes/ab$c", "not an agreekit v1"),
     ("#v1/boxes/" + base64.urlsafe_b64encode(b"not deflate at all").decode().rstrip("="), "damaged"),
     ("#v1/boxes/" + base64.urlsafe_b64encode(zlib.compress(b'{"rows": 1}')[2:-4]).decode().rstrip("="),

@@ -7,7 +7,7 @@ import { Engine } from "./engine.mjs";
 import { encodeShare, decodeShare, KINDS } from "./share.mjs";
 // The renderer (and the chart library under it) loads after the worker has started, so the
 // page's own module graph does not delay Python's start-up.
-const renderer = () => import("./render.mjs");
+const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
 import { downloadText } from "./download.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -21,6 +21,10 @@ const EXAMPLES = {  // built by build.py into dist/examples/
   "boxes-fixed": { rows: "examples/boxes-fixed.csv", options: {} },
   spans: { rows: "examples/spans.csv", options: { lengths: "examples/spans-lengths.csv" } },
   segments: { rows: "examples/segments.csv", options: {} },
+  polygons: { rows: "examples/polygons.csv", options: {} },
+  masks: { rows: "examples/masks.csv", options: {} },
+  cuboids: { rows: "examples/cuboids.csv", options: {} },
+  traces: { rows: "examples/traces.csv", options: {} },
 };
 const STORAGE_PREFIX = "agreekit.input.v1.";
 

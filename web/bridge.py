@@ -4,6 +4,7 @@ Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report`` i
 entry point. Input errors come back with their line, column and value so the page can show
 them next to the paste area.
 """
+import inspect
 import json
 
 import agreekit
@@ -13,7 +14,7 @@ from agreekit.rows import InputError
 def run_report(kind, rows, options_json, progress=None):
     """``agreekit.report(kind, rows, **options)`` as JSON: {"ok": true, "report": {...}} or an error."""
     options = json.loads(options_json)
-    if progress is not None:
+    if progress is not None and "progress" in inspect.signature(agreekit.KINDS[kind]).parameters:
         options["progress"] = lambda done, total, stage="": progress(done, total, stage)
     try:
         report = agreekit.report(kind, rows, **options)

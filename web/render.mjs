@@ -136,25 +136,32 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
   const columns = [...new Set(sample.flatMap(Object.keys))];
   const numeric = new Set(columns.filter((c) => sample.some((r) => typeof r[c] === "number")));
   const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
-  const draw = (limit) => {
-    const body = records.slice(0, limit).map(flatRecord).map((row, i) => h("tr", {}, columns.map((c) => {
-      const value = row[c];
+  const row = (record, i) => {
+    const flat = flatRecord(record);
+    return h("tr", {}, columns.map((c) => {
+      const value = flat[c];
       if (numeric.has(c) && (typeof value === "number" || value === null)) {
         return h("td", { class: "num" }, metric(`${key}.${i}.${c}`, value));
       }
       return h("td", {}, value == null ? "" : typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
-    })));
-    wrap.replaceChildren(h("table", {},
-      h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
-      h("tbody", {}, body)));
+    }));
   };
-  draw(TABLE_PREVIEW_ROWS);
+  const tbody = h("tbody", {}, records.slice(0, TABLE_PREVIEW_ROWS).map(row));
+  wrap.append(h("table", {},
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
+    tbody));
+  const drawRest = async () => {  // in slices, so thousands of rows never block the page for long
+    for (let start = TABLE_PREVIEW_ROWS; start < records.length; start += 400) {
+      tbody.append(...records.slice(start, start + 400).map((r, k) => row(r, start + k)));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
   card.append(wrap);
   const actions = h("p", { class: "table-actions" });
   if (records.length > TABLE_PREVIEW_ROWS) {
     const total = records.length.toLocaleString("en-US");
     const more = h("button", { type: "button" }, `Show all ${total} rows`);
-    more.addEventListener("click", () => { draw(records.length); more.previousSibling?.remove(); more.remove(); });
+    more.addEventListener("click", () => { more.previousSibling?.remove(); more.remove(); drawRest(); });
     actions.append(h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${total}. `), more, " ");
   }
   const csvName = `agreekit-${kind}-${key.replace(/\./g, "-")}.csv`;

@@ -2,7 +2,7 @@
 // {"rows": "<pasted text>", "options": {...report keyword options...}}. The same format is written
 // by agreekit.share_link() in Python; the fragment is never sent to a server.
 
-export const KINDS = ["boxes", "spans", "segments"];
+export const KINDS = ["boxes", "spans", "segments", "polygons", "masks", "cuboids", "traces"];
 export const MAX_DECODED_BYTES = 64 * 1024 * 1024;  // refuse decompression bombs
 
 function toBase64url(bytes) {

@@ -4,8 +4,8 @@ Format (version 1, stable)::
 
     <page URL>#v1/<kind>/<payload>
 
-``kind`` is ``boxes``, ``spans`` or ``segments``; ``payload`` is base64url without
-padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
+``kind`` is ``boxes``, ``spans``, ``segments``, ``polygons``, ``masks``, ``cuboids`` or
+``traces``; ``payload`` is base64url without padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
 ``{"rows": "<the pasted text>", "options": {...the report's keyword options...}}``.
 Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
 The fragment after ``#`` is never sent to a server, and the page treats it as data only.
@@ -22,7 +22,7 @@ import warnings
 import zlib
 
 FORMAT_VERSION = "v1"
-SHARE_KINDS = ("boxes", "spans", "segments")
+SHARE_KINDS = ("boxes", "spans", "segments", "polygons", "masks", "cuboids", "traces")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where ``python build.py serve`` puts the page
 LONG_LINK = 8000  # characters; e-mail and chat programs often cut longer links
 MAX_DECODED_BYTES = 64 * 1024 * 1024

@@ -1,0 +1,289 @@
+// Views for polygons, masks, cuboids and traces, added to the box/span/segment renderer.
+//
+// Same rules as render.mjs: every number is an element with data-metric="<dotted report key>"
+// and data-value="<full precision or null>"; text from the input reaches the DOM as text only.
+
+import uPlot from "../vendor/uplot/uPlot.esm.js";
+import {
+  VIEWS, boxesView, h, get, metric, estimate, settingsLine, section, recordsTable, chartWidth, responsive,
+} from "./render.mjs";
+import { downloadText, toCsv } from "./download.mjs";
+import { decodeRuns, compareMasks, CLASS } from "./masks_draw.mjs";
+
+export { renderReport } from "./render.mjs";
+
+const MASK_ITEMS_PER_PAGE = 6;
+const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
+const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
+// Okabe–Ito colours: told apart with the common colour-vision deficiencies.
+const COLOURS = {
+  [CLASS.background]: [255, 255, 255],
+  [CLASS.agree]: [110, 116, 128],
+  [CLASS.missed]: [0, 114, 178],
+  [CLASS.extra]: [230, 159, 0],
+};
+
+// ------------------------------------------------------------------ polygons and cuboids: the box view
+
+VIEWS.polygons = (report, kind) => boxesView(report, kind, { objects: "Polygons", countKey: "n_polygons" });
+VIEWS.cuboids = (report, kind) => boxesView(report, kind, { objects: "Cuboids", countKey: "n_cuboids" });
+
+// ------------------------------------------------------------------ masks
+
+/** A cell holding an {value, reason} estimate: the number, or "undefined" with the reason beside it. */
+function estimateCell(key, record) {
+  const value = record?.value ?? null;
+  return h("td", { class: "num" }, metric(`${key}.value`, value),
+    value === null && record?.reason ? h("div", { class: "cell-reason" }, record.reason) : null);
+}
+
+const ANNOTATOR_COLUMNS = [
+  ["sensitivity", "Sensitivity"],
+  ["specificity", "Specificity"],
+  ["dice", "Dice vs consensus"],
+  ["majority_dice", "Dice vs majority"],
+  ["mean_iou", "Mean IoU vs others"],
+];
+
+function maskAnnotatorTable(report, kind) {
+  const records = Array.isArray(report.annotators) ? report.annotators : [];
+  const title = "Per annotator (means over items)";
+  const downloadCsv = () => {
+    const columns = ["annotator", "n_items", ...ANNOTATOR_COLUMNS.flatMap(([k]) => [k, `${k}_reason`])];
+    const flat = records.map((r) => ({
+      annotator: r.annotator, n_items: r.n_items,
+      ...Object.fromEntries(ANNOTATOR_COLUMNS.flatMap(([k]) => [[k, r[k]?.value ?? null], [`${k}_reason`, r[k]?.reason ?? null]])),
+    }));
+    downloadText(`agreekit-${kind}-annotators.csv`, toCsv(columns, flat), "text/csv");
+  };
+  return h("section", { class: "card table-card", dataset: { table: "annotators" } }, h("h3", {}, title),
+    h("p", { class: "muted" }, "Sensitivity: share of the consensus foreground the annotator marked; specificity: share of the ",
+      "consensus background it left unmarked (STAPLE's estimates). Low sensitivity means under-segmenting (ask for fuller ",
+      "outlines), low specificity over-segmenting (ask for tighter ones): opposite fixes, so both are shown. Dice is against ",
+      "the STAPLE consensus and against the majority vote; mean IoU against each other annotator."),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Annotator"), h("th", { scope: "col", class: "num" }, "Items"),
+          ANNOTATOR_COLUMNS.map(([, label]) => h("th", { scope: "col", class: "num" }, label)))),
+        h("tbody", {}, records.map((r, i) => h("tr", {},
+          h("th", { scope: "row" }, String(r.annotator)),
+          h("td", { class: "num" }, metric(`annotators.${i}.n_items`, r.n_items ?? null)),
+          ANNOTATOR_COLUMNS.map(([k]) => estimateCell(`annotators.${i}.${k}`, r[k]))))))),
+    h("p", { class: "table-actions" }, h("button", { type: "button", onclick: downloadCsv }, "Download CSV")),
+    settingsLine(report));
+}
+
+function maskItemTable(report, kind) {
+  const items = Array.isArray(report.items) ? report.items : [];
+  const title = "Per item (lowest mean Dice first)";
+  const columns = [["mean_pairwise_iou", "Mean pairwise IoU"], ["consensus_area", "Consensus area (px)"],
+    ["majority_area", "Majority area (px)"], ["consensus_majority_dice", "Dice consensus vs majority"],
+    ["prior", "Prior π"], ["iterations", "EM iterations"]];
+  const downloadCsv = () => {
+    const names = ["item", "width", "height", ...columns.map(([k]) => k), "converged"];
+    downloadText(`agreekit-${kind}-items.csv`, toCsv(names, items), "text/csv");
+  };
+  return h("section", { class: "card table-card", dataset: { table: "items" } }, h("h3", {}, title),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Item"), h("th", { scope: "col", class: "num" }, "Size"),
+          columns.map(([, label]) => h("th", { scope: "col", class: "num" }, label)), h("th", { scope: "col" }, "Converged"))),
+        h("tbody", {}, items.map((item, i) => h("tr", {},
+          h("th", { scope: "row" }, String(item.item)),
+          h("td", { class: "num" }, metric(`items.${i}.width`, item.width ?? null), " × ", metric(`items.${i}.height`, item.height ?? null)),
+          columns.map(([k]) => h("td", { class: "num" }, metric(`items.${i}.${k}`, item[k] ?? null))),
+          h("td", {}, item.converged ? "yes" : "no (stopped at the iteration limit)")))))),
+    h("p", { class: "table-actions" }, h("button", { type: "button", onclick: downloadCsv }, "Download CSV (without runs)")),
+    settingsLine(report));
+}
+
+/** A canvas drawing per-pixel classes (Uint8Array, column-major like the runs) at most MASK_MAX_CANVAS wide. */
+function classCanvas(classes, width, height, label) {
+  const step = Math.max(1, Math.ceil(Math.max(width, height) / MASK_MAX_CANVAS));
+  const cw = Math.ceil(width / step), ch = Math.ceil(height / step);
+  const pooled = new Uint8Array(cw * ch);  // row-major; the highest class in each block wins
+  for (let x = 0; x < width; x++) {
+    const column = x * height, px = (x / step) | 0;
+    for (let y = 0; y < height; y++) {
+      const c = classes[column + y];
+      const at = ((y / step) | 0) * cw + px;
+      if (c > pooled[at]) pooled[at] = c;
+    }
+  }
+  const canvas = h("canvas", { width: cw, height: ch, role: "img", "aria-label": label, class: "mask-canvas" });
+  const scale = MASK_DISPLAY_PX / Math.max(width, height);
+  canvas.style.width = `${Math.round(width * scale)}px`;  // height follows the canvas's aspect ratio
+  const context = canvas.getContext("2d");
+  const image = context.createImageData(cw, ch);
+  for (let i = 0; i < pooled.length; i++) {
+    const [r, g, b] = COLOURS[pooled[i]];
+    image.data[4 * i] = r; image.data[4 * i + 1] = g; image.data[4 * i + 2] = b; image.data[4 * i + 3] = 255;
+  }
+  context.putImageData(image, 0, 0);
+  if (step > 1) canvas.dataset.pooled = String(step);
+  return canvas;
+}
+
+function maskLegend() {
+  const swatch = (cls, text) => h("span", { class: "swatch-item" },
+    h("span", { class: "swatch", style: `background: rgb(${COLOURS[cls].join(",")})` }), text);
+  return h("p", { class: "legend" }, swatch(CLASS.agree, "marked, in the consensus"),
+    swatch(CLASS.extra, "marked outside the consensus (over-segmenting)"),
+    swatch(CLASS.missed, "consensus pixel not marked (under-segmenting)"),
+    swatch(CLASS.background, "background in both"));
+}
+
+function maskFigure(report, item, i) {
+  const { width, height } = item;
+  const consensus = decodeRuns(item.consensus_rle, width * height);
+  const panel = (title, classes, counts, label, ...extra) => h("figure", { class: "mask-panel" },
+    classCanvas(classes, width, height, label), h("figcaption", {}, h("strong", {}, title), ...extra,
+      counts ? h("span", { class: "muted" }, ` ${counts.extra} px outside, ${counts.missed} px missed`) : null));
+  const consensusClasses = consensus.map((v) => (v ? CLASS.agree : CLASS.background));
+  const majority = compareMasks(decodeRuns(item.majority_rle, width * height), consensus);
+  const panels = [
+    panel("STAPLE consensus", consensusClasses, null,
+      `STAPLE consensus of item ${item.item}: ${item.consensus_area} foreground pixels`, " ",
+      h("span", { class: "muted" }, "area "), metric(`items.${i}.consensus_area`, item.consensus_area ?? null)),
+    panel("Majority vote", majority.classes, majority,
+      `Majority vote of item ${item.item} against the consensus: ${majority.extra} pixels outside it, ${majority.missed} consensus pixels not in it`,
+      " Dice ", metric(`items.${i}.consensus_majority_dice`, item.consensus_majority_dice ?? null)),
+  ];
+  (item.annotators || []).forEach((name, j) => {
+    const runs = item.annotator_rle?.[j];
+    if (!Array.isArray(runs)) return;
+    const diff = compareMasks(decodeRuns(runs, width * height), consensus);
+    panels.push(panel(String(name), diff.classes, diff,
+      `Annotator ${name} on item ${item.item}: ${diff.extra} pixels marked outside the consensus, ${diff.missed} consensus pixels missed`,
+      h("span", { class: "panel-values" },
+        " Dice ", metric(`items.${i}.dice.${j}`, item.dice?.[j] ?? null),
+        " · sens. ", metric(`items.${i}.sensitivity.${j}`, item.sensitivity?.[j] ?? null),
+        " · spec. ", metric(`items.${i}.specificity.${j}`, item.specificity?.[j] ?? null))));
+  });
+  return h("div", { class: "mask-item", dataset: { item: String(i) } },
+    h("h4", {}, "Item ", String(item.item), h("span", { class: "muted" }, ` (${width} × ${height} px)`)),
+    h("div", { class: "mask-grid" }, panels));
+}
+
+function maskFigures(report) {
+  const items = Array.isArray(report.items) ? report.items : [];
+  const card = h("section", { class: "card mask-card" }, h("h3", {}, "Consensus and each annotator's disagreement"));
+  if (!items.length) {
+    card.append(h("p", { class: "muted" }, "No item has masks from two or more annotators."), settingsLine(report));
+    return card;
+  }
+  const list = h("div", { class: "mask-items" });
+  const more = h("p", { class: "table-actions" });
+  let shown = 0;
+  const showNext = () => {
+    const next = items.slice(shown, shown + MASK_ITEMS_PER_PAGE);
+    next.forEach((item, k) => list.append(maskFigure(report, item, shown + k)));
+    shown += next.length;
+    more.replaceChildren();
+    if (shown < items.length) {
+      more.append(h("span", { class: "muted" }, `Showing ${shown} of ${items.length} items. `),
+        h("button", { type: "button", onclick: showNext }, `Show ${Math.min(MASK_ITEMS_PER_PAGE, items.length - shown)} more`));
+    }
+  };
+  card.append(h("p", { class: "muted" }, "Items with the lowest mean Dice come first. Each annotator's mask is drawn against the ",
+    "STAPLE consensus; the majority vote (more than half of the annotators) is drawn the same way. Masks larger than ",
+    `${MASK_MAX_CANVAS} px are drawn pooled: a drawn pixel shows any disagreement in its block.`), maskLegend(), list, more);
+  showNext();
+  card.append(settingsLine(report));
+  return card;
+}
+
+function masksView(report, kind) {
+  return [
+    () => section("Mask agreement: STAPLE consensus (Warfield, Zou & Wells 2004) and majority vote", report,
+      h("div", { class: "contrast" },
+        estimate(report, "Mean Dice against the STAPLE consensus", "mean_dice.value", { reasonKey: "mean_dice.reason", big: true,
+          explain: "STAPLE weighs each annotator by its estimated sensitivity and specificity, so careful annotators count for more." }),
+        estimate(report, "Mean Dice against the majority vote", "mean_majority_dice.value", { reasonKey: "mean_majority_dice.reason", big: true,
+          explain: "Majority vote counts every annotator the same: careless annotators pull it away from the careful ones." })),
+      h("div", { class: "row" },
+        estimate(report, "Dice, consensus vs majority vote", "consensus_majority_dice.value", { reasonKey: "consensus_majority_dice.reason" }),
+        estimate(report, "Mean pairwise mask IoU", "mean_pairwise_iou.value", { reasonKey: "mean_pairwise_iou.reason" }),
+        estimate(report, "Items compared", "n_items"),
+        estimate(report, "Annotators", "n_annotators"),
+        estimate(report, "Masks", "n_masks"))),
+    () => maskAnnotatorTable(report, kind),
+    () => maskFigures(report),
+    () => maskItemTable(report, kind),
+    () => recordsTable(report, "pairs", "Per annotator pair (mean mask IoU over shared items)", { kind }),
+  ];
+}
+
+VIEWS.masks = masksView;
+
+// ------------------------------------------------------------------ traces
+
+/** α per step position with its bootstrap band, and percent agreement, across step positions. */
+function stepChart(report) {
+  const steps = (Array.isArray(report.steps) ? report.steps : []).map((s, i) => ({ s, i })).sort((a, b) => a.s.step - b.s.step);
+  const card = h("section", { class: "card chart-card" }, h("h3", {}, "Krippendorff's α by step position"));
+  if (!steps.length) {
+    card.append(h("p", { class: "muted" }, "No steps to chart."), settingsLine(report));
+    return card;
+  }
+  const level = get(report, "settings.level") ?? "nominal";
+  const x = steps.map(({ s }) => s.step);
+  const alpha = steps.map(({ s }) => (typeof s.alpha?.value === "number" ? s.alpha.value : null));
+  const low = steps.map(({ s }) => (Array.isArray(s.alpha?.ci) ? s.alpha.ci[0] : null));
+  const high = steps.map(({ s }) => (Array.isArray(s.alpha?.ci) ? s.alpha.ci[1] : null));
+  const agreement = steps.map(({ s }) => (typeof s.percent_agreement === "number" ? s.percent_agreement : null));
+  const floor = Math.min(0, ...[...alpha, ...low].filter((v) => v !== null));
+  const target = h("div", { class: "chart", role: "img",
+    "aria-label": `${level} Krippendorff's alpha at each step position across traces, with its 95% bootstrap interval, and percent agreement` });
+  const gaps = steps.filter(({ s }) => typeof s.alpha?.value !== "number");
+  card.append(h("p", { class: "muted" }, `${level[0].toUpperCase()}${level.slice(1)} α over the units at each step position `,
+    "(step s of every trace), with its 95% bootstrap interval over traces (shaded), beside percent agreement. ",
+    "A gap is a step where α is undefined; the reason is listed below."), target);
+  if (gaps.length) {
+    card.append(h("ul", { class: "gaps" }, gaps.map(({ s, i }) => h("li", {}, `Step ${s.step}: α `,
+      metric(`steps.${i}.alpha.value`, null), ` — ${s.alpha?.reason ?? "no reason given"}`))));
+  }
+  card.append(settingsLine(report));
+  requestAnimationFrame(() => {
+    const plot = new uPlot({
+      width: chartWidth(card), height: 280,
+      scales: { x: { time: false }, y: { range: [Math.max(-1, floor - 0.05), 1] } },
+      axes: [{ label: "step position", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { label: "agreement" }],
+      series: [{ label: "step" },
+        { label: "α 95% low", stroke: "rgba(31,95,191,0.35)", width: 1, dash: [2, 3], points: { show: false } },
+        { label: "α 95% high", stroke: "rgba(31,95,191,0.35)", width: 1, dash: [2, 3], points: { show: false } },
+        { label: `α (${level})`, stroke: "#1f5fbf", width: 2, points: { show: true, size: 7 } },
+        { label: "percent agreement", stroke: "#c26a00", width: 2, dash: [5, 3], points: { show: true } }],
+      bands: [{ series: [2, 1], fill: "rgba(31,95,191,0.12)" }],
+    }, [x, low, high, alpha, agreement], target);
+    responsive(plot, card);
+  });
+  return card;
+}
+
+function tracesView(report, kind) {
+  const level = get(report, "settings.level") ?? "nominal";
+  return [
+    () => section("Agreement on per-step labels", report,
+      h("div", { class: "contrast" },
+        estimate(report, `Krippendorff's α (${level}), all units`, "alpha.value", { ciKey: "alpha.ci", reasonKey: "alpha.reason", big: true,
+          explain: "1 = perfect agreement · 0 = chance · below 0 = systematic disagreement. A unit is one step of one trace." }),
+        estimate(report, "Percent agreement", "percent_agreement.value", { ciKey: "percent_agreement.ci", reasonKey: "percent_agreement.reason", big: true,
+          explain: "Share of agreeing label pairs within a unit, no chance correction." })),
+      h("div", { class: "row" },
+        estimate(report, "Mean Cohen's κ over annotator pairs", "cohen_kappa.mean.value", { ciKey: "cohen_kappa.mean.ci", reasonKey: "cohen_kappa.mean.reason" }),
+        estimate(report, "Fleiss' κ", "fleiss_kappa.value", { ciKey: "fleiss_kappa.ci", reasonKey: "fleiss_kappa.reason" })),
+      h("div", { class: "row" },
+        estimate(report, "Traces", "n_traces"), estimate(report, "Step positions", "n_steps"),
+        estimate(report, "Units (trace, step)", "n_units"), estimate(report, "Labels", "n_labels"),
+        estimate(report, "Annotators", "n_annotators"), estimate(report, "Disputed units", "n_disputed_units"))),
+    () => stepChart(report),
+    () => recordsTable(report, "units", "Units with most disagreement (lowest percent agreement first)", { kind,
+      explain: "Each unit's labels by annotator: read these steps together to find the unclear guideline." }),
+    () => recordsTable(report, "steps", "Per step position", { kind }),
+    () => recordsTable(report, "traces", "Per trace (most disagreement first)", { kind }),
+    () => recordsTable(report, "cohen_kappa.pairs", "Cohen's κ per annotator pair (units both labelled)", { kind }),
+  ];
+}
+
+VIEWS.traces = tracesView;
