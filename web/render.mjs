@@ -146,23 +146,30 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
       return h("td", {}, value == null ? "" : typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
     }));
   };
-  const tbody = h("tbody", {}, records.slice(0, TABLE_PREVIEW_ROWS).map(row));
+  const tbody = h("tbody", {}, records.length <= TABLE_PREVIEW_ROWS ? records.map(row) : []);
   wrap.append(h("table", {},
     h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
     tbody));
-  const drawRest = async () => {  // in slices, so thousands of rows never block the page for long
-    for (let start = TABLE_PREVIEW_ROWS; start < records.length; start += 400) {
-      tbody.append(...records.slice(start, start + 400).map((r, k) => row(r, start + k)));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  };
   card.append(wrap);
   const actions = h("p", { class: "table-actions" });
   if (records.length > TABLE_PREVIEW_ROWS) {
+    // Pages, not one huge table: laying out thousands of rows blocks the page for most of a second.
     const total = records.length.toLocaleString("en-US");
-    const more = h("button", { type: "button" }, `Show all ${total} rows`);
-    more.addEventListener("click", () => { more.previousSibling?.remove(); more.remove(); drawRest(); });
-    actions.append(h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${total}. `), more, " ");
+    let offset = 0;
+    const position = h("span", { class: "muted", "aria-live": "polite" });
+    const previous = h("button", { type: "button" }, `Previous ${TABLE_PREVIEW_ROWS}`);
+    const next = h("button", { type: "button" }, `Next ${TABLE_PREVIEW_ROWS}`);
+    const show = () => {
+      tbody.replaceChildren(...records.slice(offset, offset + TABLE_PREVIEW_ROWS).map((r, k) => row(r, offset + k)));
+      position.textContent = `Rows ${(offset + 1).toLocaleString("en-US")}–` +
+        `${Math.min(offset + TABLE_PREVIEW_ROWS, records.length).toLocaleString("en-US")} of ${total}`;
+      previous.disabled = offset === 0;
+      next.disabled = offset + TABLE_PREVIEW_ROWS >= records.length;
+    };
+    previous.addEventListener("click", () => { offset = Math.max(0, offset - TABLE_PREVIEW_ROWS); show(); });
+    next.addEventListener("click", () => { offset += TABLE_PREVIEW_ROWS; show(); });
+    show();
+    actions.append(position, previous, next);
   }
   const csvName = `agreekit-${kind}-${key.replace(/\./g, "-")}.csv`;
   const downloadCsv = () => {

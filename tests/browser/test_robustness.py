@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 
 import pytest
@@ -84,6 +85,17 @@ def test_no_long_main_thread_task_during_long_computation(open_page, site, crowd
     assert finished - started > 1000, "the computation was too short to test responsiveness"
     assert max((t["duration"] for t in during), default=0) <= 200, during
     assert page.locator('#results-boxes [data-metric="localization.sigma"]').count() >= 1
+    # a table of thousands of annotator pairs is shown in pages, keyed to the right report rows
+    pairs = page.locator('[data-table="pairs"]')
+    assert "Rows 1–50 of" in pairs.inner_text()
+    clicked = page.evaluate("performance.now()")
+    pairs.get_by_role("button", name="Next 50").click()
+    pairs.get_by_role("button", name="Next 50").click()
+    assert "Rows 101–150 of" in pairs.inner_text()
+    first = pairs.locator("tbody tr").first.locator("[data-metric]").first.get_attribute("data-metric")
+    assert first.startswith("pairs.100."), first
+    late = [t for t in page.evaluate("window.__longTasks") if t["start"] >= clicked]
+    assert max((t["duration"] for t in late), default=0) <= 200, late
 
 
 def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
