@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import subprocess
 import sys
 import threading
 import urllib.request
@@ -92,3 +93,22 @@ def test_server_sends_the_types_pyodide_needs(served, name, mime):
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, never a proxy
     with direct.open(served + name) as response:
         assert response.headers["Content-Type"] == mime
+
+
+def test_serve_command_prints_its_url_and_serves_the_page():
+    if not (build.DIST / "index.html").exists():
+        pytest.skip("dist/ not built (python3 build.py builds it)")
+    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        url = line.split()[2]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/"), line
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with direct.open(url) as response:
+            assert b'<script type="module" src="web/app.mjs">' in response.read()
+        with direct.open(url + "pyodide/pyodide.asm.wasm") as response:
+            assert response.headers["Content-Type"] == "application/wasm"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
