@@ -313,9 +313,9 @@ class Track:
 
     @classmethod
     def of(cls, spans, label_ids):
-        return cls(np.array([s[0] for s in spans], dtype=np.int64),
-                   np.array([s[1] for s in spans], dtype=np.int64),
-                   np.array([label_ids[s[2]] for s in spans], dtype=np.int64))
+        return cls(np.array([s[0] for s in spans], dtype=np.intp),
+                   np.array([s[1] for s in spans], dtype=np.intp),
+                   np.array([label_ids[s[2]] for s in spans], dtype=np.intp))
 
     def __len__(self):
         return len(self.start)
@@ -371,7 +371,7 @@ def f1(tp, n_a, n_b):
 def maximum_matching(graph):
     """A maximum one-to-one matching in a boolean bipartite ``graph``: ``(rows, cols)``."""
     if graph.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     rows, cols = linear_sum_assignment(graph, maximize=True)
     keep = graph[rows, cols]
     return rows[keep], cols[keep]
@@ -388,7 +388,7 @@ def five_way_matching(kinds):
     kind NONE are never matched.  Returns ``(rows, cols, outcome)``.
     """
     if kinds.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.intp)
         return empty, empty, empty
     k = float(min(kinds.shape) + 1)
     if k > MAX_SPANS_PER_ANNOTATOR:
@@ -397,7 +397,7 @@ def five_way_matching(kinds):
     rows, cols = linear_sum_assignment(weight, maximize=True)
     keep = weight[rows, cols] > 0
     rows, cols = rows[keep], cols[keep]
-    return rows, cols, kinds[rows, cols].astype(np.int64)
+    return rows, cols, kinds[rows, cols].astype(np.intp)
 
 
 def five_way(a, b):
@@ -436,7 +436,7 @@ def first_fit(agree):
                 rows.append(i)
                 cols.append(j)
                 break
-    return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
+    return np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp)
 
 
 def potato_partial_matches(a, b):
@@ -467,7 +467,7 @@ def character_labels(track, length, rule="optimal"):
     """
     if rule != "potato":
         return item_character_labels(track, [0, len(track)], length)[0]
-    out = np.zeros(length, dtype=np.int64)
+    out = np.zeros(length, dtype=np.intp)
     lengths = (track.end - track.start).tolist()
     starts, ends, labels = track.start.tolist(), track.end.tolist(), track.label.tolist()
     for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
@@ -505,7 +505,7 @@ def item_character_labels(track, offsets, length, rule="optimal"):
     if rule == "potato":
         return np.stack([character_labels(track.part(offsets[k], offsets[k + 1]), length, rule)
                          for k in range(len(offsets) - 1)])
-    out = np.zeros((len(offsets) - 1, length), dtype=np.int64)
+    out = np.zeros((len(offsets) - 1, length), dtype=np.intp)
     owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     # What is written last wins: write the shortest first, and among equals the later start
     # and the later label (label ids follow the sorted label names).
@@ -599,7 +599,7 @@ def _match_pairs(edges, owner, sizes, offsets, solve):
         r, c = solve(offsets[i], offsets[i + 1], offsets[j], offsets[j + 1])
         rows.append(r + offsets[i])
         cols.append(c + offsets[j])
-    return np.concatenate(rows).astype(np.int64), np.concatenate(cols).astype(np.int64)
+    return np.concatenate(rows).astype(np.intp), np.concatenate(cols).astype(np.intp)
 
 
 def score_item(track, offsets, match="optimal"):
@@ -612,11 +612,11 @@ def score_item(track, offsets, match="optimal"):
     owner = np.repeat(np.arange(m), np.diff(offsets))
     sizes = np.diff(offsets)
     pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
-    pair_of = np.full((m, m), -1, dtype=np.int64)
+    pair_of = np.full((m, m), -1, dtype=np.intp)
     for p, (i, j) in enumerate(pairs):
         pair_of[i, j] = p
-    n_a = sizes[[i for i, _ in pairs]] if pairs else np.zeros(0, dtype=np.int64)
-    n_b = sizes[[j for _, j in pairs]] if pairs else np.zeros(0, dtype=np.int64)
+    n_a = sizes[[i for i, _ in pairs]] if pairs else np.zeros(0, dtype=np.intp)
+    n_b = sizes[[j for _, j in pairs]] if pairs else np.zeros(0, dtype=np.intp)
 
     shared = overlap(track, track)
     kinds = pair_kinds(track, track, shared)
@@ -624,7 +624,7 @@ def score_item(track, offsets, match="optimal"):
                               lambda la, ha, lb, hb: five_way_matching(kinds[la:ha, lb:hb])[:2])
     order = np.lexsort((rows, pair_of[owner[rows], owner[cols]]))
     rows, cols = rows[order], cols[order]
-    outcome = kinds[rows, cols].astype(np.int64)
+    outcome = kinds[rows, cols].astype(np.intp)
     pair = pair_of[owner[rows], owner[cols]]
     matched = np.bincount(pair * 4 + outcome, minlength=4 * len(pairs)).reshape(len(pairs), 4)
     n_matched = matched.sum(axis=1)
@@ -643,9 +643,9 @@ def score_item(track, offsets, match="optimal"):
             r, _ = first_fit(agree[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]])
             partial_f1.append(_potato_f1(len(r), sizes[i], sizes[j]))
             partial_rows.append(r + offsets[i])
-        exact_tp = np.array(exact_tp, dtype=np.int64)
-        exact_total = np.array(exact_total, dtype=np.int64)
-        partial_rows = np.concatenate(partial_rows) if partial_rows else np.zeros(0, dtype=np.int64)
+        exact_tp = np.array(exact_tp, dtype=np.intp)
+        exact_total = np.array(exact_total, dtype=np.intp)
+        partial_rows = np.concatenate(partial_rows) if partial_rows else np.zeros(0, dtype=np.intp)
         exact_f1, partial_f1 = np.array(exact_f1), np.array(partial_f1)
     else:
         graph = partial_graph(track, track, shared)
@@ -677,7 +677,7 @@ def _bootstrap_means(values, counts):
 
 
 def _concat(arrays):
-    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.intp)
 
 
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -726,9 +726,9 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     n_ann = len(all_annotators)
     char_rule = "potato" if match == "potato" else "optimal"
 
-    pair_outcomes = np.zeros((n_ann, n_ann, len(OUTCOMES)), dtype=np.int64)  # [a, b] with a < b
+    pair_outcomes = np.zeros((n_ann, n_ann, len(OUTCOMES)), dtype=np.intp)  # [a, b] with a < b
     pair_f1_sums = np.zeros((n_ann, n_ann, 2))
-    pair_items = np.zeros((n_ann, n_ann), dtype=np.int64)
+    pair_items = np.zeros((n_ann, n_ann), dtype=np.intp)
     # Label ids, gathered over every pair of every item and counted once at the end.
     matched_a, matched_b, matched_kind, compared = [], [], [], []
     exact_tp, exact_total, partial_tp = [], [], []
@@ -872,12 +872,12 @@ def _label_outcomes(label_names, label_a, label_b, kind, compared):
     of every span once per annotator it was compared with.
     """
     n = len(label_names)
-    table = np.zeros((n, 5), dtype=np.int64)
+    table = np.zeros((n, 5), dtype=np.intp)
     np.add.at(table, (label_a, kind), 1)
     np.add.at(table, (label_b, kind), 1)
     table[:, 4] = np.bincount(compared, minlength=n) - table[:, :4].sum(axis=1)
     mismatch = (kind == LABEL_ONLY) | (kind == BOTH)
-    confusion = np.zeros((n, n), dtype=np.int64)
+    confusion = np.zeros((n, n), dtype=np.intp)
     np.add.at(confusion, (label_a[mismatch], label_b[mismatch]), 1)
     np.add.at(confusion, (label_b[mismatch], label_a[mismatch]), 1)
     names = ("exact", "label_only", "boundary_only", "both", "missed")
@@ -899,7 +899,7 @@ def _label_scores(items, label_names, label_ids, exact_tp, exact_total, partial_
     Pooled F1 of label L = 2·TP_L / Σ(|A_L| + |B_L|) over every compared pair.
     """
     n = len(label_names)
-    spans_per_label = np.zeros(n, dtype=np.int64)
+    spans_per_label = np.zeros(n, dtype=np.intp)
     users = [set() for _ in range(n)]
     for item in items:
         for annotator, ss in item.spans.items():
@@ -940,7 +940,7 @@ def _examples(item, annotators, all_spans, offsets, score, limit=MAX_EXAMPLES):
     """
     m = len(annotators)
     owner = np.repeat(np.arange(m), np.diff(offsets))
-    pair_of = np.full((m, m), -1, dtype=np.int64)
+    pair_of = np.full((m, m), -1, dtype=np.intp)
     for p, (i, j) in enumerate(score.pairs):
         pair_of[i, j] = p
     # Candidates as (pair, outcome code, span, partner); per pair, codes sort matched < missed_a < missed_b.
