@@ -221,3 +221,25 @@ def to_int(row, column):
         raise InputError(f"'{column}' must be a whole number", line=row.line, column=column,
                          value=row.values.get(column))
     return int(number)
+
+
+def interval_is_blank(row, label, unit):
+    """For rows with ``start`` and ``end``: True when both are blank.
+
+    Both blank means the annotator read the item and marked nothing, which a
+    label would contradict (an error).  Only one of them blank is an error
+    naming the missing column.  ``unit`` names the thing ("span", "segment").
+    """
+    start_blank = is_blank(row.values.get("start"))
+    end_blank = is_blank(row.values.get("end"))
+    if start_blank and end_blank:
+        if label:
+            raise InputError(f"label {label!r} given without a start and an end; a row with no "
+                             f"{unit} means the annotator marked nothing and must have no label",
+                             line=row.line, column="label", value=label)
+        return True
+    if start_blank or end_blank:
+        given, missing = ("end", "start") if start_blank else ("start", "end")
+        raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
+                         "for an annotator who marked nothing", line=row.line, column=missing, value="")
+    return False

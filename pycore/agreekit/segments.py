@@ -35,7 +35,7 @@ from .bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, percentil
 from .boxes import check_options
 from .objects import ObjectKind, ObjectSet, object_report
 from .report import Report
-from .rows import InputError, is_blank, read_table, to_float, to_text
+from .rows import InputError, interval_is_blank, read_table, to_float, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -106,21 +106,11 @@ def read_segments(source):
         item = _text(row, "item")
         annotator = _text(row, "annotator")
         label = _text(row, "label", required=False)
-        start_blank = is_blank(row.values.get("start"))
-        end_blank = is_blank(row.values.get("end"))
         tracks = raw.setdefault(item, {})
         segments = tracks.setdefault(annotator, [])
-        if start_blank and end_blank:
+        if interval_is_blank(row, label, "segment"):
             marked_nothing.setdefault((item, annotator), row.line)
-            if label:
-                raise InputError(f"label {label!r} given without a start and an end; a row with no "
-                                 "segment means the annotator marked nothing and must have no label",
-                                 line=row.line, column="label", value=label)
             continue
-        if start_blank or end_blank:
-            given, missing = ("end", "start") if start_blank else ("start", "end")
-            raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
-                             "for an annotator who marked nothing", line=row.line, column=missing, value="")
         start = _seconds(row, "start")
         end = _seconds(row, "end")
         if end < start:

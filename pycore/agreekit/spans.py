@@ -47,7 +47,7 @@ from scipy.optimize import linear_sum_assignment
 from .alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
 from .report import Report, estimate
-from .rows import InputError, is_blank, read_table, to_int, to_text
+from .rows import InputError, interval_is_blank, read_table, to_int, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -128,18 +128,8 @@ def read_spans(source):
                                  value=values.get("end"))
             spans.append((start, end, label, row.line))
             continue
-        start_blank = is_blank(values.get("start"))
-        end_blank = is_blank(values.get("end"))
-        if start_blank and end_blank:
-            if label:
-                raise InputError(f"label {label!r} given without a start and an end; a row with no "
-                                 "span means the annotator marked nothing and must have no label",
-                                 line=row.line, column="label", value=label)
+        if interval_is_blank(row, label, "span"):
             continue
-        if start_blank or end_blank:
-            given, missing = ("end", "start") if start_blank else ("start", "end")
-            raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
-                             "for an annotator who marked nothing", line=row.line, column=missing, value="")
         start = to_int(row, "start")
         end = to_int(row, "end")
         if start < 0:
