@@ -184,3 +184,19 @@ def test_layout_fits_and_keyboard_reaches_controls(open_page, site, width, heigh
         page.keyboard.press("Tab")
         reached.add(page.evaluate("document.activeElement.id || document.activeElement.textContent.trim()"))
     assert "rows-spans" in reached and "Compute" in reached, reached
+
+
+def test_site_works_from_a_sub_path(open_page, dist_dir, tmp_path):
+    """dist/ uses relative URLs only, so it can live anywhere on a static host."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "agreekit").symlink_to(dist_dir, target_is_directory=True)
+    site = Site(tmp_path)
+    try:
+        page = open_page(site.url + "tools/agreekit/")
+        wait_ready(page)
+        page.click("#tab-segments")
+        page.click('button[data-example="segments"]')
+        wait_result(page, "segments")
+        assert page.locator('#results-segments [data-metric="mean_matched_iou"]').count() >= 1
+    finally:
+        site.close()
