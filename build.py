@@ -40,7 +40,8 @@ PYCORE = ROOT / "pycore"
 PYODIDE_VERSION = "0.27.7"
 UPLOT_VERSION = "1.6.32"
 PYODIDE_CORE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
-                      "python_stdlib.zip", "pyodide-lock.json", "package.json")
+                      "python_stdlib.zip", "pyodide-lock.json",
+                      "package.json")  # package.json: version and licence (MPL-2.0) of the copy we ship
 # The page loads numpy and scipy at start-up; micropip (+ packaging) ships so that users of
 # the folder can install more pure-Python wheels by hand.
 PYODIDE_PACKAGES = ("numpy", "scipy", "micropip")
