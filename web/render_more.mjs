@@ -12,6 +12,7 @@ import { decodeRuns, compareMasks, CLASS } from "./masks_draw.mjs";
 
 export { renderReport } from "./render.mjs";
 
+const TABLE_PREVIEW_ROWS = 50;
 const MASK_ITEMS_PER_PAGE = 6;
 const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
 const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
@@ -23,19 +24,77 @@ const COLOURS = {
   [CLASS.extra]: [230, 159, 0],
 };
 
+// ------------------------------------------------------------------ tables of records holding estimates
+
+/** The number, or "undefined" with the reason, plus the interval when there is one. */
+function estimateCell(key, record) {
+  const value = typeof record?.value === "number" ? record.value : null;
+  return h("td", { class: "num" }, metric(`${key}.value`, value),
+    Array.isArray(record?.ci)
+      ? h("div", { class: "cell-ci" }, "[", metric(`${key}.ci.0`, record.ci[0]), ", ", metric(`${key}.ci.1`, record.ci[1]), "]")
+      : null,
+    value === null && record?.reason ? h("div", { class: "cell-reason" }, record.reason) : null);
+}
+
+/**
+ * A table of report records whose columns are text, numbers (dotted paths) or estimates
+ * ({value, ci, reason}; path "" for a record that is itself one), with a CSV download.
+ */
+function estimateTable(report, key, title, columns, { kind, explain } = {}) {
+  const records = get(report, key);
+  if (!Array.isArray(records)) return null;
+  const at = (record, path) => (path ? get(record, path) : record);
+  const cell = (record, i, { path, type }) => {
+    const value = at(record, path);
+    const where = path ? `${key}.${i}.${path}` : `${key}.${i}`;
+    if (type === "estimate") return estimateCell(where, value);
+    if (type === "number") return h("td", { class: "num" }, metric(where, typeof value === "number" ? value : null));
+    return h("td", {}, value == null ? "" : String(value));
+  };
+  const row = (record, i) => h("tr", {}, columns.map((column) => cell(record, i, column)));
+  const tbody = h("tbody", {}, records.slice(0, TABLE_PREVIEW_ROWS).map(row));
+  const card = h("section", { class: "card table-card", dataset: { table: key } }, h("h3", {}, title),
+    explain ? h("p", { class: "muted" }, explain) : null,
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
+      h("table", {}, h("thead", {}, h("tr", {}, columns.map(({ title: name, type }) =>
+        h("th", { scope: "col", class: type === "text" ? "" : "num" }, name)))), tbody)));
+  const actions = h("p", { class: "table-actions" });
+  if (records.length > TABLE_PREVIEW_ROWS) {
+    const more = h("button", { type: "button" }, `Show all ${records.length.toLocaleString("en-US")} rows`);
+    const note = h("span", { class: "muted" }, `Showing ${TABLE_PREVIEW_ROWS} of ${records.length.toLocaleString("en-US")}. `);
+    more.addEventListener("click", async () => {
+      note.remove(); more.remove();
+      for (let start = TABLE_PREVIEW_ROWS; start < records.length; start += 400) {  // in slices: the page stays responsive
+        tbody.append(...records.slice(start, start + 400).map((r, k) => row(r, start + k)));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    });
+    actions.append(note, more, " ");
+  }
+  const downloadCsv = () => {
+    const names = columns.flatMap(({ path, type }) => (type === "estimate"
+      ? [`${path || "value"}`, `${path ? path + "_" : ""}ci_low`, `${path ? path + "_" : ""}ci_high`, `${path ? path + "_" : ""}reason`]
+      : [path]));
+    const flat = records.map((record) => Object.fromEntries(columns.flatMap(({ path, type }) => {
+      const value = at(record, path);
+      if (type !== "estimate") return [[path, value ?? null]];
+      const prefix = path ? `${path}_` : "";
+      return [[path || "value", value?.value ?? null], [`${prefix}ci_low`, value?.ci?.[0] ?? null],
+        [`${prefix}ci_high`, value?.ci?.[1] ?? null], [`${prefix}reason`, value?.reason ?? null]];
+    })));
+    downloadText(`agreekit-${kind}-${key.replace(/\./g, "-")}.csv`, toCsv(names, flat), "text/csv");
+  };
+  actions.append(h("button", { type: "button", onclick: downloadCsv }, "Download CSV"));
+  card.append(actions, settingsLine(report));
+  return card;
+}
+
 // ------------------------------------------------------------------ polygons and cuboids: the box view
 
 VIEWS.polygons = (report, kind) => boxesView(report, kind, { objects: "Polygons", countKey: "n_polygons" });
 VIEWS.cuboids = (report, kind) => boxesView(report, kind, { objects: "Cuboids", countKey: "n_cuboids" });
 
 // ------------------------------------------------------------------ masks
-
-/** A cell holding an {value, reason} estimate: the number, or "undefined" with the reason beside it. */
-function estimateCell(key, record) {
-  const value = record?.value ?? null;
-  return h("td", { class: "num" }, metric(`${key}.value`, value),
-    value === null && record?.reason ? h("div", { class: "cell-reason" }, record.reason) : null);
-}
 
 const ANNOTATOR_COLUMNS = [
   ["sensitivity", "Sensitivity"],
@@ -46,31 +105,13 @@ const ANNOTATOR_COLUMNS = [
 ];
 
 function maskAnnotatorTable(report, kind) {
-  const records = Array.isArray(report.annotators) ? report.annotators : [];
-  const title = "Per annotator (means over items)";
-  const downloadCsv = () => {
-    const columns = ["annotator", "n_items", ...ANNOTATOR_COLUMNS.flatMap(([k]) => [k, `${k}_reason`])];
-    const flat = records.map((r) => ({
-      annotator: r.annotator, n_items: r.n_items,
-      ...Object.fromEntries(ANNOTATOR_COLUMNS.flatMap(([k]) => [[k, r[k]?.value ?? null], [`${k}_reason`, r[k]?.reason ?? null]])),
-    }));
-    downloadText(`agreekit-${kind}-annotators.csv`, toCsv(columns, flat), "text/csv");
-  };
-  return h("section", { class: "card table-card", dataset: { table: "annotators" } }, h("h3", {}, title),
-    h("p", { class: "muted" }, "Sensitivity: share of the consensus foreground the annotator marked; specificity: share of the ",
-      "consensus background it left unmarked (STAPLE's estimates). Low sensitivity means under-segmenting (ask for fuller ",
-      "outlines), low specificity over-segmenting (ask for tighter ones): opposite fixes, so both are shown. Dice is against ",
-      "the STAPLE consensus and against the majority vote; mean IoU against each other annotator."),
-    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
-      h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Annotator"), h("th", { scope: "col", class: "num" }, "Items"),
-          ANNOTATOR_COLUMNS.map(([, label]) => h("th", { scope: "col", class: "num" }, label)))),
-        h("tbody", {}, records.map((r, i) => h("tr", {},
-          h("th", { scope: "row" }, String(r.annotator)),
-          h("td", { class: "num" }, metric(`annotators.${i}.n_items`, r.n_items ?? null)),
-          ANNOTATOR_COLUMNS.map(([k]) => estimateCell(`annotators.${i}.${k}`, r[k]))))))),
-    h("p", { class: "table-actions" }, h("button", { type: "button", onclick: downloadCsv }, "Download CSV")),
-    settingsLine(report));
+  return estimateTable(report, "annotators", "Per annotator (means over items)", [
+    { path: "annotator", title: "Annotator", type: "text" }, { path: "n_items", title: "Items", type: "number" },
+    ...ANNOTATOR_COLUMNS.map(([path, title]) => ({ path, title, type: "estimate" }))], { kind,
+    explain: "Sensitivity: share of the consensus foreground the annotator marked; specificity: share of the " +
+      "consensus background it left unmarked (STAPLE's estimates). Low sensitivity means under-segmenting (ask for fuller " +
+      "outlines), low specificity over-segmenting (ask for tighter ones): opposite fixes, so both are shown. Dice is against " +
+      "the STAPLE consensus and against the majority vote; mean IoU against each other annotator." });
 }
 
 function maskItemTable(report, kind) {
@@ -138,7 +179,7 @@ function maskFigure(report, item, i) {
   const consensus = decodeRuns(item.consensus_rle, width * height);
   const panel = (title, classes, counts, label, ...extra) => h("figure", { class: "mask-panel" },
     classCanvas(classes, width, height, label), h("figcaption", {}, h("strong", {}, title), ...extra,
-      counts ? h("span", { class: "muted" }, ` ${counts.extra} px outside, ${counts.missed} px missed`) : null));
+      counts ? h("span", { class: "muted counts" }, `${counts.extra} px outside, ${counts.missed} px missed`) : null));
   const consensusClasses = consensus.map((v) => (v ? CLASS.agree : CLASS.background));
   const majority = compareMasks(decodeRuns(item.majority_rle, width * height), consensus);
   const panels = [
@@ -210,7 +251,9 @@ function masksView(report, kind) {
     () => maskAnnotatorTable(report, kind),
     () => maskFigures(report),
     () => maskItemTable(report, kind),
-    () => recordsTable(report, "pairs", "Per annotator pair (mean mask IoU over shared items)", { kind }),
+    () => estimateTable(report, "pairs", "Per annotator pair (mean mask IoU over shared items)", [
+      { path: "a", title: "Annotator", type: "text" }, { path: "b", title: "Annotator", type: "text" },
+      { path: "n_items", title: "Shared items", type: "number" }, { path: "mean_iou", title: "Mean mask IoU", type: "estimate" }], { kind }),
   ];
 }
 
@@ -280,9 +323,19 @@ function tracesView(report, kind) {
     () => stepChart(report),
     () => recordsTable(report, "units", "Units with most disagreement (lowest percent agreement first)", { kind,
       explain: "Each unit's labels by annotator: read these steps together to find the unclear guideline." }),
-    () => recordsTable(report, "steps", "Per step position", { kind }),
-    () => recordsTable(report, "traces", "Per trace (most disagreement first)", { kind }),
-    () => recordsTable(report, "cohen_kappa.pairs", "Cohen's κ per annotator pair (units both labelled)", { kind }),
+    () => estimateTable(report, "steps", "Per step position", [
+      { path: "step", title: "Step", type: "number" }, { path: "alpha", title: `α (${level}) with 95% CI`, type: "estimate" },
+      { path: "percent_agreement", title: "Percent agreement", type: "number" }, { path: "n_units", title: "Units", type: "number" },
+      { path: "n_labels", title: "Labels", type: "number" }], { kind }),
+    () => estimateTable(report, "traces", "Per trace (most disagreement first)", [
+      { path: "trace", title: "Trace", type: "text" }, { path: "alpha", title: `α (${level})`, type: "estimate" },
+      { path: "percent_agreement", title: "Percent agreement", type: "number" }, { path: "n_steps", title: "Steps", type: "number" },
+      { path: "n_annotators", title: "Annotators", type: "number" }, { path: "n_disputed_steps", title: "Disputed steps", type: "number" }],
+    { kind }),
+    () => estimateTable(report, "cohen_kappa.pairs", "Cohen's κ per annotator pair (units both labelled)", [
+      { path: "a", title: "Annotator", type: "text" }, { path: "b", title: "Annotator", type: "text" },
+      { path: "", title: "Cohen's κ", type: "estimate" }, { path: "percent_agreement", title: "Percent agreement", type: "number" },
+      { path: "n_units", title: "Shared units", type: "number" }], { kind }),
   ];
 }
 
