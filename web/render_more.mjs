@@ -276,7 +276,7 @@ function stepChart(report) {
   const high = steps.map(({ s }) => (Array.isArray(s.alpha?.ci) ? s.alpha.ci[1] : null));
   const agreement = steps.map(({ s }) => (typeof s.percent_agreement === "number" ? s.percent_agreement : null));
   const floor = Math.min(0, ...[...alpha, ...low].filter((v) => v !== null));
-  const target = h("div", { class: "chart", role: "img",
+  const target = h("div", { class: "chart step-chart", role: "img",
     "aria-label": `${level} Krippendorff's alpha at each step position across traces, with its 95% bootstrap interval, and percent agreement` });
   const gaps = steps.filter(({ s }) => typeof s.alpha?.value !== "number");
   card.append(h("p", { class: "muted" }, `${level[0].toUpperCase()}${level.slice(1)} α over the units at each step position `,
