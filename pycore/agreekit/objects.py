@@ -388,19 +388,22 @@ def bootstrap_intervals(per_item, between, detection, classification, n_resample
     if n_resamples <= 0 or n_items < 2:
         return {"sigma": None, "detection": None, "classification": None}
     counts = boot.resample_counts(n_items, n_resamples, seed)
-    within_sum = counts @ per_item["within_sum"]
-    within_n = counts @ per_item["within_n"]
-    between_sum = boot.weighted_pair_sums(counts, between["item_sums"])
-    between_n = boot.weighted_pair_sums(counts, between["item_counts"])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean_within = within_sum / within_n
-        mean_between = between_sum / between_n
-        sigma = np.where(mean_between > 0, 1.0 - mean_within / mean_between, np.nan)
+    sigma_ci = None
+    if between is not None:  # None: this kind has no localization (σ)
+        within_sum = counts @ per_item["within_sum"]
+        within_n = counts @ per_item["within_n"]
+        between_sum = boot.weighted_pair_sums(counts, between["item_sums"])
+        between_n = boot.weighted_pair_sums(counts, between["item_counts"])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean_within = within_sum / within_n
+            mean_between = between_sum / between_n
+            sigma = np.where(mean_between > 0, 1.0 - mean_within / mean_between, np.nan)
+        sigma_ci = boot.percentile_ci(sigma, level)
     det = alpha_from_coincidence((counts @ detection.reshape(n_items, -1)).reshape(-1, 2, 2))
     c = classification.shape[-1]
     cls = (alpha_from_coincidence((counts @ classification.reshape(n_items, -1)).reshape(-1, c, c))
            if c else np.full(n_resamples, np.nan))
-    return {"sigma": boot.percentile_ci(sigma, level), "detection": boot.percentile_ci(det, level),
+    return {"sigma": sigma_ci, "detection": boot.percentile_ci(det, level),
             "classification": boot.percentile_ci(cls, level)}
 
 
@@ -482,8 +485,6 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
             "within_ecdf": ecdf_summary(within_sorted),
             "between_ecdf": between_ecdf(within_sorted, between["le"], between["n"]),
         }
-    else:
-        between = {"item_sums": np.zeros((n_items, n_items)), "item_counts": np.zeros((n_items, n_items))}
 
     if progress is not None and bootstrap > 0:
         progress(0, 1, "bootstrap")
@@ -531,7 +532,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
             items_by[a] += 1
     data["annotators"] = [{"annotator": names[a], "n_items": int(items_by[a]), "n_objects": int(n_objects_by[a]),
                            **per_annotator[a]} for a in range(n_names)]
-    data["labels"] = _label_breakdown(objects, records, within, within_pair_index, raw, mean_between, label_key)
+    data["labels"] = _label_breakdown(objects, match_a, match_b, within, raw, mean_between, label_key)
     data["items"] = _item_breakdown(objects, records, raw, per_item, names)
     return data
 
@@ -550,30 +551,29 @@ def _potato_alpha_rule(section, groups, objects, multi):
             " (Potato's rule)"
 
 
-def _label_breakdown(objects, records, within, within_pair_index, raw, mean_between, label_key):
-    labels = {}
-    for obj in range(objects.n_objects):
-        key = label_key(objects.labels[obj])
-        labels.setdefault(key, {"n_objects": 0, "matches": [], "mismatched": 0})["n_objects"] += 1
-    m = 0
-    for rec in records:
-        for p, q in zip(rec[5], rec[6]):
-            lp, lq = label_key(objects.labels[p]), label_key(objects.labels[q])
-            for key in {lp, lq}:
-                labels[key]["matches"].append(m)
-                if lp != lq:
-                    labels[key]["mismatched"] += 1
-            m += 1
-    out = []
-    for key in sorted(labels):
-        v = labels[key]
-        mat = np.array(v["matches"], dtype=int)
-        mean_within = _mean(within[mat]) if within is not None else float("nan")
-        out.append({"label": key, "n_objects": v["n_objects"], "n_matched": int(mat.size),
-                    "n_label_mismatch": v["mismatched"],
-                    "mean_matched_iou": _mean(raw["matched_similarity"][mat]),
-                    "mean_within": mean_within, "sigma": sigma_value(mean_within, mean_between)})
-    return out
+def _label_breakdown(objects, match_a, match_b, within, raw, mean_between, label_key):
+    """Per label: its objects, and the matched pairs in which either object carries it."""
+    keys = [label_key(label) for label in objects.labels]
+    if not keys:
+        return []
+    names, codes = np.unique(np.array(keys, dtype=object).astype(str), return_inverse=True)
+    codes = codes.ravel()
+    n = len(names)
+    la, lb = codes[match_a], codes[match_b]
+    differ = la != lb
+    index = np.arange(len(match_a))
+    member_match = np.concatenate([index, index[differ]])
+    member_label = np.concatenate([la, lb[differ]])
+    iou, n_matched = _grouped_means(member_label, raw["matched_similarity"][member_match], n)
+    if within is not None:
+        mean_within, _ = _grouped_means(member_label, within[member_match], n)
+    else:
+        mean_within = np.full(n, np.nan)
+    mismatched = np.bincount(np.concatenate([la[differ], lb[differ]]), minlength=n)
+    n_objects = np.bincount(codes, minlength=n)
+    return [{"label": str(names[k]), "n_objects": int(n_objects[k]), "n_matched": int(n_matched[k]),
+             "n_label_mismatch": int(mismatched[k]), "mean_matched_iou": iou[k], "mean_within": mean_within[k],
+             "sigma": sigma_value(mean_within[k], mean_between)} for k in range(n)]
 
 
 def _item_breakdown(objects, records, raw, per_item, names):
