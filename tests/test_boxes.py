@@ -514,3 +514,16 @@ def test_cli_bad_input_exits_2_with_location():
     result = _cli("boxes", "-", stdin="item,annotator,x,y,w,h,label\nimg1,a,0,zero,1,1,x\n")
     assert result.returncode == 2
     assert "line 2" in result.stderr and "'y'" in result.stderr
+
+
+def test_between_ecdf_covers_the_whole_curve_and_is_exact_at_within_values():
+    rows = random_rows(2, n_items=8)
+    within, between = brute_force(rows)
+    curve = agreekit.boxes(rows, bootstrap=0).to_dict()["localization"]["between_ecdf"]
+    x, y = np.array(curve["x"]), np.array(curve["y"])
+    assert np.all(np.diff(x) >= 0) and np.all(np.diff(y) >= 0)
+    assert x[-1] == 1.0 and y[-1] == 1.0
+    between = np.array(between)
+    for w in within:
+        k = np.flatnonzero(x == w)
+        assert k.size and y[k].max() == pytest.approx(np.mean(between <= w), abs=1e-12)

@@ -203,7 +203,8 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
     n_items = len(sizes)
     total_pairs = (sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0
     result = {"item_sums": np.zeros((n_items, n_items)), "le": np.zeros(len(within_sorted)),
-              "lt": np.zeros(len(within_sorted)), "total_pairs": int(total_pairs)}
+              "lt": np.zeros(len(within_sorted)), "histogram": np.zeros(_HISTOGRAM_BINS),
+              "total_pairs": int(total_pairs)}
     if total_pairs == 0:
         result.update(sum=0.0, n=0, exact=True, se=None, item_counts=np.zeros((n_items, n_items)))
         return result
@@ -219,6 +220,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
 
 
 _CELLS = 1 << 18
+_HISTOGRAM_BINS = 200
 
 
 def _cell_table(within_sorted):
@@ -241,6 +243,9 @@ def _accumulate(d, within_sorted, result):
     bins = len(within_sorted) + 1
     if "cells" not in result:
         result["cells"] = _cell_table(within_sorted)
+    # A coarse histogram of every between distance, so the chart can draw the whole curve.
+    cell = np.clip((d * _HISTOGRAM_BINS).astype(np.intp), 0, _HISTOGRAM_BINS - 1)
+    result["histogram"] += np.bincount(cell, minlength=_HISTOGRAM_BINS)
     # Distances above the largest within value raise no count at any within value.
     above = d > within_sorted[-1]
     if above.any():
@@ -373,13 +378,21 @@ def ecdf_summary(values, points=200):
     return {"x": values[k].tolist(), "y": ((k + 1) / values.size).tolist()}
 
 
-def between_ecdf(within_sorted, le, n_between):
-    """The between ECDF evaluated at the within values (what the KS chart needs)."""
+def between_ecdf(within_sorted, le, n_between, histogram):
+    """The between ECDF for the chart: exact at every within value (where KS is
+    read) and at the edges of a 200-bin histogram over [0, 1] (the rest of the curve;
+    at an edge e the value is the share of distances below e, and 1 at e = 1)."""
     if n_between == 0:
         return {"x": [], "y": []}
-    x, first = np.unique(within_sorted, return_index=True)
-    last = np.searchsorted(within_sorted, x, "right") - 1
-    return {"x": x.tolist(), "y": (le[last] / n_between).tolist()}
+    x_within = np.unique(within_sorted)
+    last = np.searchsorted(within_sorted, x_within, "right") - 1
+    y_within = le[last] / n_between if len(x_within) else np.zeros(0)
+    edges = np.arange(1, len(histogram) + 1) / len(histogram)
+    y_edges = np.cumsum(histogram) / n_between
+    x = np.concatenate([x_within, edges])
+    y = np.concatenate([y_within, y_edges])
+    order = np.lexsort((y, x))
+    return {"x": x[order].tolist(), "y": y[order].tolist()}
 
 
 def bootstrap_intervals(per_item, between, detection, classification, n_resamples, seed, level=0.95):
@@ -483,7 +496,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
             "between_exact": bool(between["exact"]),
             "between_se": between["se"],
             "within_ecdf": ecdf_summary(within_sorted),
-            "between_ecdf": between_ecdf(within_sorted, between["le"], between["n"]),
+            "between_ecdf": between_ecdf(within_sorted, between["le"], between["n"], between["histogram"]),
         }
 
     if progress is not None and bootstrap > 0:
