@@ -291,11 +291,6 @@ def build_examples(dest: Path):
             "to_csv(centred_corpus(50, seed=7, annotators=('careful_a', 'fixed')))}, sys.stdout)")
     env = {**os.environ, "PYTHONPATH": str(PYCORE)}
     result = subprocess.run([_python_with_numpy(), "-c", code], capture_output=True, text=True, env=env)
-    if result.returncode != 0 and "No module named 'agreekit.simulate'" in result.stderr:
-        # TODO(issue 4): agreekit.simulate.centred_corpus_csv() is being written by the lead;
-        # until it lands the page's box example button reports that the file is missing.
-        log("WARNING: agreekit.simulate not available yet; no box example built")
-        return
     if result.returncode != 0:
         raise SystemExit("generating the box example failed:\n" + result.stderr)
     for name, text in json.loads(result.stdout).items():
