@@ -228,7 +228,7 @@ def build_wheel(out_dir: Path) -> Path:
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
             files.append((path.relative_to(PYCORE).as_posix(), path.read_bytes()))
 
-    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
+    metadata = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
                 f"Summary: {project.get('description', '')}",
                 f"Requires-Python: {project.get('requires-python', '')}"]
     metadata += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
