@@ -191,26 +191,37 @@ def boxes(rows, *, threshold=DEFAULT_THRESHOLD, distance="giou", match="optimal"
     objects, box_array, more = build_objects(records)
     warnings += more
     kind = box_kind(box_array, distance)
-    label_key = str if potato else (lambda label: "" if label is None else str(label))
-    label_equal = (lambda a, b: a == b) if potato else (lambda a, b: label_key(a) == label_key(b))
+    label_key, label_equal = label_rules(potato)
     data = object_report(objects, kind, threshold=float(threshold), match_mode=match,
                          bootstrap=int(bootstrap), seed=int(seed), pair_budget=int(pair_budget),
                          progress=progress, label_equal=label_equal, label_key=label_key,
                          potato_alpha=potato)
-    if not data["localization"]["between_exact"]:
-        loc = data["localization"]
-        warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
-                        f"{int(pair_budget):,}: it is a seeded sample of {loc['n_between']:,} pairs "
-                        f"(standard error of the mean {loc['between_se']:.2g})")
     settings = {"threshold": float(threshold), "distance": distance, "match": match,
-                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget),
-                "ci_level": boot.DEFAULT_LEVEL}
-    return Report("boxes", {
-        "settings": settings,
+                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget)}
+    return object_kind_report("boxes", "n_boxes", int(len(box_array)), records, objects, data, warnings, settings)
+
+
+def label_rules(potato):
+    """How labels are keyed and compared: Potato keeps None apart from "" (str(None) is "None")."""
+    if potato:
+        return str, (lambda a, b: a == b)
+    key = (lambda label: "" if label is None else str(label))
+    return key, (lambda a, b: key(a) == key(b))
+
+
+def object_kind_report(kind, count_key, count, records, objects, data, warnings, settings):
+    """The box-style report of one kind of object (boxes, polygons, cuboids) from the engine's output."""
+    loc = data["localization"]
+    if not loc["between_exact"]:
+        warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
+                        f"{settings['pair_budget']:,}: it is a seeded sample of {loc['n_between']:,} pairs "
+                        f"(standard error of the mean {loc['between_se']:.2g})")
+    return Report(kind, {
+        "settings": {**settings, "ci_level": boot.DEFAULT_LEVEL},
         "n_items": len(objects.item_ids),
         "n_items_total": len({r[1] for r in records}),
         "n_annotators": len({r[2] for r in records}),
-        "n_boxes": int(len(box_array)),
+        count_key: count,
         **data,
         "warnings": warnings,
     })

@@ -24,10 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import bootstrap as boot
-from .boxes import build_objects, check_options
+from .boxes import build_objects, check_options, label_rules, object_kind_report
 from .cuboid import MATRIX_PAIRS, iou_matrix, normalize_quaternion, paired_iou, yaw_quaternion
 from .objects import ObjectKind, object_report
-from .report import Report
 from .rows import InputError, is_blank, read_table, to_float, to_text
 
 CENTRE = ("cx", "cy", "cz")
@@ -186,26 +185,11 @@ def cuboids(rows, *, threshold=DEFAULT_THRESHOLD, distance=DISTANCE, match="opti
     records, warnings = parse_cuboids(rows, keep_none_labels=potato)
     objects, array, more = build_objects(records, width=10, is_degenerate=_flat, degenerate_note=FLAT_NOTE)
     warnings += more
-    label_key = str if potato else (lambda label: "" if label is None else str(label))
-    label_equal = (lambda a, b: a == b) if potato else (lambda a, b: label_key(a) == label_key(b))
+    label_key, label_equal = label_rules(potato)
     data = object_report(objects, cuboid_kind(array), threshold=float(threshold), match_mode=match,
                          bootstrap=int(bootstrap), seed=int(seed), pair_budget=int(pair_budget),
                          progress=progress, label_equal=label_equal, label_key=label_key,
                          potato_alpha=potato)
-    loc = data["localization"]
-    if not loc["between_exact"]:
-        warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
-                        f"{int(pair_budget):,}: it is a seeded sample of {loc['n_between']:,} pairs "
-                        f"(standard error of the mean {loc['between_se']:.2g})")
     settings = {"threshold": float(threshold), "distance": DISTANCE, "match": match,
-                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget),
-                "ci_level": boot.DEFAULT_LEVEL}
-    return Report("cuboids", {
-        "settings": settings,
-        "n_items": len(objects.item_ids),
-        "n_items_total": len({r[1] for r in records}),
-        "n_annotators": len({r[2] for r in records}),
-        "n_cuboids": int(len(array)),
-        **data,
-        "warnings": warnings,
-    })
+                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget)}
+    return object_kind_report("cuboids", "n_cuboids", int(len(array)), records, objects, data, warnings, settings)

@@ -25,9 +25,8 @@ import numpy as np
 
 from . import bootstrap as boot
 from . import polygon as geo
-from .boxes import DEFAULT_THRESHOLD, build_objects, check_options
+from .boxes import DEFAULT_THRESHOLD, build_objects, check_options, object_kind_report
 from .objects import SAMPLED_PAIRS, ObjectKind, object_report
-from .report import Report
 from .rows import InputError, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "points", "label")
@@ -156,20 +155,6 @@ def polygons(rows, *, threshold=DEFAULT_THRESHOLD, distance="giou", match="optim
     data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=float(threshold),
                          match_mode=match, bootstrap=int(bootstrap), seed=int(seed),
                          pair_budget=int(pair_budget), progress=progress, potato_alpha=match == "potato")
-    loc = data["localization"]
-    if not loc["between_exact"]:
-        warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
-                        f"{int(pair_budget):,}: it is a seeded sample of {loc['n_between']:,} pairs "
-                        f"(standard error of the mean {loc['between_se']:.2g})")
     settings = {"threshold": float(threshold), "distance": distance, "match": match,
-                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget),
-                "ci_level": boot.DEFAULT_LEVEL}
-    return Report("polygons", {
-        "settings": settings,
-        "n_items": len(objects.item_ids),
-        "n_items_total": len({r[1] for r in records}),
-        "n_annotators": len({r[2] for r in records}),
-        "n_polygons": len(ordered),
-        **data,
-        "warnings": warnings,
-    })
+                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget)}
+    return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings)
