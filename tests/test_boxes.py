@@ -17,6 +17,7 @@ import agreekit
 from agreekit import geometry, matching
 from agreekit.rows import InputError
 from agreekit.simulate import centred_corpus, to_csv
+from reference_keys import SUMMARY_KEYS, dotted
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,30 +32,6 @@ def _cases(name):
 
 BOX_CASES = _cases("boxes.json")
 needs_reference = pytest.mark.skipif(not BOX_CASES, reason="../shared/reference/boxes.json not present")
-
-# summary key in the reference -> dotted key in our report
-SUMMARY_KEYS = {
-    "mean_agreement": "mean_agreement",
-    "mean_matched_iou": "mean_matched_iou",
-    "detection_f1": "detection_f1",
-    "mean_object_count_diff": "mean_object_count_diff",
-    "detection_alpha": "detection.alpha",
-    "classification_alpha": "classification.alpha",
-    "n_matched_pairs": "n_matched_pairs",
-    "mean_within_distance": "localization.mean_within",
-    "sigma_exact_allpairs": "localization.sigma",
-    "mean_between_distance_exact": "localization.mean_between",
-    "n_between_pairs_exact": "localization.n_between",
-    "ks_exact_allpairs_standard": "localization.ks",
-}
-
-
-def dotted(report, key):
-    value = report
-    for part in key.split("."):
-        value = value[part]
-    return value
-
 
 def run_case(case, match, fmt="dicts"):
     params = case["params"]

@@ -15,6 +15,7 @@ import agreekit
 from agreekit import matching
 from agreekit.cuboid import iou3d
 from agreekit.rows import InputError
+from reference_keys import SUMMARY_KEYS, dotted
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,22 +248,6 @@ def _corpus_cases():
     return json.loads(path.read_text())["cases"] if path.exists() else None
 
 
-SUMMARY_KEYS = {
-    "mean_agreement": "mean_agreement",
-    "mean_matched_iou": "mean_matched_iou",
-    "detection_f1": "detection_f1",
-    "mean_object_count_diff": "mean_object_count_diff",
-    "detection_alpha": "detection.alpha",
-    "classification_alpha": "classification.alpha",
-    "n_matched_pairs": "n_matched_pairs",
-    "mean_within_distance": "localization.mean_within",
-    "sigma_exact_allpairs": "localization.sigma",
-    "mean_between_distance_exact": "localization.mean_between",
-    "n_between_pairs_exact": "localization.n_between",
-    "ks_exact_allpairs_standard": "localization.ks",
-}
-
-
 def _flat_row(row):
     """A reference row in our column layout (nested center/size/rotation are spread out)."""
     out = {k: v for k, v in row.items() if k not in ("center", "size", "rotation")}
@@ -285,9 +270,7 @@ def test_reference_cuboid_corpora():
         for ref_key, our_key in SUMMARY_KEYS.items():
             if ref_key not in case.get("summary", {}):
                 continue
-            expected, got = case["summary"][ref_key], report
-            for part in our_key.split("."):
-                got = got[part]
+            expected, got = case["summary"][ref_key], dotted(report, our_key)
             if expected is None:
                 assert got is None, (case["id"], ref_key)
             else:
