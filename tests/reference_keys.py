@@ -1,4 +1,4 @@
-"""How Potato's reference summaries (../shared/reference) name our report's values.
+"""How Potato's reference summaries (tests/fixtures/potato) name our report's values.
 
 Shared by the tests of every kind built on the box report (boxes, cuboids).
 """

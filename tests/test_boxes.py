@@ -19,7 +19,7 @@ from agreekit.rows import InputError
 from agreekit.simulate import centred_corpus, to_csv
 from reference_keys import SUMMARY_KEYS, dotted
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -31,7 +31,7 @@ def _cases(name):
 
 
 BOX_CASES = _cases("boxes.json")
-needs_reference = pytest.mark.skipif(not BOX_CASES, reason="../shared/reference/boxes.json not present")
+needs_reference = pytest.mark.skipif(not BOX_CASES, reason="tests/fixtures/potato/boxes.json not present")
 
 def run_case(case, match, fmt="dicts"):
     params = case["params"]
@@ -111,7 +111,7 @@ def _box_matching_inputs(case):
             inp["threshold"])
 
 
-@pytest.mark.skipif(not MATCH_CASES, reason="../shared/reference/matching.json not present")
+@pytest.mark.skipif(not MATCH_CASES, reason="tests/fixtures/potato/matching.json not present")
 @pytest.mark.parametrize("case", MATCH_CASES, ids=[c["id"] for c in MATCH_CASES])
 def test_matching_reference(case):
     a, b, threshold = _box_matching_inputs(case)

@@ -12,7 +12,7 @@ from scipy.spatial.transform import Rotation
 from agreekit.cuboid import iou3d, iou_matrix, paired_intersection_volume, paired_iou, rotation_matrices
 from agreekit.rows import InputError
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 
 
 def cuboid(center, size=(1.0, 1.0, 1.0), rotation=None, yaw=None):
@@ -291,7 +291,7 @@ def _deliberately_rejected(c):
 def test_reference_cuboid_pairs():
     cases = _pair_cases()
     if cases is None:
-        pytest.skip("../shared/reference/cuboid_pairs.json is kept back in this checkout")
+        pytest.skip("cuboid_pairs.json is kept back from the Potato fixtures")
     for case in cases:
         found = _find_cuboids(case.get("input", case))
         assert len(found) == 2, f"{case.get('id')}: expected two cuboids in the input"

@@ -17,7 +17,7 @@ from agreekit.cuboid import iou3d
 from agreekit.rows import InputError
 from reference_keys import SUMMARY_KEYS, dotted
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("cx", "cy", "cz", "sx", "sy", "sz", "qx", "qy", "qz", "qw")
 
@@ -261,7 +261,7 @@ def _flat_row(row):
 def test_reference_cuboid_corpora():
     cases = _corpus_cases()
     if cases is None:
-        pytest.skip("../shared/reference/cuboid_corpus.json is kept back in this checkout")
+        pytest.skip("cuboid_corpus.json is kept back from the Potato fixtures")
     for case in cases:
         params = case.get("params", {})
         rows = [_flat_row(r) for r in case["input"]["rows"]]

@@ -20,7 +20,7 @@ from agreekit.simulate import centred_corpus, crowd_corpus
 ROOT = Path(__file__).resolve().parents[1]
 PYODIDE = ROOT / "dist" / "pyodide"
 EXAMPLES = ROOT / "web" / "examples"
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = ROOT / "tests" / "fixtures" / "potato"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").exists(),

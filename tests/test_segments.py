@@ -25,7 +25,7 @@ from agreekit.segments import (
     temporal_iou,
 )
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 
 
 def _csv(*lines):
@@ -181,7 +181,7 @@ def test_batched_boundary_counts_equal_per_pair_matchings(corpus_spec):
 def _load_reference(name):
     path = REFERENCE / name
     if not path.exists():
-        pytest.skip(f"reference fixtures not found at {path} (the shared folder sits next to the repository)")
+        pytest.skip(f"reference fixtures not found at {path} (tests/fixtures/potato)")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -30,7 +30,7 @@ from agreekit.spans import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 DOCS = ROOT / "docs" / "spans.md"
 HEADER = "item,annotator,start,end,label"
 
