@@ -9,14 +9,14 @@ SUMMARY_KEYS = {
     "mean_matched_iou": "mean_matched_iou",
     "detection_f1": "detection_f1",
     "mean_object_count_diff": "mean_object_count_diff",
-    "detection_alpha": "detection.alpha",
-    "classification_alpha": "classification.alpha",
+    "detection.value": "detection.alpha",
+    "classification.value": "classification.alpha",
     "n_matched_pairs": "n_matched_pairs",
     "mean_within_distance": "localization.mean_within",
-    "sigma_exact_allpairs": "localization.sigma",
+    "sigma_exact_allpairs": "localization.sigma.value",
     "mean_between_distance_exact": "localization.mean_between",
     "n_between_pairs_exact": "localization.n_between",
-    "ks_exact_allpairs_standard": "localization.ks",
+    "ks_exact_allpairs_standard": "localization.ks.value",
 }
 
 

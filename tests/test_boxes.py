@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import agreekit
-from agreekit import geometry, matching
+from agreekit import matching
+from agreekit.geometry import boxes as geometry
 from agreekit.rows import InputError
 from agreekit.simulate import centred_corpus, to_csv
 from reference_keys import SUMMARY_KEYS, dotted
@@ -198,7 +199,7 @@ def slow_nominal_alpha(units):
 @given(st.lists(st.lists(st.sampled_from("abc"), min_size=0, max_size=4), min_size=1, max_size=8))
 @settings(max_examples=200, deadline=None)
 def test_alpha_matches_slow_definition(units):
-    from agreekit.alpha import alpha_from_coincidence, coincidence, value_counts
+    from agreekit.measures.alpha import alpha_from_coincidence, coincidence, value_counts
     counts, _ = value_counts(units)
     fast = alpha_from_coincidence(coincidence(counts)) if counts.shape[1] else NAN
     slow = slow_nominal_alpha(units)
@@ -275,7 +276,7 @@ def test_ks_counts_ties_correctly():
             for i in range(4) for a in "ab"]
     report = agreekit.boxes(rows, bootstrap=0)
     assert report.localization.ks == 0.0
-    assert report.localization.sigma is not None or report.localization.reason
+    assert report.localization.sigma.value is not None or report.localization.sigma.reason
 
 
 def test_sampled_baseline_agrees_with_exact_within_its_standard_error():
@@ -294,7 +295,7 @@ def test_sampled_baseline_agrees_with_exact_within_its_standard_error():
 def test_bootstrap_reweighting_equals_explicit_resample():
     """One resample's σ from weights equals σ over explicitly copied items,
     with pairs of two copies of one item kept out of the baseline."""
-    from agreekit import bootstrap as boot
+    from agreekit.measures import bootstrap as boot
     rows = random_rows(11, n_items=6)
     within_by_item, pool = {}, []
     for item in sorted({r["item"] for r in rows}):
@@ -313,8 +314,9 @@ def test_bootstrap_reweighting_equals_explicit_resample():
                for p, q in itertools.combinations(copies, 2) if p[0] != q[0]]
     expected = 1 - np.mean(within) / np.mean(between)
     # The same resample through the report's machinery.
-    from agreekit.boxes import box_kind, build_objects, parse_boxes
-    from agreekit.objects import between_baseline
+    from agreekit.kinds.boxes import box_kind, parse_boxes
+    from agreekit.objects import build_objects
+    from agreekit.measures.chance import between_baseline
     objects, boxes_, _ = build_objects(parse_boxes(rows)[0])
     order = [objects.item_ids.index(i) for i in ids]
     c = np.zeros((1, len(ids)))
@@ -336,7 +338,7 @@ def test_bootstrap_interval_brackets_sigma_and_is_reproducible():
     b = agreekit.boxes(rows, bootstrap=300, seed=1)
     c = agreekit.boxes(rows, bootstrap=300, seed=2)
     low, high = a.localization.ci
-    assert low < a.localization.sigma < high
+    assert low < a.localization.sigma.value < high
     assert a.localization.ci == b.localization.ci
     assert a.localization.ci != c.localization.ci
     assert a.to_dict()["settings"]["bootstrap"] == 300
@@ -347,8 +349,8 @@ def test_bootstrap_interval_brackets_sigma_and_is_reproducible():
 def _core(report):
     d = report.to_dict()
     return {k: d[k] for k in ("mean_agreement", "mean_matched_iou", "detection_f1", "mean_object_count_diff")} | {
-        "sigma": d["localization"]["sigma"], "ks": d["localization"]["ks"],
-        "det": d["detection"]["alpha"], "cls": d["classification"]["alpha"]}
+        "sigma": d["localization"]["sigma"]["value"], "ks": d["localization"]["ks"]["value"],
+        "det": d["detection"]["value"], "cls": d["classification"]["value"]}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -379,13 +381,13 @@ def test_identical_annotators_give_sigma_one():
     rows = [r for r in random_rows(5, annotators=("a",)) if r["x"] is not None]
     twin = [{**r, "annotator": "b"} for r in rows]
     report = agreekit.boxes(rows + twin, bootstrap=0)
-    assert report.localization.sigma == pytest.approx(1.0, abs=1e-12)
+    assert report.localization.sigma.value == pytest.approx(1.0, abs=1e-12)
     assert report.detection_f1 == 1.0
 
 
 def test_negative_sigma_is_not_clamped():
     rows = centred_corpus(50, seed=7, annotators=("careful_a", "fixed"))
-    assert agreekit.boxes(rows, bootstrap=0).localization.sigma < 0
+    assert agreekit.boxes(rows, bootstrap=0).localization.sigma.value < 0
 
 
 # --- published figures -------------------------------------------------------------------
@@ -402,9 +404,9 @@ def test_centred_object_simulation():
         careful.append(agreekit.boxes(centred_corpus(50, seed, ("careful_a", "careful_b")), bootstrap=0))
         fixed.append(agreekit.boxes(centred_corpus(50, seed, ("careful_a", "fixed")), bootstrap=0))
     assert np.mean([r.mean_matched_iou for r in careful]) == pytest.approx(0.90, abs=0.02)
-    assert 0.52 <= np.mean([r.localization.sigma for r in careful]) <= 0.61
+    assert 0.52 <= np.mean([r.localization.sigma.value for r in careful]) <= 0.61
     assert np.mean([r.mean_matched_iou for r in fixed]) == pytest.approx(0.83, abs=0.02)
-    assert all(r.localization.sigma < 0 for r in fixed)
+    assert all(r.localization.sigma.value < 0 for r in fixed)
 
 
 # --- input ------------------------------------------------------------------------------------
@@ -468,8 +470,8 @@ def test_report_is_strict_json_with_reasons_for_undefined():
                 "localization", "mean_matched_iou", "detection_f1", "mean_agreement", "mean_object_count_diff",
                 "pairs", "annotators", "labels", "items", "warnings"):
         assert key in data
-    assert data["localization"]["sigma"] is None
-    assert "between" in data["localization"]["reason"]
+    assert data["localization"]["sigma"]["value"] is None
+    assert "between" in data["localization"]["sigma"]["reason"]
 
 
 # --- CLI --------------------------------------------------------------------------------------

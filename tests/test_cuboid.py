@@ -1,4 +1,4 @@
-"""Exact 3D IoU of oriented cuboids (agreekit.cuboid) and cuboid input parsing."""
+"""Exact 3D IoU of oriented cuboids (agreekit.geometry.cuboids) and cuboid input parsing."""
 import json
 import math
 from pathlib import Path
@@ -9,7 +9,7 @@ from scipy.optimize import linprog
 from scipy.spatial import ConvexHull, HalfspaceIntersection
 from scipy.spatial.transform import Rotation
 
-from agreekit.cuboid import iou3d, iou_matrix, paired_intersection_volume, paired_iou, rotation_matrices
+from agreekit.geometry.cuboids import iou3d, iou_matrix, paired_intersection_volume, paired_iou, rotation_matrices
 from agreekit.rows import InputError
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"

@@ -1,4 +1,4 @@
-"""Cuboid report (agreekit.cuboids): the box engine over exact IoU₃D."""
+"""Cuboid report (agreekit.kinds.cuboids): the box engine over exact IoU₃D."""
 import itertools
 import json
 import math
@@ -13,7 +13,7 @@ from scipy.spatial.transform import Rotation
 
 import agreekit
 from agreekit import matching
-from agreekit.cuboid import iou3d
+from agreekit.geometry.cuboids import iou3d
 from agreekit.rows import InputError
 from reference_keys import SUMMARY_KEYS, dotted
 
@@ -100,7 +100,7 @@ def test_identical_annotators():
     rows = [r for r in random_rows(2, annotators=("a",)) if r["cx"] is not None]
     twice = rows + [{**r, "annotator": "b"} for r in rows]
     report = agreekit.cuboids(twice, bootstrap=0)
-    assert report.localization.sigma == pytest.approx(1.0, abs=1e-12)
+    assert report.localization.sigma.value == pytest.approx(1.0, abs=1e-12)
     assert report.mean_agreement == pytest.approx(1.0, abs=1e-12)
     assert report.mean_matched_iou == pytest.approx(1.0, abs=1e-12)
     assert report.mean_object_count_diff == 0.0 and report.detection_f1 == 1.0
@@ -147,7 +147,7 @@ def test_yaw_and_quaternion_forms_csv_and_dicts_agree():
         else {"qx": None, "qy": None, "qz": None, "qw": None}) for r in yaw_rows]
     by_yaw = agreekit.cuboids(yaw_rows, bootstrap=50).to_dict()
     by_quaternion = agreekit.cuboids(quat_rows, bootstrap=50).to_dict()
-    assert by_yaw["localization"]["sigma"] == pytest.approx(by_quaternion["localization"]["sigma"], abs=1e-12)
+    assert by_yaw["localization"]["sigma"]["value"] == pytest.approx(by_quaternion["localization"]["sigma"]["value"], abs=1e-12)
     assert by_yaw["mean_agreement"] == pytest.approx(by_quaternion["mean_agreement"], abs=1e-12)
     header = ["item", "annotator", *FIELDS, "label"]
     text = "\n".join([",".join(header)] + [",".join("" if r[k] is None else repr(r[k]) if isinstance(r[k], float)
@@ -155,7 +155,7 @@ def test_yaw_and_quaternion_forms_csv_and_dicts_agree():
     with_header = agreekit.cuboids(text, bootstrap=50).to_dict()
     headerless = agreekit.cuboids(text.split("\n", 1)[1], bootstrap=50).to_dict()
     for other in (with_header, headerless):
-        assert other["localization"]["sigma"] == by_quaternion["localization"]["sigma"]
+        assert other["localization"]["sigma"]["value"] == by_quaternion["localization"]["sigma"]["value"]
         assert other["detection"] == by_quaternion["detection"] and other["items"] == by_quaternion["items"]
 
 
@@ -171,15 +171,15 @@ def test_invariant_to_a_rigid_motion_of_every_scene():
         q = (motion * Rotation.from_quat([r["qx"], r["qy"], r["qz"], r["qw"]])).as_quat()
         moved.append({**r, **dict(zip(FIELDS, [*centre, r["sx"], r["sy"], r["sz"], *q]))})
     a, b = agreekit.cuboids(rows, bootstrap=0), agreekit.cuboids(moved, bootstrap=0)
-    assert b.localization.sigma == pytest.approx(a.localization.sigma, abs=1e-9)
+    assert b.localization.sigma.value == pytest.approx(a.localization.sigma.value, abs=1e-9)
     assert b.localization.ks == pytest.approx(a.localization.ks, abs=1e-9)
-    assert b.detection.alpha == pytest.approx(a.detection.alpha, abs=1e-12)
+    assert b.detection.value == pytest.approx(a.detection.value, abs=1e-12)
 
 
 def test_bootstrap_interval_brackets_sigma():
     report = agreekit.cuboids(random_rows(5, n_items=10), bootstrap=300)
     low, high = report.localization.ci
-    assert low <= report.localization.sigma <= high
+    assert low <= report.localization.sigma.value <= high
 
 
 HEADER = "item,annotator,cx,cy,cz,sx,sy,sz,qx,qy,qz,qw,label\n"
@@ -281,8 +281,8 @@ def test_reference_cuboid_corpora():
 
 def _core(report):
     d = report.to_dict()
-    return (d["localization"]["sigma"], d["localization"]["ks"], d["localization"]["mean_between"],
-            d["detection"]["alpha"], d["classification"]["alpha"], d["mean_agreement"], d["mean_object_count_diff"])
+    return (d["localization"]["sigma"]["value"], d["localization"]["ks"]["value"], d["localization"]["mean_between"],
+            d["detection"]["value"], d["classification"]["value"], d["mean_agreement"], d["mean_object_count_diff"])
 
 
 def test_invariant_to_renaming_reordering_and_scaling():
@@ -317,8 +317,8 @@ def test_potato_mode_keeps_potato_matching():
 
 
 def test_kind_distances_in_blocks_equal_the_direct_computation():
-    from agreekit.cuboid import MATRIX_PAIRS, iou_matrix, paired_iou
-    from agreekit.cuboids import cuboid_kind
+    from agreekit.geometry.cuboids import MATRIX_PAIRS, iou_matrix, paired_iou
+    from agreekit.kinds.cuboids import cuboid_kind
 
     rng = np.random.default_rng(9)
     n = 60

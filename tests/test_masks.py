@@ -8,7 +8,7 @@ import pytest
 import agreekit
 from agreekit.rows import InputError
 
-M = importlib.import_module("agreekit.masks")  # the module; ``agreekit.masks`` is the report function
+M = importlib.import_module("agreekit.kinds.masks")
 
 coco = pytest.importorskip("pycocotools.mask", reason="pycocotools is the test-only reference for COCO RLE")
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreekit import polygon as P
+from agreekit.geometry import polygons as P
 from agreekit.rows import InputError
 
 shapely = pytest.importorskip("shapely", reason="shapely is the test-only reference for polygon areas")

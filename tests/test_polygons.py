@@ -57,7 +57,7 @@ def test_rectangles_reproduce_the_box_report_with_iou_distance(match):
         assert np.allclose(b[key]["ci"], p[key]["ci"], atol=1e-9)
     assert [(e["a"], e["b"], e["n_matched"]) for e in b["pairs"]] == [(e["a"], e["b"], e["n_matched"]) for e in p["pairs"]]
     assert p["localization"]["between_exact"] and p["localization"]["n_between"] == b["localization"]["n_between"]
-    assert b["localization"]["sigma"] is not None
+    assert b["localization"]["sigma"]["value"] is not None
 
 
 def rotate(angle, shift=(3.0, -2.0), scale=1.7):
@@ -96,7 +96,7 @@ def test_identical_annotators_give_sigma_one_for_convex_polygons():
     for r in as_polygon_rows(rows):
         copies += [r, {**r, "annotator": r["annotator"] + "_copy"}]
     d = agreekit.polygons(copies, bootstrap=0).to_dict()
-    assert d["localization"]["sigma"] is not None
+    assert d["localization"]["sigma"]["value"] is not None
     # each original matches its copy exactly (other pairs may add non-zero distances)
     pairs = [e for e in d["pairs"] if e["b"] == e["a"] + "_copy"]
     assert pairs and all(e["sigma"] == pytest.approx(1.0, abs=1e-12) for e in pairs)
@@ -158,8 +158,8 @@ def test_cli_polygons(tmp_path):
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["kind"] == "polygons"
-    assert d["localization"]["sigma"] == pytest.approx(
-        agreekit.polygons(rows, bootstrap=50).to_dict()["localization"]["sigma"], abs=1e-12)
+    assert d["localization"]["sigma"]["value"] == pytest.approx(
+        agreekit.polygons(rows, bootstrap=50).to_dict()["localization"]["sigma"]["value"], abs=1e-12)
     text = subprocess.run([sys.executable, "-m", "agreekit", "polygons", str(path), "--bootstrap", "0"],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert text.returncode == 0 and text.stdout.startswith(f"agreekit polygons: {d['n_items']} comparable items")

@@ -1,4 +1,4 @@
-"""Tests for agreekit.segments: parsing, temporal IoU, matching, raw measures, α and the boundary sweep."""
+"""Tests for agreekit.kinds.segments: parsing, temporal IoU, matching, raw measures, α and the boundary sweep."""
 import itertools
 import json
 import os
@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.alpha import krippendorff_alpha
-from agreekit.bootstrap import percentile_ci, resample_counts
+from agreekit.measures.alpha import krippendorff_alpha
+from agreekit.measures.bootstrap import percentile_ci, resample_counts
 from agreekit.matching import match
 from agreekit.rows import InputError
-from agreekit.segments import (
+from agreekit.kinds.segments import (
     TOLERANCE_SLACK,
     boundary_counts,
     boundary_matching_size,
@@ -338,9 +338,9 @@ def test_alpha_over_clusters_against_a_reliability_matrix():
     # clusters: {a0, b0}, {a1}, {a0, b0}, {b1}; detection units present(1)/absent(0)
     detection = krippendorff_alpha([[1, 1, 1, 0], [1, 0, 1, 1]])
     classification = krippendorff_alpha([["speech", "speech"], ["speech", "music"]])
-    assert report.detection.alpha == pytest.approx(detection, abs=1e-12)
-    assert report.classification.alpha == pytest.approx(classification, abs=1e-12)
-    assert report.detection.n_units == 4 and report.classification.n_units == 2
+    assert report.detection.value == pytest.approx(detection, abs=1e-12)
+    assert report.classification.value == pytest.approx(classification, abs=1e-12)
+    assert report.detection.n == 4 and report.classification.n == 2
 
 
 def test_three_annotator_clusters_follow_the_sorted_founders():
@@ -348,13 +348,13 @@ def test_three_annotator_clusters_follow_the_sorted_founders():
                 "c2,a,0,3,x", "c2,b,0,3,x", "c2,c,,,")
     report = segments(rows, bootstrap=0)
     # c1: clusters {b0, c0}, {a0, c1}: 3 annotators → absent for the third; c2: {a0, b0}.
-    assert report.detection.alpha == pytest.approx(krippendorff_alpha([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
+    assert report.detection.value == pytest.approx(krippendorff_alpha([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
 
 
 def test_no_sigma_and_the_reason_is_stated():
     report = segments(_csv("c1,a,0,2,x", "c1,b,0,2,x", "c2,a,0,5,x", "c2,b,0,5,x"), bootstrap=0).to_dict()
-    assert report["localization"]["sigma"] is None
-    assert "different clip" in report["localization"]["reason"]
+    assert report["localization"]["sigma"]["value"] is None
+    assert "different clip" in report["localization"]["sigma"]["reason"]
     assert all("sigma" not in pair for pair in report["pairs"])
 
 
@@ -487,9 +487,9 @@ def test_clusters_optimal_versus_potato_first_fit():
                 "c3,a,5,7,y", "c3,b,5,7,y")
     optimal = segments(rows, bootstrap=0)
     potato = segments(rows, match="potato", bootstrap=0)
-    assert optimal.classification.alpha == pytest.approx(
+    assert optimal.classification.value == pytest.approx(
         krippendorff_alpha([["x", "x", "y"], ["x", "y", "y"]]), abs=1e-12)
-    assert potato.classification.alpha == pytest.approx(
+    assert potato.classification.value == pytest.approx(
         krippendorff_alpha([["x", "x", "y"], ["y", "y", "y"]]), abs=1e-12)
     # The pair matching (a0 with the identical b1) is the same in both modes.
     assert optimal.mean_agreement == potato.mean_agreement
@@ -500,13 +500,13 @@ def test_label_column_may_be_left_out():
     data = report.to_dict()
     assert data["detection_f1"] == 1.0
     assert [entry["label"] for entry in data["labels"]] == [""]
-    assert data["classification"]["alpha"] is None and data["classification"]["reason"]
+    assert data["classification"]["value"] is None and data["classification"]["reason"]
 
 
 def test_nothing_to_compare_is_undefined_with_reasons():
     data = segments(_csv("c1,a,0,1,x", "c2,a,,,", "c2,b,,,"), bootstrap=0).to_dict()
     assert data["detection_f1"] == 1.0  # c2: both marked nothing
-    assert data["mean_matched_iou"] is None and data["detection"]["alpha"] is None
+    assert data["mean_matched_iou"] is None and data["detection"]["value"] is None
     assert data["detection"]["reason"]
     assert all(row["f1"] is None and row["reason"] for row in data["boundary_sweep"])
     alone = segments(_csv("c1,a,0,1,x"), bootstrap=0).to_dict()

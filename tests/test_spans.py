@@ -1,4 +1,4 @@
-"""Tests for agreekit.spans: parsing, F1, character-level α, the five-way table, Potato mode."""
+"""Tests for agreekit.kinds.spans: parsing, F1, character-level α, the five-way table, Potato mode."""
 import csv
 import io
 import itertools
@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.alpha import krippendorff_alpha
+from agreekit.measures.alpha import krippendorff_alpha
 from agreekit.rows import InputError
-from agreekit.spans import (
+from agreekit.kinds.spans import (
     OUTCOMES,
     Track,
     _bootstrap_means,
@@ -682,7 +682,7 @@ def test_report_is_strict_json_and_registered():
     report = agreekit.spans(_csv("t,a,0,3,X", "t,b,,,"), bootstrap=20)
     json.loads(report.to_json())
     assert report.exact_f1.value == 0.0
-    assert agreekit.KINDS["spans"] is agreekit.spans
+    assert agreekit.KINDS["spans"].function is agreekit.spans
     assert agreekit.report("spans", _csv("t,a,0,3,X", "t,b,0,3,X"), bootstrap=0).exact_f1.value == 1.0
 
 
@@ -713,5 +713,5 @@ def test_text_field_keeps_its_white_space():
     quoted = 'item,text\nd1,"  Ada Lovelace  "\n'
     assert agreekit.spans(rows, lengths=quoted, bootstrap=0).to_dict()["char_alpha"] == \
         report.to_dict()["char_alpha"]
-    from agreekit.spans import read_lengths
+    from agreekit.kinds.spans import read_lengths
     assert read_lengths(texts)[0]["d1"] == 16

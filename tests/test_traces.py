@@ -1,13 +1,13 @@
-"""Per-step agreement on agent traces (agreekit.traces)."""
+"""Per-step agreement on agent traces (agreekit.kinds.traces)."""
 import itertools
 import math
 
 import numpy as np
 import pytest
 
-from agreekit import bootstrap as boot
+from agreekit.measures import bootstrap as boot
 from agreekit.rows import InputError
-from agreekit.traces import traces
+from agreekit.kinds.traces import traces
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", and the
 # fast-krippendorff doctests (../shared/docs/anchors.md §7). None = missing.

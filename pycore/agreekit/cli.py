@@ -8,8 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
+from .registry import load_kinds
 from .rows import InputError
+
+KINDS = load_kinds()
 
 
 def _numbers(text):
@@ -20,62 +24,41 @@ def _numbers(text):
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
 
 
-# kind -> (function name in agreekit, help text, [(flag, kwargs for add_argument)])
-COMMON = [
-    ("--match", dict(choices=["optimal", "potato"], help="matching mode (default optimal)")),
-    ("--bootstrap", dict(type=int, help="bootstrap resamples (default 1000; 0 = none)")),
-    ("--seed", dict(type=int, help="bootstrap seed")),
-]
-KINDS = {
-    "boxes": ("boxes", "bounding boxes: item, annotator, x, y, w, h, label", [
-        ("--threshold", dict(type=float, help="IoU threshold for a match (default 0.5)")),
-        ("--distance", dict(choices=["giou", "iou", "centroid"], help="distance for sigma (default giou)")),
-        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
-    ]),
-    "segments": ("segments", "time segments: item, annotator, start, end, label (seconds)", [
-        ("--threshold", dict(type=float, help="temporal IoU threshold for a match (default 0.5)")),
-        ("--tolerances", dict(type=_numbers, help="boundary tolerances in seconds, comma-separated "
-                                                 "(default 0.1,0.25,0.5,1,2)")),
-    ]),
-    "spans": ("spans", "text spans: item, annotator, start, end, label (character offsets [start, end))", [
-        # dest ends in _file: main() reads the named file and passes its text as lengths=
-        ("--lengths", dict(dest="lengths_file", metavar="FILE",
-                           help="item lengths: CSV/TSV with item,length or item,text columns")),
-    ]),
-    "polygons": ("polygons", "polygons: item, annotator, points (x1 y1 x2 y2 ...), label", [
-        ("--threshold", dict(type=float, help="polygon IoU threshold for a match (default 0.5)")),
-        ("--distance", dict(choices=["giou", "iou", "centroid"], help="distance for sigma (default giou)")),
-        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
-    ]),
-    "masks": ("masks", "pixel masks: item, annotator, width, height, rle (COCO), label", [
-        ("--label", dict(help="only masks with this label (others count as nothing marked)")),
-        ("--max-iter", dict(type=int, help="STAPLE iteration limit (default 1000)")),
-        ("--start", dict(choices=["votes", "rates", "potato"],
-                         help="STAPLE start (default votes, as SimpleITK; potato = Potato 2.8's whole variant)")),
-    ]),
-    "cuboids": ("cuboids", "3D cuboids: item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw (or yaw), label", [
-        ("--threshold", dict(type=float, help="IoU3D threshold for a match (default 0.25)")),
-        ("--pair-budget", dict(type=int, help="largest exact between-item pair count before sampling")),
-    ]),
-    "traces": ("traces", "per-step labels of agent traces: trace, step, annotator, label", [
-        ("--level", dict(choices=["nominal", "ordinal"], help="level of measurement for alpha (default nominal)")),
-        ("--order", dict(help="ordinal labels from lowest to highest, comma-separated (when not numbers)")),
-        ("--top-units", dict(type=int, help="how many of the most disputed units to list (default 50)")),
-        ("--bootstrap", dict(type=int, help="bootstrap resamples over traces (default 1000; 0 = none)")),
-        ("--seed", dict(type=int, help="bootstrap seed")),
-    ]),
-}
-NO_COMMON = {"masks", "traces"}  # kinds without matching (traces bring their own bootstrap options)
+ARGUMENT_TYPES = {"float": float, "int": int, "floats": _numbers, "text": str, "labels": str}
 
 
-def _read_source(path):
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8-sig") as handle:
-        return handle.read()
+def _argument(option, default):
+    """``(flag, add_argument keywords)`` of a registry option."""
+    shown = ",".join(f"{v:g}" for v in default) if isinstance(default, tuple) else default
+    text = option.label + (f": {option.help}" if option.help else "")
+    if default is not None:
+        text += f" (default {shown})"
+    flag = "--" + option.name.replace("_", "-")
+    if option.type == "choice":
+        return flag, {"choices": [c.value for c in option.choices], "help": text}
+    if option.type == "table":  # a file name; main() reads it and passes its text
+        return flag, {"dest": option.name + "_file", "metavar": "FILE", "help": text}
+    return flag, {"type": ARGUMENT_TYPES[option.type], "help": text}
+
+
+def read_text(path):
+    """A file (or standard input for ``-``) as text: UTF-8, a leading BOM dropped.
+
+    An invalid byte is an :class:`InputError` naming its line and byte offset.
+    """
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        where = "standard input" if path == "-" else path
+        raise InputError(f"{where} is not UTF-8 text: byte {error.start} (0x{data[error.start]:02x}) "
+                         "is invalid; save the file as UTF-8", line=line) from None
 
 
 def _format_value(value):
+    if isinstance(value, dict) and "value" in value:  # an estimate in a table cell
+        value = value["value"]
     if value is None:
         return "null"
     if isinstance(value, float):
@@ -120,6 +103,11 @@ def _table(rows, columns, limit=None):
     return "\n".join(lines)
 
 
+def _estimate(e):
+    """An estimate as ``value  [low, high]``, or ``undefined (reason)``."""
+    return _with_ci(e["value"], e["ci"], e["reason"])
+
+
 def _with_ci(value, ci, reason=None):
     if value is None:
         return f"undefined ({reason})" if reason else "undefined"
@@ -141,16 +129,15 @@ def format_boxes(report, objects="boxes"):
         f"settings: threshold {s['threshold']}, distance {s['distance']}, match {s['match']}, "
         f"{s['bootstrap']} bootstrap resamples (seed {s['seed']}), {level}% intervals",
         "",
-        f"sigma (localization)      {_with_ci(loc['sigma'], loc['ci'], loc['reason'])}",
+        f"sigma (localization)      {_estimate(loc['sigma'])}",
         f"  1 = perfect, 0 = no better than {objects} from other images, < 0 = systematically worse",
         f"raw mean matched IoU      {_format_value(d['mean_matched_iou'])}   (no chance correction)",
         f"KS D within vs between    {_format_value(loc['ks'])}",
         f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched pairs; "
         f"between {_format_value(loc['mean_between'])} over {loc['n_between']:,} pairs "
         f"({'exact, all pairs' if loc['between_exact'] else 'sampled'})",
-        f"detection alpha           {_with_ci(d['detection']['alpha'], d['detection']['ci'], d['detection']['reason'])}",
-        f"classification alpha      "
-        f"{_with_ci(d['classification']['alpha'], d['classification']['ci'], d['classification']['reason'])}",
+        f"detection alpha           {_estimate(d['detection'])}",
+        f"classification alpha      {_estimate(d['classification'])}",
         f"detection F1 {_format_value(d['detection_f1'])}, mean agreement {_format_value(d['mean_agreement'])}, "
         f"mean object-count difference {_format_value(d['mean_object_count_diff'])}",
         "",
@@ -194,13 +181,12 @@ def format_segments(report):
         f"settings: IoU threshold {s['threshold']}, match {s['match']}, {s['bootstrap']} bootstrap resamples "
         f"(seed {s['seed']}), {level}% intervals",
         "",
-        f"detection alpha           {_with_ci(d['detection']['alpha'], d['detection']['ci'], d['detection']['reason'])}",
-        f"classification alpha      "
-        f"{_with_ci(d['classification']['alpha'], d['classification']['ci'], d['classification']['reason'])}",
+        f"detection alpha           {_estimate(d['detection'])}",
+        f"classification alpha      {_estimate(d['classification'])}",
         f"mean matched IoU {_format_value(d['mean_matched_iou'])}, detection F1 {_format_value(d['detection_f1'])}, "
         f"mean agreement {_format_value(d['mean_agreement'])}, "
         f"mean segment-count difference {_format_value(d['mean_object_count_diff'])}",
-        f"sigma: {d['localization']['reason']}",
+        f"sigma: {d['localization']['sigma']['reason']}",
         "",
         "boundary sweep (starts to starts, ends to ends, pooled over clips and annotator pairs):",
         _table(sweep, [("tolerance", "tolerance"), ("precision", "precision"), ("recall", "recall"), ("f1", "F1"),
@@ -234,15 +220,14 @@ def format_traces(report):
         f"{d['n_annotators']} annotators",
         f"settings: level {s['level']}, {s['bootstrap']} bootstrap resamples over traces (seed {s['seed']})",
         "",
-        f"Krippendorff alpha ({s['level']})  {_with_ci(a['value'], a['ci'], a['reason'])}",
-        f"mean Cohen kappa          {_with_ci(cohen['mean']['value'], cohen['mean']['ci'], cohen['mean']['reason'])}"
-        f"   over {cohen['mean']['n_pairs']} annotator pairs",
-        f"Fleiss kappa              {_with_ci(fleiss['value'], fleiss['ci'], fleiss['reason'])}",
-        f"percent agreement         {_with_ci(percent['value'], percent['ci'], percent['reason'])}"
+        f"Krippendorff alpha ({s['level']})  {_estimate(a)}",
+        f"mean Cohen kappa          {_estimate(cohen['mean'])}   over {cohen['mean']['n']} annotator pairs",
+        f"Fleiss kappa              {_estimate(fleiss)}",
+        f"percent agreement         {_estimate(percent)}"
         "   (share of agreeing label pairs within a unit)",
         "",
         "annotator pairs:",
-        _table(cohen["pairs"], [("a", "a"), ("b", "b"), ("value", "kappa"), ("percent_agreement", "agree"),
+        _table(cohen["pairs"], [("a", "a"), ("b", "b"), ("kappa", "kappa"), ("percent_agreement", "agree"),
                                 ("n_units", "units")]),
         "",
         "by step position:",
@@ -310,39 +295,43 @@ FORMATTERS["masks"] = format_masks
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="agreekit", description="Chance-corrected agreement for structured annotations.")
+    parser = argparse.ArgumentParser(prog="agreekit",
+                                     description="Chance-corrected agreement for structured annotations.")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="kind", required=True)
-    for kind, (_, help_text, options) in KINDS.items():
-        p = sub.add_parser(kind, help=help_text)
+    for name, kind in KINDS.items():
+        p = sub.add_parser(name, help=kind.summary, description=kind.summary)
         p.add_argument("file", help="CSV/TSV file with a header, or - for standard input")
-        for flag, kwargs in options + ([] if kind in NO_COMMON else COMMON):
-            p.add_argument(flag, **kwargs)
+        defaults = kind.defaults()
+        for option in kind.options:
+            flag, keywords = _argument(option, defaults[option.name])
+            p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 
 
-def main(argv=None):
-    import agreekit
-
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    function_name, _, _ = KINDS[args.kind]
-    options = {k: v for k, v in vars(args).items() if k not in ("kind", "file", "json") and v is not None}
-    try:
-        text = _read_source(args.file)
-        for key, value in list(options.items()):
-            if key.endswith("_file"):  # options that name a file are read here, not in the core
-                options[key[:-5]] = _read_source(value)
-                del options[key]
-        report = getattr(agreekit, function_name)(text, **options)
-    except InputError as error:
-        print(f"agreekit: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"agreekit: {error}", file=sys.stderr)
-        return 2
+def _run(args):
+    options = {k: v for k, v in vars(args).items() if k not in ("kind", "file", "json", "debug") and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
+        options[key[:-5]] = read_text(options.pop(key))
+    report = KINDS[args.kind].function(read_text(args.file), **options)
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2, allow_nan=False))
-    else:
-        print(FORMATTERS.get(args.kind, format_summary)(report))
+        return json.dumps(report.to_dict(), indent=2, allow_nan=False)
+    return FORMATTERS.get(args.kind, format_summary)(report)
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code (0 report, 2 bad input, 1 internal error)."""
+    args = build_parser().parse_args(argv)
+    try:
+        print(_run(args))
+    except (InputError, OSError) as error:
+        print(f"agreekit: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # noqa: BLE001 — one readable line, never a traceback, unless --debug
+        if args.debug:
+            raise
+        print(f"agreekit: internal error: {type(error).__name__}: {error} — please report it, with the input "
+              "(--debug shows the traceback)", file=sys.stderr)
+        return 1
     return 0

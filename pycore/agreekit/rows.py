@@ -38,6 +38,11 @@ class InputError(ValueError):
                 "value": None if self.value is None else str(self.value)}
 
 
+# Every kind accepts these names for its annotator column.
+ANNOTATOR_SYNONYMS = ("rater", "worker", "user", "coder", "judge", "annotator_id", "worker_id", "user_id",
+                      "rater_id", "coder_id")
+
+
 class Row(NamedTuple):
     """One input row: its line number and its values under canonical names."""
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bootstrap as boot
-from .boxes import build_objects, check_options, label_rules, object_kind_report
-from .cuboid import MATRIX_PAIRS, iou_matrix, normalize_quaternion, paired_iou, yaw_quaternion
-from .objects import ObjectKind, object_report
-from .rows import InputError, is_blank, read_table, to_float, to_text
+from .. import options as opts
+from ..geometry.cuboids import MATRIX_PAIRS, iou_matrix, normalize_quaternion, paired_iou, yaw_quaternion
+from ..measures import bootstrap as boot
+from ..objects import Annotation, ObjectKind, build_objects, label_rules, object_kind_report, object_report
+from ..registry import register
+from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 
 CENTRE = ("cx", "cy", "cz")
 SIZE = ("sx", "sy", "sz")
@@ -36,7 +37,7 @@ COLUMNS = ("item", "annotator", *CENTRE, *SIZE, *QUATERNION, "label")
 YAW_COLUMNS = ("item", "annotator", *CENTRE, *SIZE, "yaw", "label")
 SYNONYMS = {
     "item": ("scene", "frame", "scan", "sample", "image", "item_id", "scene_id", "frame_id", "file"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "worker_id", "user_id"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "label": ("class", "category", "class_name", "category_name", "tag", "object_class"),
     "cx": ("x", "center_x", "centre_x", "pos_x"),
     "cy": ("y", "center_y", "centre_y", "pos_y"),
@@ -50,8 +51,6 @@ SYNONYMS = {
     "qw": ("rot_w", "quat_w", "rotation_w"),
     "yaw": ("heading", "theta"),
 }
-DEFAULT_THRESHOLD = 0.25
-DISTANCE = "iou"  # 1 − IoU₃D, the only distance for cuboids
 # Exact between-item baseline up to 10⁷ pairs (boxes: 5 × 10⁷). Scenes that share one
 # frame (indoor scans) send most pairs through face clipping, ≈ 10⁵ pairs/s here;
 # above the budget the engine's seeded sample of 2 × 10⁶ pairs has a standard error
@@ -95,7 +94,7 @@ def parse_cuboids(rows, keep_none_labels=False):
         if cuboid is None and label:
             raise InputError("a label without a cuboid: fill in the cuboid, or leave the label empty to say "
                              "the annotator drew nothing", line=row.line, column="label", value=label)
-        records.append((row.line, item, annotator, cuboid, label))
+        records.append(Annotation(row.line, item, annotator, cuboid, label))
     return records, []
 
 
@@ -165,31 +164,47 @@ def cuboid_kind(cuboids):
     )
 
 
-def cuboids(rows, *, threshold=DEFAULT_THRESHOLD, distance=DISTANCE, match="optimal",
-            bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET,
-            progress=None):
+@register("cuboids", title="Cuboids",
+          summary="3D cuboids: item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw (or yaw), label",
+          options=(opts.THRESHOLD.but(label="IoU₃D threshold for a match"),
+                   opts.DISTANCE.but(choices=(opts.Choice("iou", "IoU₃D: 1 − IoU₃D"),)),
+                   opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+          columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6)
+def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
+            seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
     """Agreement report for oriented 3D cuboids, in the shape of :func:`agreekit.boxes`.
 
-    ``rows``: CSV/TSV text (header optional, canonical quaternion order) or a list
-    of dicts with ``item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw, label``
-    (or ``yaw`` instead of the quaternion). ``threshold``: IoU₃D at or above which
-    two cuboids match (default 0.25). ``distance``: only "iou" (1 − IoU₃D), for σ
-    and KS. ``match``: "optimal" or "potato". ``bootstrap``: resamples over items
-    (0 for none). ``pair_budget``: the largest number of between-item pairs
-    computed exactly (default 10⁷); above it a seeded sample of 2 × 10⁶ pairs.
+    Parameters
+    ----------
+    rows : str or list of dict
+        CSV/TSV text (header optional, canonical quaternion order) or dicts with
+        ``item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw, label`` (or
+        ``yaw`` instead of the quaternion).
+    threshold : float
+        IoU₃D at or above which two cuboids match.
+    distance : {"iou"}
+        1 − IoU₃D, the only distance for cuboids, for σ and KS.
+    match : {"optimal", "potato"}
+    bootstrap, seed, progress
+        As for :func:`agreekit.boxes`.
+    pair_budget : int
+        The largest number of between-item pairs computed exactly; above it a
+        seeded sample of 2 × 10⁶ pairs.
+
+    Returns
+    -------
+    Report
+        The object report (:mod:`agreekit.objects`) plus ``mean_agreement`` and
+        ``mean_object_count_diff``; every key in ``docs/report.md``.
     """
-    check_options(threshold, match, bootstrap)
-    if distance != DISTANCE:
-        raise InputError(f"cuboids use distance 'iou' (1 − IoU₃D), got {distance!r}", column="distance")
     potato = match == "potato"
     records, warnings = parse_cuboids(rows, keep_none_labels=potato)
     objects, array, more = build_objects(records, width=10, is_degenerate=_flat, degenerate_note=FLAT_NOTE)
     warnings += more
     label_key, label_equal = label_rules(potato)
-    data = object_report(objects, cuboid_kind(array), threshold=float(threshold), match_mode=match,
-                         bootstrap=int(bootstrap), seed=int(seed), pair_budget=int(pair_budget),
-                         progress=progress, label_equal=label_equal, label_key=label_key,
-                         potato_alpha=potato)
-    settings = {"threshold": float(threshold), "distance": DISTANCE, "match": match,
-                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget)}
+    data = object_report(objects, cuboid_kind(array), threshold=threshold, match_mode=match, bootstrap=bootstrap,
+                         seed=seed, pair_budget=pair_budget, progress=progress, label_equal=label_equal,
+                         label_key=label_key, potato_alpha=potato)
+    settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
+                "seed": seed, "pair_budget": pair_budget}
     return object_kind_report("cuboids", "n_cuboids", int(len(array)), records, objects, data, warnings, settings)

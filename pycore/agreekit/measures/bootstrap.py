@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..results import CI_LEVEL
+
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 20260813
-DEFAULT_LEVEL = 0.95
+DEFAULT_LEVEL = CI_LEVEL
 
 
 def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED):

@@ -44,15 +44,17 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
-from .report import Report, estimate
-from .rows import InputError, interval_is_blank, read_table, to_int, to_text
+from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
+from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
+from .. import options as opts
+from ..registry import register
+from ..results import CI_LEVEL, Report, estimate
+from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_int, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
     "item": ("document", "doc", "doc_id", "document_id", "item_id", "text_id", "sentence_id"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "user_id"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "start": ("begin", "start_offset", "char_start", "start_char", "from"),
     "end": ("stop", "end_offset", "char_end", "end_char", "to"),
     "label": ("class", "category", "tag", "entity", "entity_type", "type"),
@@ -63,7 +65,6 @@ LENGTH_SYNONYMS = {"item": SYNONYMS["item"], "length": ("len", "n_chars", "chars
 TEXT_COLUMNS = ("text",)
 TEXT_SYNONYMS = {"text": ("document_text", "content", "body", "sentence")}
 
-MATCH_MODES = ("optimal", "potato")
 
 OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed_a", "missed_b")
 EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH = range(4)
@@ -670,6 +671,14 @@ def _concat(arrays):
     return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.intp)
 
 
+@register("spans", title="Spans",
+          summary="text spans: item, annotator, start, end, label (character offsets [start, end))",
+          options=(opts.Option("lengths", "table", "Item lengths or texts",
+                               "item,length or item,text rows (a file on the command line)"),
+                   opts.MATCH.but(choices=(opts.Choice("optimal", "optimal (order-independent)"),
+                                           opts.Choice("potato", "potato (reproduce Potato)"))),
+                   opts.BOOTSTRAP, opts.SEED),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           progress=None):
     """Agreement report for text spans.
@@ -688,12 +697,6 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     ``labels``, ``items``, ``warnings``, ``settings``, ``n_items``,
     ``n_items_scored``, ``n_annotators``, ``n_spans``.
     """
-    if match not in MATCH_MODES:
-        raise InputError(f"match must be one of {', '.join(MATCH_MODES)}, got {match!r}",
-                         column="match", value=match)
-    bootstrap = int(bootstrap)
-    if bootstrap < 0:
-        raise InputError("bootstrap must be 0 or more resamples", column="bootstrap", value=bootstrap)
     raw = read_spans(rows)
     length_map, texts = (None, None) if lengths is None else read_lengths(lengths)
     items, warnings, length_source = build_items(raw, length_map, texts)
@@ -759,7 +762,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
             "item": item.name, "length": item.length, "scored": True,
             "annotators": annotators, "n_annotators": len(annotators), "n_spans": len(all_spans),
             "exact_f1": exact_item, "partial_f1": partial_item,
-            "char_alpha": alpha_item, "char_alpha_reason": alpha_reason,
+            "char_alpha": estimate(alpha_item, reason=alpha_reason, n=item.length),
             "disagreement_share": disagreeing / n_compared if n_compared else 0.0,
             "n_disagreements": n_disagreements,
             "outcomes": dict(zip(OUTCOMES, item_outcomes.tolist())),
@@ -791,7 +794,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
             reason = "no item has two or more annotators"
         elif n_defined == 0:
             reason = f"{what} is undefined on every scored item"
-        return estimate(value, ci=ci, reason=reason, n_items=n_defined)
+        return estimate(value, ci=ci, reason=reason, n=n_defined)
 
     exact_est = corpus_estimate(exact_values, "exact F1")
     partial_est = corpus_estimate(partial_values, "partial F1")
@@ -817,7 +820,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": "same label, and equal or overlapping by at least half of either span",
-                     "ci_level": 0.95},
+                     "ci_level": CI_LEVEL},
         "n_items": len(items),
         "n_items_scored": len(scored),
         "n_annotators": n_ann,

@@ -40,16 +40,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import bootstrap as boot
-from .alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .report import Report, estimate
-from .rows import InputError, read_table, to_float, to_int, to_text
+from ..measures import bootstrap as boot
+from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
+from .. import options as opts
+from ..registry import register
+from ..results import CI_LEVEL, Report, estimate
+from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, to_float, to_int, to_text
 
 COLUMNS = ("trace", "step", "annotator", "label")
 SYNONYMS = {
     "trace": ("item", "trace_id", "trajectory", "episode", "conversation", "instance", "task", "run"),
     "step": ("step_index", "step_id", "position", "turn", "index"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "user_id", "judge"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "label": ("class", "category", "score", "rating", "grade", "value", "verdict"),
 }
 LEVELS = ("nominal", "ordinal")
@@ -238,7 +240,7 @@ def _alpha_estimate(o, metric, n_units, ci=None):
     if not math.isfinite(value):
         reason = undefined_reason(o) if o.size else "no labels"
         reason = reason or "undefined"
-    return {**estimate(value, ci if math.isfinite(value) else None, reason), "n_units": int(n_units)}
+    return estimate(value, ci, reason, n=n_units)
 
 
 def _ratio(numerator, denominator):
@@ -248,6 +250,16 @@ def _ratio(numerator, denominator):
 
 # --------------------------------------------------------------------------- report
 
+@register("traces", title="Traces", summary="per-step labels of agent traces: trace, step, annotator, label",
+          options=(opts.Option("level", "choice", "Level of measurement for α", choices=(
+                       opts.Choice("nominal", "nominal (labels are names)"),
+                       opts.Choice("ordinal", "ordinal (labels are ranked)"))),
+                   opts.Option("order", "labels", "Ordinal order (lowest first)",
+                               "ordinal labels from lowest to highest, comma-separated, when they are not numbers"),
+                   opts.BOOTSTRAP.but(help="resamples over traces for the percentile intervals (0 = none)"),
+                   opts.SEED,
+                   opts.Option("top_units", "int", "Disputed units listed", minimum=0, maximum=100_000)),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_units", position=7)
 def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            top_units=DEFAULT_TOP_UNITS, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).
@@ -258,9 +270,6 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     intervals). ``top_units``: how many of the most disputed units to list.
     ``progress(done, total, stage)`` is called between stages (the page's progress bar).
     """
-    bootstrap, seed = int(bootstrap), int(seed)
-    if bootstrap < 0:
-        raise InputError(f"bootstrap must be ≥ 0, got {bootstrap}", column="bootstrap")
     data = read_traces(rows, level=level, order=order)
     if progress is not None:
         progress(0, 3, "agreement")
@@ -299,8 +308,7 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     # Percent agreement.
     percent = float(_ratio(trace_agree.sum(), trace_pairable.sum()))
     percent_ci = ci(_ratio(resamples @ trace_agree, resamples @ trace_pairable)) if resamples is not None else None
-    percent_agreement = {**estimate(percent, percent_ci if math.isfinite(percent) else None,
-                                    "no unit has two or more labels"), "n_units": int(pairable.sum())}
+    percent_agreement = estimate(percent, percent_ci, "no unit has two or more labels", n=pairable.sum())
 
     if progress is not None:
         progress(1, 3, "kappa")
@@ -323,7 +331,7 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
 
     return Report("traces", {
         "settings": {"level": level, "order": list(_order_ranks(order)) if order is not None else None,
-                     "bootstrap": bootstrap, "seed": seed, "ci_level": boot.DEFAULT_LEVEL,
+                     "bootstrap": bootstrap, "seed": seed, "ci_level": CI_LEVEL,
                      "top_units": int(top_units)},
         "n_traces": n_traces,
         "n_steps": n_steps,
@@ -362,9 +370,9 @@ def _cohen_section(data, resamples, ci):
     for (a, b), table in zip(pairs, tables):
         kappa, p_o = cohen_kappa(table)
         out_pairs.append({"a": data.annotators[a], "b": data.annotators[b],
-                          **estimate(kappa, None, kappa_reason(table)),
+                          "kappa": estimate(kappa, None, kappa_reason(table), n=table.sum()),
                           "percent_agreement": float(p_o), "n_units": int(table.sum())})
-    values = np.array([p["value"] if p["value"] is not None else np.nan for p in out_pairs])
+    values = np.array([p["kappa"]["value"] if p["kappa"]["value"] is not None else np.nan for p in out_pairs])
     defined = np.isfinite(values)
     mean = float(values[defined].mean()) if defined.any() else float("nan")
     mean_ci = None
@@ -380,7 +388,7 @@ def _cohen_section(data, resamples, ci):
               "no annotator pair shares a labelled unit" if not pairs else
               "κ is undefined for every annotator pair")
     return {"pairs": out_pairs,
-            "mean": {**estimate(mean, mean_ci, reason), "n_pairs": int(defined.sum())},
+            "mean": estimate(mean, mean_ci, reason, n=defined.sum()),
             "n_pairs_without_shared_units": n_possible - len(pairs)}
 
 
@@ -393,7 +401,7 @@ def _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci):
         else:
             reason = (f"units have different numbers of annotators ({int(sizes.min())} to {int(sizes.max())}); "
                       "Fleiss' κ needs the same number on every unit")
-        return {**estimate(None, None, reason), "n_units": int(len(m)), "annotators_per_unit": None}
+        return estimate(None, None, reason, n=len(m), annotators_per_unit=None)
     size = float(sizes[0])
     n_units_per_trace = np.bincount(data.unit_trace, minlength=len(data.traces)).astype(float)
     value = float(fleiss_kappa(trace_agree.sum(), n_units_per_trace.sum(), trace_totals.sum(axis=0), size))
@@ -401,8 +409,8 @@ def _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci):
     if resamples is not None:
         fleiss_ci = ci(fleiss_kappa(resamples @ trace_agree, resamples @ n_units_per_trace,
                                     resamples @ trace_totals, size))
-    return {**estimate(value, fleiss_ci, "every label is in one category: expected agreement is 1"),
-            "n_units": int(len(m)), "annotators_per_unit": int(size)}
+    return estimate(value, fleiss_ci, "every label is in one category: expected agreement is 1", n=len(m),
+                    annotators_per_unit=int(size))
 
 
 def _step_section(data, unit_o, p_unit, metric, resamples, ci):

@@ -64,8 +64,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .report import Report, estimate
-from .rows import InputError, is_blank, read_table, to_int, to_text
+from .. import options as opts
+from ..registry import register
+from ..results import Report, estimate
+from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_int, to_text
 
 __all__ = [
     "parse_rle", "rle_from_string", "rle_to_string", "encode", "decode", "mask_iou", "union_runs",
@@ -75,7 +77,7 @@ __all__ = [
 COLUMNS = ("item", "annotator", "width", "height", "rle", "label")
 SYNONYMS = {
     "item": ("image", "image_id", "img", "item_id", "file", "filename", "image_name"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "worker_id", "user_id"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "label": ("class", "category", "class_name", "category_name", "tag"),
     "width": ("w",),
     "height": ("h",),
@@ -492,9 +494,19 @@ def _mean_or_none(values, what):
     values = values[np.isfinite(values)]
     if values.size == 0:
         return estimate(None, reason=f"no item defines the {what}")
-    return {**estimate(float(values.mean())), "n": int(values.size)}
+    return estimate(float(values.mean()), n=values.size)
 
 
+@register("masks", title="Masks", summary="pixel masks: item, annotator, width, height, rle (COCO), label",
+          options=(opts.Option("label", "text", "Only masks with this label",
+                               "others count as nothing marked (the annotator still saw the item)"),
+                   opts.Option("max_iter", "int", "STAPLE iteration limit", minimum=1, maximum=10_000),
+                   opts.Option("tol", "float", "STAPLE tolerance",
+                               "stop when no rate moves by more than this", minimum=0.0, maximum=1.0),
+                   opts.Option("start", "choice", "STAPLE start", choices=(
+                       opts.Choice("votes", "votes (as SimpleITK)"), opts.Choice("rates", "rates"),
+                       opts.Choice("potato", "potato (Potato 2.8's whole variant)")))),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5)
 def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes"):
     """Agreement report for pixel masks: STAPLE consensus, majority vote, mask IoU.
 
@@ -505,9 +517,6 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes"):
     ``max_iter``, ``tol``, ``start``: STAPLE's iteration limit, parameter
     tolerance and starting point (``"votes"`` or ``"rates"``).
     """
-    _check_start(start)
-    if int(max_iter) < 1:
-        raise InputError(f"max_iter must be ≥ 1, got {max_iter}", column="max_iter")
     items, n_rows, warnings = parse_masks(rows, label)
     names = sorted({a for _, _, by in items.values() for a in by})
     index = {a: k for k, a in enumerate(names)}

@@ -32,12 +32,33 @@ def json_safe(value):
     return value
 
 
-def estimate(value, ci=None, reason=None, **extra):
-    """A value with its interval and, when undefined, the reason why."""
+CI_LEVEL = 0.95  # every interval agreekit reports is a 95% percentile interval
+
+
+def estimate(value, ci=None, reason=None, n=None, ci_level=CI_LEVEL, **counts):
+    """One coefficient as every report carries it: ``{value, ci, ci_level, reason, n, **counts}``.
+
+    ``value`` is a float, or ``None`` when undefined (NaN, inf or None given);
+    then ``reason`` says why (never empty) and ``ci`` is ``None``.  ``ci`` is
+    ``[low, high]`` at ``ci_level``, or ``None`` (no bootstrap, or too few
+    defined resamples); ``ci_level`` is ``None`` exactly when ``ci`` is.  ``n``
+    counts what the value was computed over (units, items, matched pairs, …:
+    ``docs/report.md`` names it per key); ``counts`` are kind-specific extras.
+
+    >>> estimate(0.5, [0.4, 0.6], n=12)
+    {'value': 0.5, 'ci': [0.4, 0.6], 'ci_level': 0.95, 'reason': None, 'n': 12}
+    >>> estimate(float("nan"), [0.1, 0.2], reason="no units")["ci"] is None
+    True
+    """
     value = None if value is None or not math.isfinite(float(value)) else float(value)
-    if value is None and reason is None:
-        reason = "undefined"
-    return {"value": value, "ci": ci, "reason": None if value is not None else reason, **extra}
+    if value is None:
+        ci, reason = None, reason or "undefined"
+    else:
+        reason = None
+    if ci is not None:
+        ci = [float(ci[0]), float(ci[1])]
+    return {"value": value, "ci": ci, "ci_level": ci_level if ci is not None else None, "reason": reason,
+            "n": None if n is None else int(n), **counts}
 
 
 class Section:

@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from .rows import InputError
+from ..rows import InputError
 
 # Relative tolerance for "two boxes only touch" (separating-axis test), scaled by the
 # pair's largest half extent, so it is unit-free.

@@ -31,16 +31,17 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from .bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
-from .boxes import check_options
-from .objects import ObjectKind, ObjectSet, object_report
-from .report import Report
-from .rows import InputError, interval_is_blank, read_table, to_float, to_text
+from ..measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
+from .. import options as opts
+from ..objects import ObjectKind, ObjectSet, object_report
+from ..results import Report, estimate
+from ..registry import register
+from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_float, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
     "item": ("clip", "clip_id", "item_id", "file", "audio", "video", "recording", "episode", "trace"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "user_id"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "start": ("start_time", "onset", "begin", "from", "t_start", "start_s"),
     "end": ("end_time", "offset", "stop", "to", "t_end", "end_s"),
     "label": ("class", "category", "event", "event_label", "tag", "speaker", "phase"),
@@ -272,23 +273,6 @@ class BoundaryCounts:
         return self.matched_starts + self.matched_ends
 
 
-def check_tolerances(tolerances):
-    """Tolerances as a sorted float array; each must be a finite number ≥ 0."""
-    values = []
-    for value in np.atleast_1d(np.asarray(tolerances, dtype=object)).tolist():
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise InputError(f"tolerance {value!r} is not a number", column="tolerances", value=value) from None
-        if not np.isfinite(number) or number < 0:
-            raise InputError(f"tolerance {value!r} must be a finite number of seconds ≥ 0",
-                             column="tolerances", value=value)
-        values.append(number)
-    if not values:
-        raise InputError("give at least one tolerance", column="tolerances")
-    return np.array(sorted(set(values)))
-
-
 def boundary_counts(corpus, items, tolerances):
     """Matched start and end counts for every scored (item, annotator pair).
 
@@ -297,7 +281,7 @@ def boundary_counts(corpus, items, tolerances):
     once per pair: a maximum matching of a disjoint union is the union of
     maximum matchings of its parts.
     """
-    tolerances = check_tolerances(tolerances)
+    tolerances = np.sort(np.asarray(tolerances, dtype=float))
     widest = tolerances[-1]
     pair_ids = {}
     item_index, pair_index, n_a, n_b = [], [], [], []
@@ -455,29 +439,46 @@ def segment_kind(start, end, rule):
                       paired_distance=None, distance_block=None)
 
 
+@register("segments", title="Segments", summary="time segments: item, annotator, start, end, label (seconds)",
+          options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
+                   opts.Option("tolerances", "floats", "Boundary tolerances (seconds)",
+                               "the boundary sweep's tolerances, comma-separated", minimum=0.0, maximum=1e6),
+                   opts.BOOTSTRAP, opts.SEED),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES,
              bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, progress=None):
     """Agreement report for time segments.
 
-    ``rows``: CSV/TSV text (header optional) or a list of dicts with
-    ``item, annotator, start, end, label`` (seconds).  ``threshold``: temporal
-    IoU at or above which two segments match.  ``match``: ``optimal`` or
-    ``potato`` (reproduce Potato 2.8: its matching, first-fit clusters and
-    zero-length rule).  ``tolerances``: seconds, for the boundary sweep.
-    ``bootstrap``: resamples over items for the intervals (0 for none).
-    ``progress(done, total, stage)`` is called during long work.
+    Parameters
+    ----------
+    rows : str or list of dict
+        CSV/TSV text (header optional) or dicts with ``item, annotator, start,
+        end, label`` in seconds.
+    threshold : float
+        Temporal IoU at or above which two segments match.
+    match : {"optimal", "potato"}
+        ``potato`` reproduces Potato 2.8: its matching, first-fit clusters and
+        zero-length rule.
+    tolerances : sequence of float
+        Seconds, for the boundary sweep.
+    bootstrap, seed, progress
+        As for :func:`agreekit.boxes`.
+
+    Returns
+    -------
+    Report
+        The object report without σ (``localization.sigma`` is undefined with
+        its reason), plus ``boundary_sweep``; every key in ``docs/report.md``.
     """
-    check_options(threshold, match, bootstrap)
-    tolerances = check_tolerances(tolerances)
+    tolerances = np.array(sorted(set(tolerances)))
     potato = match == "potato"
     corpus = read_segments(rows)
     objects, start, end = segment_objects(corpus)
     data = object_report(objects, segment_kind(start, end, "potato" if potato else "default"),
-                         threshold=float(threshold), match_mode=match, bootstrap=int(bootstrap),
-                         seed=int(seed), pair_budget=0, progress=progress, localization=False,
+                         threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=potato)
     n_items = len(objects.item_ids)
-    weights = resample_counts(n_items, int(bootstrap), int(seed)) if n_items >= 2 else None
+    weights = resample_counts(n_items, bootstrap, seed) if n_items >= 2 else None
     if progress is not None:
         progress(0, 1, "boundary sweep")
     counts = boundary_counts(corpus, objects.item_ids, tolerances)
@@ -486,19 +487,15 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     if n_items == 0:
         warnings.append("no item has two or more annotators: there is nothing to compare")
 
-    for section in ("pairs", "annotators", "labels", "items"):
-        for entry in data[section]:
-            for key in ("mean_within", "sigma"):  # σ parts of the shared breakdowns: none for segments
-                entry.pop(key, None)
     for entry in data["pairs"]:
         entry["boundary_sweep"] = sweep_by_pair.get((entry["a"], entry["b"]), [])
     item_position = {item: i for i, item in enumerate(objects.item_ids)}
     for entry in data["items"]:
         column = item_f1[:, item_position[entry["item"]]]
         entry["boundary_f1"] = [{"tolerance": float(t), "f1": f} for t, f in zip(tolerances, column)]
-    settings = {"threshold": float(threshold), "match": match, "tolerances": tolerances.tolist(),
-                "iou_rule": "potato" if potato else "default", "bootstrap": int(bootstrap),
-                "seed": int(seed), "ci_level": DEFAULT_LEVEL}
+    settings = {"threshold": threshold, "match": match, "tolerances": tolerances.tolist(),
+                "iou_rule": "potato" if potato else "default", "bootstrap": bootstrap, "seed": seed,
+                "ci_level": DEFAULT_LEVEL}
     return Report("segments", {
         "settings": settings,
         "n_items": n_items,
@@ -506,7 +503,8 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         "n_annotators": len(corpus.annotators),
         "n_segments": int(sum(len(t) for tracks in corpus.items.values() for t in tracks.values())),
         **data,
-        "localization": {"sigma": None, "ci": None, "reason": NO_SIGMA_REASON},
+        "localization": {"sigma": estimate(None, reason=NO_SIGMA_REASON),
+                         "ks": estimate(None, reason=NO_SIGMA_REASON)},
         "boundary_sweep": sweep,
         "warnings": warnings,
     })

@@ -44,7 +44,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .rows import InputError
+from ..rows import InputError
 
 __all__ = [
     "parse_points", "validate_polygon", "validate_polygons", "polygon_area", "convex_hull",

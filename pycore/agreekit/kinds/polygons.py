@@ -23,20 +23,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import bootstrap as boot
-from . import polygon as geo
-from .boxes import DEFAULT_THRESHOLD, build_objects, check_options, object_kind_report
-from .objects import SAMPLED_PAIRS, ObjectKind, object_report
-from .rows import InputError, is_blank, read_table, to_text
+from .. import options as opts
+from ..geometry import polygons as geo
+from ..measures import bootstrap as boot
+from ..measures.chance import SAMPLED_PAIRS
+from ..objects import Annotation, ObjectKind, build_objects, object_kind_report, object_report
+from ..registry import register
+from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "points", "label")
 SYNONYMS = {
     "item": ("image", "image_id", "img", "item_id", "file", "filename", "image_name"),
-    "annotator": ("rater", "worker", "user", "coder", "annotator_id", "worker_id", "user_id"),
+    "annotator": ANNOTATOR_SYNONYMS,
     "label": ("class", "category", "class_name", "category_name", "tag"),
     "points": ("polygon", "vertices", "coordinates", "segmentation"),
 }
-DISTANCES = ("giou", "iou", "centroid")
 # An exact polygon GIoU costs far more than a box's (about 3 × 10⁵ pairs/s for
 # quadrilaterals, 8 × 10⁴ for 20-gons, per CPU core): the exact baseline is kept
 # up to the size of the engine's sample, so no report evaluates more pairs than that.
@@ -61,9 +62,9 @@ def parse_polygons(rows):
             if label:
                 raise InputError("a label without a polygon: fill in the points, or leave the label empty "
                                  "to say the annotator drew nothing", line=row.line, column="label", value=label)
-            records.append((row.line, item, annotator, None, label))
+            records.append(Annotation(row.line, item, annotator, None, label))
             continue
-        records.append((row.line, item, annotator, [len(polygons)], label))
+        records.append(Annotation(row.line, item, annotator, [len(polygons)], label))
         polygons.append(geo.parse_points(value, line=row.line))
         lines.append(row.line)
     return records, geo.validate_polygons(polygons, lines)
@@ -128,21 +129,33 @@ def _duplicates(objects, polygons):
     return lines
 
 
-def polygons(rows, *, threshold=DEFAULT_THRESHOLD, distance="giou", match="optimal",
-             bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET,
-             progress=None):
+@register("polygons", title="Polygons", summary="polygons: item, annotator, points (x1 y1 x2 y2 ...), label",
+          options=(opts.THRESHOLD.but(label="Polygon IoU threshold for a match"), opts.DISTANCE, opts.MATCH,
+                   opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4)
+def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
+             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
     """Agreement report for polygons, with the same shape as :func:`agreekit.boxes`.
 
-    ``rows``: CSV/TSV text (header optional) or a list of dicts with
-    ``item, annotator, points, label``. ``threshold``: polygon IoU at or above
-    which two polygons match. ``distance``: ``giou``, ``iou`` or ``centroid``,
-    for σ and KS. ``match``: ``optimal`` or ``potato`` (Potato's assignment and
-    first-fit clusters). ``bootstrap``, ``seed``, ``pair_budget``, ``progress``:
-    as for boxes.
+    Parameters
+    ----------
+    rows : str or list of dict
+        CSV/TSV text (header optional) or dicts with ``item, annotator, points,
+        label``; ``points`` is ``x1 y1 x2 y2 …`` of a simple polygon.
+    threshold : float
+        Polygon IoU at or above which two polygons match.
+    distance : {"giou", "iou", "centroid"}
+        The distance of σ and KS (GIoU with the convex hull of the union).
+    match : {"optimal", "potato"}
+        Potato's assignment and first-fit clusters with ``potato``.
+    bootstrap, seed, pair_budget, progress
+        As for :func:`agreekit.boxes`.
+
+    Returns
+    -------
+    Report
+        The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
-    check_options(threshold, match, bootstrap)
-    if distance not in DISTANCES:
-        raise InputError(f"distance must be one of {', '.join(DISTANCES)}, got {distance!r}", column="distance")
     records, parsed = parse_polygons(rows)
     objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False)
     ordered = [parsed[int(k)] for k in index[:, 0]]
@@ -152,9 +165,9 @@ def polygons(rows, *, threshold=DEFAULT_THRESHOLD, distance="giou", match="optim
                         f"(lines {', '.join(map(str, duplicates[:10]))}{' …' if len(duplicates) > 10 else ''})")
     ps = geo.pack(ordered)
     item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
-    data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=float(threshold),
-                         match_mode=match, bootstrap=int(bootstrap), seed=int(seed),
-                         pair_budget=int(pair_budget), progress=progress, potato_alpha=match == "potato")
-    settings = {"threshold": float(threshold), "distance": distance, "match": match,
-                "bootstrap": int(bootstrap), "seed": int(seed), "pair_budget": int(pair_budget)}
+    data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=threshold, match_mode=match,
+                         bootstrap=bootstrap, seed=seed, pair_budget=pair_budget, progress=progress,
+                         potato_alpha=match == "potato")
+    settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
+                "seed": seed, "pair_budget": pair_budget}
     return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings)

@@ -1,0 +1,128 @@
+"""Breakdowns of the object engine's measures: per annotator pair, per annotator, per label, per item.
+
+Every row pools the same quantities as the headline numbers, restricted to its
+group: detection F1 and mean agreement over the (item, annotator pair) records
+of the group, matched IoU and the within distance over its matched pairs, and
+σ of the group's within mean against the corpus baseline (σ and the within
+mean only for kinds with localization).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .measures.chance import sigma_value
+from .results import estimate
+
+
+def grouped_means(keys, values, n_groups):
+    """Mean of ``values`` per integer key (NaN for an empty group), and the counts per group."""
+    counts = np.bincount(keys, minlength=n_groups).astype(float)
+    sums = np.bincount(keys, weights=values, minlength=n_groups) if len(keys) else np.zeros(n_groups)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return sums / counts, counts
+
+
+def _sigma_columns(match_index, match_group, n_groups, loc):
+    """``mean_within`` and ``sigma`` per group, or nothing for a kind without localization."""
+    if loc is None:
+        return [{} for _ in range(n_groups)]
+    mean_within, n = grouped_means(match_group, loc.within[match_index], n_groups)
+    out = []
+    for g in range(n_groups):
+        value = sigma_value(mean_within[g], loc.mean_between)
+        reason = "no matched pairs" if n[g] == 0 else "the chance baseline is undefined"
+        out.append({"mean_within": mean_within[g], "sigma": estimate(value, None, reason, n=n[g])})
+    return out
+
+
+def _group_rows(record_groups, match_groups, n_groups, raw, loc):
+    """Measures per group; ``record_groups``/``match_groups`` are (index, group) arrays
+    assigning records (annotator pairs on items) and matched pairs to groups."""
+    rec, rec_group = record_groups
+    mat, mat_group = match_groups
+    f1, n_records = grouped_means(rec_group, raw["f1"][rec], n_groups)
+    agreement, _ = grouped_means(rec_group, raw["agreement"][rec], n_groups)
+    iou, n_matched = grouped_means(mat_group, raw["matched_similarity"][mat], n_groups)
+    sigma = _sigma_columns(mat, mat_group, n_groups, loc)
+    return [{"n_item_pairs": int(n_records[g]), "n_matched": int(n_matched[g]), "detection_f1": f1[g],
+             "mean_agreement": agreement[g], "mean_matched_iou": iou[g], **sigma[g]} for g in range(n_groups)]
+
+
+def pair_rows(objects, records, pairs, raw, loc):
+    """One row per annotator pair that shares an item."""
+    names = objects.annotators
+    rec_a = np.array([r.a for r in records], dtype=np.intp)
+    rec_b = np.array([r.b for r in records], dtype=np.intp)
+    codes, rec_pair = np.unique(rec_a * len(names) + rec_b, return_inverse=True)
+    rec_pair = rec_pair.ravel()
+    rows = _group_rows((np.arange(len(records)), rec_pair), (np.arange(len(pairs.record)), rec_pair[pairs.record]),
+                       len(codes), raw, loc)
+    return [{"a": names[c // len(names)], "b": names[c % len(names)], **row} for c, row in zip(codes, rows)]
+
+
+def annotator_rows(objects, records, pairs, raw, loc):
+    """One row per annotator: every record and matched pair it takes part in."""
+    names = objects.annotators
+    rec_a = np.array([r.a for r in records], dtype=np.intp)
+    rec_b = np.array([r.b for r in records], dtype=np.intp)
+    both_rec = np.tile(np.arange(len(records)), 2)
+    both_mat = np.tile(np.arange(len(pairs.record)), 2)
+    rows = _group_rows((both_rec, np.concatenate([rec_a, rec_b])),
+                       (both_mat, np.concatenate([rec_a[pairs.record], rec_b[pairs.record]])), len(names), raw, loc)
+    n_objects = np.bincount(objects.annotator_of, minlength=len(names))
+    n_items = np.bincount(np.array([a for member in objects.members for a in member], dtype=np.intp),
+                          minlength=len(names))
+    return [{"annotator": names[a], "n_items": int(n_items[a]), "n_objects": int(n_objects[a]), **rows[a]}
+            for a in range(len(names))]
+
+
+def label_rows(objects, pairs, raw, loc, label_key):
+    """Per label: its objects, and the matched pairs in which either object carries it."""
+    keys = [label_key(label) for label in objects.labels]
+    if not keys:
+        return []
+    names, codes = np.unique(np.array(keys, dtype=object).astype(str), return_inverse=True)
+    codes = codes.ravel()
+    n = len(names)
+    la, lb = codes[pairs.a], codes[pairs.b]
+    differ = la != lb
+    index = np.arange(len(pairs.a))
+    member_match = np.concatenate([index, index[differ]])
+    member_label = np.concatenate([la, lb[differ]])
+    iou, n_matched = grouped_means(member_label, raw["matched_similarity"][member_match], n)
+    sigma = _sigma_columns(member_match, member_label, n, loc)
+    mismatched = np.bincount(np.concatenate([la[differ], lb[differ]]), minlength=n)
+    n_objects = np.bincount(codes, minlength=n)
+    return [{"label": str(names[k]), "n_objects": int(n_objects[k]), "n_matched": int(n_matched[k]),
+             "n_label_mismatch": int(mismatched[k]), "mean_matched_iou": iou[k], **sigma[k]} for k in range(n)]
+
+
+def item_rows(objects, records, raw, loc):
+    """One row per comparable item, most disagreement first (lowest detection F1, then largest within mean)."""
+    by_item = {}
+    for r, record in enumerate(records):
+        by_item.setdefault(record.item, []).append(r)
+    out = []
+    for i, item in enumerate(objects.item_ids):
+        rec = np.array(by_item.get(i, []), dtype=np.intp)
+        unmatched = sum(len(records[r].objects_a) + len(records[r].objects_b) - 2 * len(records[r].matched_a)
+                        for r in rec)
+        row = {"item": item, "n_annotators": len(objects.members[i]),
+               "objects_per_annotator": {objects.annotators[a]: int(len(v))
+                                         for a, v in sorted(objects.members[i].items())},
+               "n_unmatched": int(unmatched),
+               "detection_f1": float(raw["f1"][rec].mean()) if rec.size else float("nan")}
+        if loc is not None:
+            row["mean_within"] = loc.within_sum[i] / loc.within_n[i] if loc.within_n[i] else float("nan")
+        out.append(row)
+    out.sort(key=lambda d: (-(1 - (d["detection_f1"] if np.isfinite(d["detection_f1"]) else 1)),
+                            -(d["mean_within"] if np.isfinite(d.get("mean_within", np.nan)) else 0)))
+    return out
+
+
+def tables(objects, records, pairs, raw, loc, label_key):
+    """The four breakdowns under their report keys."""
+    return {"pairs": pair_rows(objects, records, pairs, raw, loc),
+            "annotators": annotator_rows(objects, records, pairs, raw, loc),
+            "labels": label_rows(objects, pairs, raw, loc, label_key),
+            "items": item_rows(objects, records, raw, loc)}

@@ -1,0 +1,135 @@
+"""Bounding boxes: rows in, the full agreement report out.
+
+Rows ``item, annotator, x, y, w, h, label`` (top-left corner, width,
+height), or corner form ``x1, y1, x2, y2``.  A row with item and annotator
+and all geometry empty means the annotator saw the item and drew nothing; an
+annotator with no row for an item never saw it.  See :mod:`agreekit.objects`
+for the measures and ``docs/boxes.md`` for the deliberate differences from
+Potato.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import boxes as geometry
+from .. import options as opts
+from ..measures import bootstrap as boot
+from ..objects import (DEFAULT_PAIR_BUDGET, Annotation, ObjectKind, build_objects, label_rules,
+                       object_kind_report, object_report)
+from ..registry import register
+from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
+
+COLUMNS = ("item", "annotator", "x", "y", "w", "h", "label")
+CORNERS = ("item", "annotator", "x1", "y1", "x2", "y2", "label")
+SYNONYMS = {
+    "item": ("image", "image_id", "img", "item_id", "file", "filename", "image_name"),
+    "annotator": ANNOTATOR_SYNONYMS,
+    "label": ("class", "category", "class_name", "category_name", "tag"),
+    "w": ("width",),
+    "h": ("height",),
+    "x1": ("xmin", "left"),
+    "y1": ("ymin", "top"),
+    "x2": ("xmax", "right"),
+    "y2": ("ymax", "bottom"),
+}
+
+
+def parse_boxes(rows, keep_none_labels=False):
+    """Read and check box rows.
+
+    Returns ``(records, warnings)`` where each record is ``(line, item,
+    annotator, box or None, label)``; ``box`` is ``[x, y, w, h]`` and None
+    means "saw the item, drew nothing".  Raises :class:`InputError` naming
+    the line and column of the first bad value.
+    """
+    table = read_table(rows, COLUMNS, SYNONYMS, alternatives=(CORNERS,), required=("item", "annotator"))
+    if not table:
+        raise InputError("no rows: the input is empty")
+    present = set(table[0].values)
+    corner = {"x1", "y1", "x2", "y2"} <= present
+    geometry_cols = ("x1", "y1", "x2", "y2") if corner else ("x", "y", "w", "h")
+    missing = [c for c in geometry_cols if c not in present]
+    if missing:
+        raise InputError(f"missing column(s) {', '.join(missing)}: expected x, y, w, h or x1, y1, x2, y2",
+                         line=1, column=missing[0])
+    records = []
+    for row in table:
+        item = to_text(row, "item")
+        annotator = to_text(row, "annotator")
+        raw_label = row.values.get("label")
+        if raw_label is None and keep_none_labels:
+            label = None
+        else:
+            label = to_text(row, "label", required=False)
+        blank = [is_blank(row.values.get(c)) for c in geometry_cols]
+        if all(blank):
+            if label:
+                raise InputError("a label without a box: fill in the box, or leave the label empty "
+                                 "to say the annotator drew nothing", line=row.line, column="label", value=label)
+            records.append(Annotation(row.line, item, annotator, None, label))
+            continue
+        if any(blank):
+            column = geometry_cols[blank.index(True)]
+            raise InputError(f"'{column}' is empty while other box fields are filled", line=row.line,
+                             column=column, value="")
+        a, b, c, d = (to_float(row, col) for col in geometry_cols)
+        box = [a, b, c - a, d - b] if corner else [a, b, c, d]
+        records.append(Annotation(row.line, item, annotator, box, label))
+    return records, []
+
+
+def box_kind(boxes, distance):
+    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance."""
+    return ObjectKind(
+        similarity=lambda idx: geometry.iou_matrix(boxes[idx], boxes[idx]),
+        paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
+        distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
+    )
+
+
+@register("boxes", title="Boxes", summary="bounding boxes: item, annotator, x, y, w, h, label",
+          options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+          columns=COLUMNS, alternatives=(CORNERS,), synonyms=SYNONYMS, count_key="n_boxes", position=1)
+def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
+          seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
+    """Agreement report for bounding boxes.
+
+    Parameters
+    ----------
+    rows : str or list of dict
+        CSV/TSV text (header optional) or dicts with ``item, annotator, x, y,
+        w, h, label`` (top-left corner, width, height) or ``x1, y1, x2, y2``.
+    threshold : float
+        IoU at or above which two boxes match.
+    distance : {"giou", "iou", "centroid"}
+        The distance of σ and KS.
+    match : {"optimal", "potato"}
+        ``potato`` reproduces Potato 2.8 (``docs/potato-differences.md``).
+    bootstrap : int
+        Resamples over items for the intervals (0 for none).
+    seed : int
+        Seed of the bootstrap and of a sampled baseline.
+    pair_budget : int
+        The largest number of between-item pairs computed exactly; above it a seeded sample.
+    progress : callable, optional
+        ``progress(done, total, stage)``, called during long work.
+
+    Returns
+    -------
+    Report
+        The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
+    """
+    potato = match == "potato"
+    records, warnings = parse_boxes(rows, keep_none_labels=potato)
+    objects, box_array, more = build_objects(records)
+    warnings += more
+    kind = box_kind(box_array, distance)
+    label_key, label_equal = label_rules(potato)
+    data = object_report(objects, kind, threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed,
+                         pair_budget=pair_budget, progress=progress, label_equal=label_equal,
+                         label_key=label_key, potato_alpha=potato)
+    settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
+                "seed": seed, "pair_budget": pair_budget}
+    return object_kind_report("boxes", "n_boxes", int(len(box_array)), records, objects, data, warnings, settings)
+
+
