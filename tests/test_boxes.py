@@ -265,8 +265,8 @@ def test_sigma_and_ks_match_brute_force(seed, distance):
     loc = report.localization
     assert loc.n_within == len(within) and loc.n_between == len(between)
     assert loc.mean_between == pytest.approx(np.mean(between), rel=1e-12)
-    assert loc.sigma == pytest.approx(1 - np.mean(within) / np.mean(between), rel=1e-12, abs=1e-12)
-    assert loc.ks == pytest.approx(stats.ks_2samp(within, between).statistic, abs=1e-12)
+    assert loc.sigma.value == pytest.approx(1 - np.mean(within) / np.mean(between), rel=1e-12, abs=1e-12)
+    assert loc.ks.value == pytest.approx(stats.ks_2samp(within, between).statistic, abs=1e-12)
 
 
 def test_ks_counts_ties_correctly():
@@ -275,7 +275,7 @@ def test_ks_counts_ties_correctly():
     rows = [{"item": f"i{i}", "annotator": a, "x": 0.1, "y": 0.1, "w": 0.5, "h": 0.5, "label": "x"}
             for i in range(4) for a in "ab"]
     report = agreekit.boxes(rows, bootstrap=0)
-    assert report.localization.ks == 0.0
+    assert report.localization.ks.value == 0.0
     assert report.localization.sigma.value is not None or report.localization.sigma.reason
 
 
@@ -337,10 +337,10 @@ def test_bootstrap_interval_brackets_sigma_and_is_reproducible():
     a = agreekit.boxes(rows, bootstrap=300, seed=1)
     b = agreekit.boxes(rows, bootstrap=300, seed=1)
     c = agreekit.boxes(rows, bootstrap=300, seed=2)
-    low, high = a.localization.ci
+    low, high = a.localization.sigma.ci
     assert low < a.localization.sigma.value < high
-    assert a.localization.ci == b.localization.ci
-    assert a.localization.ci != c.localization.ci
+    assert a.localization.sigma.ci == b.localization.sigma.ci
+    assert a.localization.sigma.ci != c.localization.sigma.ci
     assert a.to_dict()["settings"]["bootstrap"] == 300
 
 

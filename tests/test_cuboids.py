@@ -79,8 +79,8 @@ def test_sigma_and_ks_match_brute_force(seed):
     assert loc.n_within == len(within) and loc.n_between == len(between)
     assert loc.mean_within == pytest.approx(np.mean(within), rel=1e-12)
     assert loc.mean_between == pytest.approx(np.mean(between), rel=1e-12)
-    assert loc.sigma == pytest.approx(1 - np.mean(within) / np.mean(between), abs=1e-12)
-    assert loc.ks == pytest.approx(stats.ks_2samp(within, between).statistic, abs=1e-12)
+    assert loc.sigma.value == pytest.approx(1 - np.mean(within) / np.mean(between), abs=1e-12)
+    assert loc.ks.value == pytest.approx(stats.ks_2samp(within, between).statistic, abs=1e-12)
 
 
 def test_same_report_shape_as_boxes():
@@ -172,13 +172,13 @@ def test_invariant_to_a_rigid_motion_of_every_scene():
         moved.append({**r, **dict(zip(FIELDS, [*centre, r["sx"], r["sy"], r["sz"], *q]))})
     a, b = agreekit.cuboids(rows, bootstrap=0), agreekit.cuboids(moved, bootstrap=0)
     assert b.localization.sigma.value == pytest.approx(a.localization.sigma.value, abs=1e-9)
-    assert b.localization.ks == pytest.approx(a.localization.ks, abs=1e-9)
+    assert b.localization.ks.value == pytest.approx(a.localization.ks.value, abs=1e-9)
     assert b.detection.value == pytest.approx(a.detection.value, abs=1e-12)
 
 
 def test_bootstrap_interval_brackets_sigma():
     report = agreekit.cuboids(random_rows(5, n_items=10), bootstrap=300)
-    low, high = report.localization.ci
+    low, high = report.localization.sigma.ci
     assert low <= report.localization.sigma.value <= high
 
 

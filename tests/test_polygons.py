@@ -13,8 +13,8 @@ from agreekit.rows import InputError
 from agreekit.simulate import crowd_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
-SUMMARY = [("detection", "alpha"), ("classification", "alpha"), ("localization", "sigma"),
-           ("localization", "ks"), ("localization", "mean_within"), ("localization", "mean_between"),
+SUMMARY = [("detection", "value"), ("classification", "value"), ("localization", "sigma", "value"),
+           ("localization", "ks", "value"), ("localization", "mean_within"), ("localization", "mean_between"),
            ("mean_matched_iou",), ("detection_f1",), ("mean_agreement",), ("mean_object_count_diff",)]
 
 
@@ -53,8 +53,9 @@ def test_rectangles_reproduce_the_box_report_with_iou_distance(match):
     for path in SUMMARY:
         bv, pv = get(b, path), get(p, path)
         assert (bv is None and pv is None) or pv == pytest.approx(bv, abs=1e-9), path
-    for key in ("detection", "classification", "localization"):
+    for key in ("detection", "classification"):
         assert np.allclose(b[key]["ci"], p[key]["ci"], atol=1e-9)
+    assert np.allclose(b["localization"]["sigma"]["ci"], p["localization"]["sigma"]["ci"], atol=1e-9)
     assert [(e["a"], e["b"], e["n_matched"]) for e in b["pairs"]] == [(e["a"], e["b"], e["n_matched"]) for e in p["pairs"]]
     assert p["localization"]["between_exact"] and p["localization"]["n_between"] == b["localization"]["n_between"]
     assert b["localization"]["sigma"]["value"] is not None
@@ -99,7 +100,7 @@ def test_identical_annotators_give_sigma_one_for_convex_polygons():
     assert d["localization"]["sigma"]["value"] is not None
     # each original matches its copy exactly (other pairs may add non-zero distances)
     pairs = [e for e in d["pairs"] if e["b"] == e["a"] + "_copy"]
-    assert pairs and all(e["sigma"] == pytest.approx(1.0, abs=1e-12) for e in pairs)
+    assert pairs and all(e["sigma"]["value"] == pytest.approx(1.0, abs=1e-12) for e in pairs)
 
 
 def test_saw_nothing_and_never_saw_stay_distinct():
@@ -210,4 +211,4 @@ def test_between_baseline_matches_shapely_brute_force(distance):
     # every jittered outline matches its item's others, so within = all same-item pairs
     assert d["n_within"] == len(within) == 12 * 3
     assert d["mean_within"] == pytest.approx(np.mean(within), abs=1e-12)
-    assert d["sigma"] == pytest.approx(1 - np.mean(within) / np.mean(values), abs=1e-12)
+    assert d["sigma"]["value"] == pytest.approx(1 - np.mean(within) / np.mean(values), abs=1e-12)
