@@ -13,21 +13,38 @@ list of dicts) and returns a :class:`~agreekit.report.Report`; the registry
 * ``cuboids`` — 3D cuboids: the box report over exact IoU₃D (:func:`iou3d`) of rotated cuboids.
 * ``traces`` — per-step labels of agent traces: α, Cohen's and Fleiss' κ, per step and per trace.
 
-Layers, each importing only from those above it in this list: ``rows``,
-``report``, ``options`` → ``geometry`` → ``matching`` → ``measures`` →
-``objects`` (the object engine) → ``kinds`` → ``registry`` → ``cli``,
-``share``, the web bridge.
+Floors, each importing only from the floors before it (``tests/test_layout.py``
+checks it): ``rows``, ``results``, ``arrays``, ``options``, ``registry`` →
+``geometry`` → ``matching`` → ``measures`` → ``objects``, ``breakdowns`` (the
+object engine) → ``kinds`` → this package, ``cli``, ``share``, ``schema``,
+``simulate`` and the web bridge.
 """
 from .geometry.cuboids import iou3d
 from .geometry.polygons import polygon_giou, polygon_iou
 from .kinds.masks import staple
 from .measures.alpha import krippendorff_alpha
-from .registry import KINDS, get, load_kinds
+import importlib
+import pkgutil
+
+from . import kinds as _kinds
+from .registry import KINDS, get
 from .results import Report
 from .rows import InputError
 from .share import read_share_fragment, share_link
 
 __version__ = "0.1.0"
+
+
+
+def load_kinds():
+    """Import every module of :mod:`agreekit.kinds` (each registers itself); :data:`KINDS` in tab order."""
+    for module in pkgutil.iter_modules(_kinds.__path__):
+        importlib.import_module(f"{_kinds.__name__}.{module.name}")
+    ordered = sorted(KINDS.items(), key=lambda item: item[1].position)
+    KINDS.clear()
+    KINDS.update(ordered)
+    return KINDS
+
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …

@@ -10,10 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from .registry import load_kinds
+from . import KINDS
 from .rows import InputError
-
-KINDS = load_kinds()
 
 
 def _numbers(text):

@@ -6,7 +6,9 @@ row columns and their synonyms, and the key that counts its annotations.  The
 function's signature holds the option defaults.  Everything else reads this
 registry: ``agreekit.report``, the command line (sub-commands and ``--help``),
 share links, the web worker, and ``build.py``, which writes it to
-``dist/kinds.json`` for the page's tabs and option forms.
+``dist/kinds.json`` for the page's tabs and option forms.  The package's
+``__init__`` imports every module of :mod:`agreekit.kinds`, which fills
+:data:`KINDS`; this module imports none of them (it sits below the kinds).
 
 Adding a kind means adding one module to :mod:`agreekit.kinds`; adding an
 option means adding it to the kind's signature and its ``register`` call.
@@ -14,9 +16,7 @@ option means adding it to the kind's signature and its ``register`` call.
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
-import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
@@ -74,17 +74,6 @@ def register(name, *, title, summary, options, columns, synonyms, count_key, pos
                            count_key, position, tuple(alternatives))
         return checked
     return decorate
-
-
-def load_kinds():
-    """Import every module of :mod:`agreekit.kinds` (each registers itself); the kinds in order."""
-    from . import kinds
-    for module in pkgutil.iter_modules(kinds.__path__):
-        importlib.import_module(f"{kinds.__name__}.{module.name}")
-    ordered = sorted(KINDS.items(), key=lambda item: item[1].position)
-    KINDS.clear()
-    KINDS.update(ordered)
-    return KINDS
 
 
 def get(kind):
