@@ -28,9 +28,10 @@ def _type(value):
 def key_paths(value, prefix="", out=None):
     """``{path: set of JSON types}`` of a report's ``to_dict()`` (lists and maps merged over entries).
 
-    >>> sorted(key_paths({"a": {"value": 1.0, "ci": None, "ci_level": None, "reason": None, "n": 2},
-    ...                   "b": [{"c": 1}, {"c": None}]}).items())
-    [('a', {'estimate'}), ('b', {'list'}), ('b[].c', {'null', 'number'})]
+    >>> paths = key_paths({"a": {"value": 1.0, "ci": None, "ci_level": None, "reason": None, "n": 2},
+    ...                    "b": [{"c": 1}, {"c": None}]})
+    >>> [(path, sorted(types)) for path, types in paths.items()]
+    [('a', ['estimate']), ('b', ['list']), ('b[].c', ['null', 'number'])]
     """
     out = {} if out is None else out
     if isinstance(value, dict) and not (ESTIMATE_KEYS <= set(value)):
@@ -49,8 +50,7 @@ def key_paths(value, prefix="", out=None):
             out.setdefault(f"{prefix}.{key}", set()).add(_type(value[key]))
     elif isinstance(value, list):
         for entry in value:
-            if isinstance(entry, (dict, list)):
-                out.setdefault(prefix + "[]", set()).add(_type(entry)) if isinstance(entry, list) else None
+            if isinstance(entry, dict):
                 key_paths(entry, prefix + "[]", out)
     return out
 

@@ -130,10 +130,49 @@ def undefined_reason(o):
 
 
 def krippendorff_alpha(reliability_data, metric="nominal", categories=None):
-    """α of a reliability matrix (coders × units); ``None``/NaN mark missing values.
+    """Krippendorff's α of a reliability matrix.
 
     Convenience over :func:`value_counts` and :func:`alpha_from_coincidence`,
     in the shape of fast-krippendorff's ``alpha(reliability_data=...)``.
+
+    Parameters
+    ----------
+    reliability_data : sequence of sequences, shape (coders, units)
+        Each coder's value for each unit; ``None`` or NaN marks a missing value.
+    metric : {"nominal", "ordinal", "interval", "ratio"}
+        The difference function δ² (module docstring).
+    categories : sequence, optional
+        The ordered categories (ordinal data that are not numbers).
+
+    Returns
+    -------
+    float
+        α, or NaN when expected disagreement is 0 (see :func:`undefined_reason`).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. The
+    published values below are that paper's 3-coder × 15-unit example
+    (nominal 0.691, interval 0.811) and 4-coder × 12-unit example
+    (ordinal 0.815, ratio 0.797, nominal on letters 0.743).
+
+    Examples
+    --------
+    >>> nan = float("nan")
+    >>> three = [[nan, nan, nan, nan, nan, 3, 4, 1, 2, 1, 1, 3, 3, nan, 3],
+    ...          [1, nan, 2, 1, 3, 3, 4, 3, nan, nan, nan, nan, nan, nan, nan],
+    ...          [nan, nan, 2, 1, 3, 4, 4, nan, 2, 1, 1, 3, 3, nan, 4]]
+    >>> round(krippendorff_alpha(three, "nominal"), 6), round(krippendorff_alpha(three, "interval"), 6)
+    (0.691358, 0.810845)
+    >>> four = [[1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+    ...         [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+    ...         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]]
+    >>> round(krippendorff_alpha(four, "ordinal"), 3), round(krippendorff_alpha(four, "ratio"), 3)
+    (0.815, 0.797)
+    >>> letters = [[None if v != v else "abcde"[int(v) - 1] for v in coder] for coder in four]
+    >>> round(krippendorff_alpha(letters, "nominal"), 3)
+    0.743
     """
     data = list(zip(*reliability_data))  # units × coders
     units = [[v for v in unit if not _missing(v)] for unit in data]
