@@ -62,6 +62,10 @@ def _split(text):
 
     Fields keep their white space here; blank records are skipped.
     """
+    # Lone CR (old Mac) and CRLF line breaks read as LF; the csv module rejects a lone CR
+    # inside an unquoted field. A field may be as long as the whole text (long documents, big RLE).
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    csv.field_size_limit(max(len(text) + 1, 131072))
     first = _first_line(text)
     if "\t" in first:
         delimiter = "\t"
@@ -103,6 +107,25 @@ def bind_columns(header, columns, synonyms, alternatives=()):
             raise InputError(f"header names column '{name}' twice", line=1, column=raw)
         bound[name] = index
     return bound or None
+
+
+def _is_number(field):
+    try:
+        float(field)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
+
+
+def looks_like_header(fields, bound):
+    """A first record is a header when it names known columns and holds no number.
+
+    A data row's label may happen to be a column name (a box labelled ``x``),
+    but a data row of any kind has at least one number or names at most one column.
+    """
+    if bound is None or any(_is_number(f) for f in fields if f.strip()):
+        return False
+    return len(bound) >= 2 or len(bound) == len(fields)
 
 
 def read_table(source, columns, synonyms=None, alternatives=(), required=(), keep_space=()):
@@ -156,7 +179,7 @@ def _read_text(text, columns, synonyms, alternatives, required, keep_space):
     header_line, header = records[0]
     header = [field.strip() for field in header]
     bound = bind_columns(header, columns, synonyms, alternatives)
-    if bound is None:
+    if not looks_like_header(header, bound):
         body = records
         bound = {name: index for index, name in enumerate(columns)}
         width = len(columns)

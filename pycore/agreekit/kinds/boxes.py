@@ -47,6 +47,9 @@ def parse_boxes(rows, keep_none_labels=False):
         raise InputError("no rows: the input is empty")
     present = set(table[0].values)
     corner = {"x1", "y1", "x2", "y2"} <= present
+    if corner and {"x", "y", "w", "h"} <= present:
+        raise InputError("the header has both x, y, w, h and x1, y1, x2, y2: keep one set of box columns",
+                         line=table[0].line if not isinstance(rows, str) else 1, column="x1")
     geometry_cols = ("x1", "y1", "x2", "y2") if corner else ("x", "y", "w", "h")
     missing = [c for c in geometry_cols if c not in present]
     if missing:
