@@ -1,12 +1,18 @@
 """Matching objects between annotators, and clusters across annotators.
 
-Two modes (reference semantics §2–3; the differences are deliberate):
+Two modes (``docs/potato-differences.md`` §2–3; the differences are deliberate):
 
 * ``optimal`` — one-to-one, only pairs with similarity ≥ threshold allowed;
-  maximize the number of matched pairs, then their total similarity.  Solved
-  by one ``scipy.optimize.linear_sum_assignment`` on weights K + s for
-  allowed pairs (K larger than any achievable total similarity, so one more
-  pair always wins) and 0 for forbidden ones.
+  maximize the number of matched pairs, then their total similarity, then
+  (the tie-break) the number of same-label pairs.  Solved by one
+  ``scipy.optimize.linear_sum_assignment`` on weights K + s + ε·[same label]
+  for allowed pairs (K larger than any achievable total similarity, so one
+  more pair always wins; ε = TIE_BREAK / (K + 1), so the label bonus of a
+  whole matching stays below 10⁻⁹ and decides only between matchings whose
+  total similarity agrees to that) and 0 for forbidden ones.  Matchings that
+  are still equally good are told apart by object order, which the object
+  engine makes canonical (sorted by geometry, then label), so the result does
+  not depend on the order of the input rows.
 * ``potato`` — Potato 2.8: ``linear_sum_assignment`` on 1 − s over all pairs,
   then drop assigned pairs below the threshold.  A sub-threshold pairing can
   thereby displace a valid match.
@@ -23,13 +29,27 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 MODES = ("optimal", "potato")
+TIE_BREAK = 1e-9  # total-similarity difference below which two matchings count as equally good
 
 
-def match(sim, threshold, mode="optimal"):
+def match(sim, threshold, mode="optimal", same_label=None):
     """One-to-one matches from a similarity matrix ``sim`` (n × m).
 
-    Returns ``(rows, cols)`` index arrays, ordered by row.  Every returned
-    pair has ``sim ≥ threshold`` (inclusive).
+    Parameters
+    ----------
+    sim : array, shape (n, m)
+        Similarities of the two annotators' objects.
+    threshold : float
+        Pairs with ``sim ≥ threshold`` (inclusive) may match.
+    mode : {"optimal", "potato"}
+        See the module docstring.
+    same_label : bool array, shape (n, m), optional
+        Whether two objects carry the same label: the tie-break of ``optimal``.
+
+    Returns
+    -------
+    rows, cols : int arrays
+        Matched index pairs, ordered by row.
     """
     sim = np.asarray(sim, dtype=float)
     if sim.size == 0:
@@ -43,20 +63,24 @@ def match(sim, threshold, mode="optimal"):
             empty = np.zeros(0, dtype=int)
             return empty, empty
         bonus = float(min(sim.shape)) + 1.0
-        rows, cols = linear_sum_assignment(np.where(allowed, bonus + sim, 0.0), maximize=True)
+        weights = bonus + sim
+        if same_label is not None:
+            weights = weights + (TIE_BREAK / (bonus + 1.0)) * np.asarray(same_label, dtype=float)
+        rows, cols = linear_sum_assignment(np.where(allowed, weights, 0.0), maximize=True)
     else:
         raise ValueError(f"unknown match mode {mode!r}; expected one of {', '.join(MODES)}")
     keep = sim[rows, cols] >= threshold
     return rows[keep], cols[keep]
 
 
-def clusters(members, sim, threshold, mode="optimal"):
+def clusters(members, sim, threshold, mode="optimal", same_label=None):
     """Group objects of one item into clusters, at most one per annotator.
 
     ``members`` is a list, in annotator order, of index arrays into ``sim``
-    (the item's object-by-object similarity matrix).  Returns a list of
-    clusters, each a dict ``{annotator position: object index}`` in creation
-    order.
+    (the item's object-by-object similarity matrix); ``same_label`` the
+    item's object-by-object label equality (the tie-break of :func:`match`).
+    Returns a list of clusters, each a dict ``{annotator position: object
+    index}`` in creation order.
     """
     found = []  # list of (founder index, {annotator position: object index})
     for position, objects in enumerate(members):
@@ -75,7 +99,8 @@ def clusters(members, sim, threshold, mode="optimal"):
         joined = set()
         if found:
             founders = np.array([f for f, _ in found])
-            rows, cols = match(sim[np.ix_(objects, founders)], threshold, "optimal")
+            labels = None if same_label is None else same_label[np.ix_(objects, founders)]
+            rows, cols = match(sim[np.ix_(objects, founders)], threshold, "optimal", labels)
             for r, c in zip(rows, cols):
                 found[c][1][position] = int(objects[r])
                 joined.add(int(r))

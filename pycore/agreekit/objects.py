@@ -130,11 +130,20 @@ def _group(records):
     return grouped
 
 
-def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE):
+def canonical_order(record):
+    """The tie-break order of an annotator's objects on an item: by geometry, then label, never by row."""
+    return tuple(record.geometry), "" if record.label is None else str(record.label)
+
+
+def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE,
+                  order=canonical_order):
     """Group :class:`Annotation` records into an :class:`ObjectSet` of the comparable items.
 
     Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
     flags geometry that is kept but warned about with ``degenerate_note``.
+    ``order`` sorts each annotator's objects on an item (the documented
+    tie-break of matching, so row order cannot change a report); ``None``
+    keeps row order, as Potato mode must.
     Returns ``(objects, geometry array (n × width), warnings)``.
     """
     grouped = _group(records)
@@ -153,6 +162,8 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
         member = {}
         for annotator in sorted(by):
             drawn = [r for r in by[annotator] if r.geometry is not None]
+            if order is not None:
+                drawn.sort(key=order)
             if drawn and len(drawn) < len(by[annotator]):
                 mixed.append(f"{item}/{annotator}")
             keys = set()
@@ -208,7 +219,17 @@ def item_similarities(objects, kind):
     return out
 
 
-def pair_matching(objects, sims, threshold, mode, progress=None):
+def item_label_equality(objects, label_key):
+    """Each comparable item's object-by-object "same label" matrix (local indices)."""
+    out = []
+    for i in range(objects.n_items):
+        keys = np.array([label_key(objects.labels[k]) for k in range(objects.offsets[i], objects.offsets[i + 1])],
+                        dtype=object)
+        out.append(keys[:, None] == keys[None, :])
+    return out
+
+
+def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
     """Match every annotator pair on every item: a list of :class:`PairMatch`."""
     records = []
     for i in range(objects.n_items):
@@ -218,7 +239,7 @@ def pair_matching(objects, sims, threshold, mode, progress=None):
             for b in positions[x + 1:]:
                 ga, gb = objects.members[i][a], objects.members[i][b]
                 sub = _take(sims[i], ga - start, gb - start)
-                rows, cols = match(sub, threshold, mode)
+                rows, cols = match(sub, threshold, mode, _take(same_labels[i], ga - start, gb - start))
                 records.append(PairMatch(i, a, b, ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == objects.n_items - 1):
             progress(i + 1, objects.n_items, "matching")
@@ -265,7 +286,7 @@ def mean(values):
 
 # ----------------------------------------------------------------- detection and classification α
 
-def item_clusters(objects, sims, threshold, mode):
+def item_clusters(objects, sims, threshold, mode, same_labels):
     """Clusters per item, each a dict {annotator position: object index}."""
     out = []
     for i in range(objects.n_items):
@@ -275,7 +296,7 @@ def item_clusters(objects, sims, threshold, mode):
             out.append([])
             continue
         local = [objects.members[i][p] - start for p in positions]
-        groups = make_clusters(local, sims[i], threshold, mode)
+        groups = make_clusters(local, sims[i], threshold, mode, same_labels[i])
         out.append([{positions[k]: int(obj) + start for k, obj in g.items()} for g in groups])
     return out
 
@@ -414,10 +435,11 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     distances out of every section.
     """
     sims = item_similarities(objects, kind)
-    records = pair_matching(objects, sims, threshold, match_mode, progress)
+    same_labels = item_label_equality(objects, label_key)
+    records = pair_matching(objects, sims, threshold, match_mode, same_labels, progress)
     raw = raw_measures(objects, records, label_equal)
     pairs = matched_pairs(records)
-    groups = item_clusters(objects, sims, threshold, match_mode)
+    groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
     loc = localize(objects, kind, pairs, pair_budget, seed, progress) if localization else None
     if progress is not None and bootstrap > 0:

@@ -1,7 +1,11 @@
 """Box geometry: IoU, GIoU and the three localization distances.
 
 Boxes are arrays of shape (n, 4) holding ``x, y, w, h`` (top-left corner,
-width, height) in any consistent unit.  A box with w ≤ 0 or h ≤ 0 is
+width, height) in any consistent unit.  Every area is computed from the
+box's extents ``x2 = x + w`` as ``(x2 − x)·(y2 − y)``, the same expression
+as an overlap, so that two identical boxes give IoU exactly 1 and distance
+exactly 0 wherever they lie (with ``w`` taken as given, ``(x + w) − x``
+differs from ``w`` far from the origin and an identical pair lost area).  A box with w ≤ 0 or h ≤ 0 is
 degenerate: it has IoU 0 with everything and GIoU −1, as in Potato's
 ``geometry.iou_bbox`` and ``giou_bbox`` (reference semantics §1).
 
@@ -20,9 +24,10 @@ DISTANCES = ("giou", "iou", "centroid")
 
 
 def _parts(boxes):
+    """``(x, y, w, h)`` with ``w = (x + w) − x`` and ``h`` likewise: widths as overlaps compute them."""
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     x, y, w, h = boxes.T
-    return x, y, w, h
+    return x, y, (x + w) - x, (y + h) - y
 
 
 def _overlap(a, b):

@@ -134,10 +134,12 @@ def cuboid_array(center, size, rotation=None, yaw=None):
 def normalize_quaternion(q):
     """``q / |q|``; :class:`InputError` for a zero (or non-finite) quaternion."""
     q = np.asarray(q, dtype=float)
-    norm = float(np.sqrt(np.sum(q * q)))
+    scale = float(np.max(np.abs(q))) if q.size else 0.0
+    # Divide by the largest component first: 1e200 squared overflows, and that is not "zero".
+    norm = scale * float(np.sqrt(np.sum((q / scale) ** 2))) if scale and math.isfinite(scale) else scale
     if not math.isfinite(norm) or norm == 0.0:
         raise InputError("rotation quaternion must be finite and non-zero", column="rotation", value=q.tolist())
-    return q / norm
+    return (q / scale) / (norm / scale)
 
 
 def _vector(value, length, name):

@@ -14,8 +14,8 @@ import numpy as np
 from ..geometry import boxes as geometry
 from .. import options as opts
 from ..measures import bootstrap as boot
-from ..objects import (DEFAULT_PAIR_BUDGET, Annotation, ObjectKind, build_objects, label_rules,
-                       object_kind_report, object_report)
+from ..objects import (DEFAULT_PAIR_BUDGET, Annotation, ObjectKind, build_objects, canonical_order,
+                       label_rules, object_kind_report, object_report)
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 
@@ -77,8 +77,35 @@ def parse_boxes(rows, keep_none_labels=False):
                              column=column, value="")
         a, b, c, d = (to_float(row, col) for col in geometry_cols)
         box = [a, b, c - a, d - b] if corner else [a, b, c, d]
+        check_extent(row, box, geometry_cols)
         records.append(Annotation(row.line, item, annotator, box, label))
     return records, []
+
+
+# Areas stay finite and non-zero in float64 (|area| in [1e-300, 1e300]) for coordinates in this range.
+COORDINATE_RANGE = (1e-150, 1e150)
+
+
+def check_extent(row, box, columns):
+    """Reject a box whose area floating point cannot hold, or too small to resolve at its position.
+
+    A side below 10⁻¹⁵⁰ or a coordinate above 10¹⁵⁰ makes an area under- or
+    overflow (IoU 0 or NaN for identical boxes); a side under ~10⁻¹⁰ of its
+    coordinate is lost to rounding when the far edge is computed (x + w).
+    """
+    low, high = COORDINATE_RANGE
+    for column, value in zip(columns, box):
+        if abs(value) > high:
+            raise InputError(f"'{column}' is beyond ±{high:g}; rescale the coordinates", line=row.line,
+                             column=column, value=row.values.get(column))
+    for column, start, size in ((columns[2], box[0], box[2]), (columns[3], box[1], box[3])):
+        if 0 < size < low:
+            raise InputError(f"a box side of {size:g} is below {low:g}; rescale the coordinates", line=row.line,
+                             column=column, value=row.values.get(column))
+        if size > 0 and abs(((start + size) - start) - size) > 1e-6 * size:
+            raise InputError(f"a box side of {size:g} is too small to resolve at coordinate {start:g} in "
+                             "floating point; shift or rescale the coordinates", line=row.line, column=column,
+                             value=row.values.get(column))
 
 
 def box_kind(boxes, distance):
@@ -124,7 +151,7 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
     """
     potato = match == "potato"
     records, warnings = parse_boxes(rows, keep_none_labels=potato)
-    objects, box_array, more = build_objects(records)
+    objects, box_array, more = build_objects(records, order=None if potato else canonical_order)
     warnings += more
     kind = box_kind(box_array, distance)
     label_key, label_equal = label_rules(potato)

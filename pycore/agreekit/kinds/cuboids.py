@@ -26,7 +26,8 @@ import numpy as np
 from .. import options as opts
 from ..geometry.cuboids import MATRIX_PAIRS, iou_matrix, normalize_quaternion, paired_iou, yaw_quaternion
 from ..measures import bootstrap as boot
-from ..objects import Annotation, ObjectKind, build_objects, label_rules, object_kind_report, object_report
+from ..objects import (Annotation, ObjectKind, build_objects, canonical_order, label_rules, object_kind_report,
+                       object_report)
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 
@@ -127,6 +128,13 @@ def _read_geometry(row, has_quaternion, has_yaw):
         if value < 0:
             raise InputError(f"'{column}' is a negative size", line=row.line, column=column,
                              value=row.values.get(column))
+        if 0 < value < 1e-100 or value > 1e100:
+            raise InputError(f"'{column}' is outside [1e-100, 1e100], where volumes stay finite; rescale "
+                             "the coordinates", line=row.line, column=column, value=row.values.get(column))
+    for column, value in zip(CENTRE, centre):
+        if abs(value) > 1e100:
+            raise InputError(f"'{column}' is beyond ±1e100; rescale the coordinates", line=row.line,
+                             column=column, value=row.values.get(column))
     if quaternion_given:
         raw = [to_float(row, c) for c in QUATERNION]
         try:
@@ -199,7 +207,8 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
     """
     potato = match == "potato"
     records, warnings = parse_cuboids(rows, keep_none_labels=potato)
-    objects, array, more = build_objects(records, width=10, is_degenerate=_flat, degenerate_note=FLAT_NOTE)
+    objects, array, more = build_objects(records, width=10, is_degenerate=_flat, degenerate_note=FLAT_NOTE,
+                                       order=None if potato else canonical_order)
     warnings += more
     label_key, label_equal = label_rules(potato)
     data = object_report(objects, cuboid_kind(array), threshold=threshold, match_mode=match, bootstrap=bootstrap,

@@ -157,7 +157,9 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
         The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
     records, parsed = parse_polygons(rows)
-    objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False)
+    by_outline = None if match == "potato" else (  # the tie-break order: by outline, then label
+        lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label)))
+    objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False, order=by_outline)
     ordered = [parsed[int(k)] for k in index[:, 0]]
     duplicates = _duplicates(objects, ordered)
     if duplicates:
