@@ -20,7 +20,7 @@ Layers, each importing only from those above it in this list: ``rows``,
 """
 from .geometry.cuboids import iou3d
 from .geometry.polygons import polygon_giou, polygon_iou
-from .kinds.masks import staple
+from .measures.staple import staple
 from .measures.alpha import krippendorff_alpha
 from .registry import KINDS, get, load_kinds
 from .results import Report
