@@ -118,6 +118,13 @@ def test_mask_iou_and_union_on_runs():
         assert np.array_equal(rle.union_runs([ra, rb], a.size), rle.encode(a | b))
 
 
+def test_rle_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(rle)
+    assert result.attempted >= 10 and result.failed == 0
+
+
 # --------------------------------------------------------------------------- STAPLE
 
 def pixel_staple(d, iterations, start):
@@ -245,6 +252,13 @@ def test_staple_on_runs_equals_staple_on_pixels():
     for a in range(5):
         for b in range(5):
             assert pair_iou[a, b] == pytest.approx(rle.mask_iou(runs[a], runs[b]), abs=1e-15)
+
+
+def test_staple_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(staple_mod)
+    assert result.attempted >= 1 and result.failed == 0
 
 
 def test_staple_edge_cases():
