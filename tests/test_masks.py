@@ -1,14 +1,13 @@
 """COCO RLE (pycocotools as reference), mask IoU on runs, STAPLE (SimpleITK as reference), mask report."""
-import importlib
 import json
 
 import numpy as np
 import pytest
 
 import agreekit
+from agreekit.geometry import rle
+from agreekit.measures import staple as staple_mod
 from agreekit.rows import InputError
-
-M = importlib.import_module("agreekit.kinds.masks")
 
 coco = pytest.importorskip("pycocotools.mask", reason="pycocotools is the test-only reference for COCO RLE")
 
@@ -41,13 +40,13 @@ def coco_rle(mask):
 def test_rle_matches_pycocotools():
     for mask in random_masks(0, 400):
         ref = coco_rle(mask)
-        runs = M.encode(mask)
-        assert M.rle_to_string(runs) == ref["counts"].decode()
-        assert np.array_equal(M.rle_from_string(ref["counts"].decode()), runs)
+        runs = rle.encode(mask)
+        assert rle.rle_to_string(runs) == ref["counts"].decode()
+        assert np.array_equal(rle.rle_from_string(ref["counts"].decode()), runs)
         # compressed strings may start with "[" or be all digits: parse_rle must still read them
-        assert np.array_equal(M.parse_rle(ref["counts"].decode(), *mask.shape), runs)
-        assert np.array_equal(M.decode(runs, *mask.shape), mask)
-        assert np.array_equal(coco.decode(ref).astype(bool), M.decode(runs, *mask.shape))
+        assert np.array_equal(rle.parse_rle(ref["counts"].decode(), *mask.shape), runs)
+        assert np.array_equal(rle.decode(runs, *mask.shape), mask)
+        assert np.array_equal(coco.decode(ref).astype(bool), rle.decode(runs, *mask.shape))
         assert runs.sum() == mask.size and runs[0] == np.sum(np.cumprod(~mask.ravel(order="F")))
 
 
@@ -56,7 +55,7 @@ def test_compressed_string_that_looks_like_json():
     mask[3:, 2:] = True  # first run: 2 columns + 3 pixels = 43 background pixels
     text = coco_rle(mask)["counts"].decode()
     assert text.startswith("[")  # 43 = 0b1_01011: low group 11 with the continuation bit, chr(48 + 43)
-    assert np.array_equal(M.parse_rle(text, 20, 20), M.encode(mask))
+    assert np.array_equal(rle.parse_rle(text, 20, 20), rle.encode(mask))
 
 
 def test_large_runs_compressed():
@@ -66,28 +65,28 @@ def test_large_runs_compressed():
     mask[:, 1010:] = True
     mask[0, 0] = True  # first pixel foreground: the runs start with a 0 background run
     ref = coco_rle(mask)
-    runs = M.parse_rle(ref["counts"].decode(), 1024, 1024)
+    runs = rle.parse_rle(ref["counts"].decode(), 1024, 1024)
     assert runs[0] == 0
-    assert np.array_equal(runs, M.encode(mask))
-    assert M.rle_to_string(runs) == ref["counts"].decode()
+    assert np.array_equal(runs, rle.encode(mask))
+    assert rle.rle_to_string(runs) == ref["counts"].decode()
 
 
 @pytest.mark.parametrize("form", ["json", "spaces", "commas", "list", "compressed", "dict"])
 def test_parse_forms(form):
     mask = np.zeros((5, 4), bool)
     mask[1:3, 1:3] = True
-    runs = M.encode(mask).tolist()
+    runs = rle.encode(mask).tolist()
     value = {"json": json.dumps(runs), "spaces": " ".join(map(str, runs)), "commas": ",".join(map(str, runs)),
              "list": runs, "compressed": coco_rle(mask)["counts"].decode(),
              "dict": {"size": [5, 4], "counts": coco_rle(mask)["counts"].decode()}}[form]
-    assert np.array_equal(M.parse_rle(value, 5, 4), runs)
+    assert np.array_equal(rle.parse_rle(value, 5, 4), runs)
 
 
 def test_single_integer_is_the_empty_mask_only_when_it_fills_the_image():
-    assert M.parse_rle("20", 5, 4).tolist() == [20]
-    assert M.parse_rle("", 5, 4).tolist() == [20]
+    assert rle.parse_rle("20", 5, 4).tolist() == [20]
+    assert rle.parse_rle("", 5, 4).tolist() == [20]
     # otherwise a bare token is the compressed form: "44" decodes to runs 4, 4
-    assert M.parse_rle("44", 2, 4).tolist() == [4, 4]
+    assert rle.parse_rle("44", 2, 4).tolist() == [4, 4]
 
 
 @pytest.mark.parametrize("value, message", [
@@ -99,7 +98,7 @@ def test_single_integer_is_the_empty_mask_only_when_it_fills_the_image():
 ])
 def test_parse_errors_name_the_line(value, message):
     with pytest.raises(InputError) as err:
-        M.parse_rle(value, 5, 4, line=9)
+        rle.parse_rle(value, 5, 4, line=9)
     assert message in str(err.value) and err.value.line == 9 and err.value.column == "rle"
 
 
@@ -108,15 +107,22 @@ def test_mask_iou_and_union_on_runs():
     rng = np.random.default_rng(4)
     for a in masks:
         b = rng.random(a.shape) < rng.random()
-        ra, rb = M.encode(a), M.encode(b)
+        ra, rb = rle.encode(a), rle.encode(b)
         union = (a | b).sum()
         expected = (a & b).sum() / union if union else float("nan")
-        got = M.mask_iou(ra, rb)
+        got = rle.mask_iou(ra, rb)
         assert (np.isnan(got) and np.isnan(expected)) or got == pytest.approx(expected, abs=1e-15)
         if union:
             ref = coco.iou([coco_rle(a)], [coco_rle(b)], [0])[0, 0]
             assert got == pytest.approx(ref, abs=1e-12)
-        assert np.array_equal(M.union_runs([ra, rb], a.size), M.encode(a | b))
+        assert np.array_equal(rle.union_runs([ra, rb], a.size), rle.encode(a | b))
+
+
+def test_rle_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(rle)
+    assert result.attempted >= 10 and result.failed == 0
 
 
 # --------------------------------------------------------------------------- STAPLE
@@ -156,7 +162,7 @@ def noisy_raters(seed, n_raters, shape=(30, 40)):
 @pytest.mark.parametrize("start", ["votes", "rates"])
 def test_pattern_em_equals_pixel_em(seed, start):
     masks = noisy_raters(seed, 2 + seed)
-    result = M.staple(masks, max_iter=25, tol=0, start=start)
+    result = staple_mod.staple(masks, max_iter=25, tol=0, start=start)
     w, p, q = pixel_staple(masks, 25, start)
     assert result.iterations == 25 and not result.converged
     np.testing.assert_allclose(result.sensitivity, p, atol=1e-12)
@@ -184,7 +190,7 @@ def test_staple_recovers_the_square_where_majority_vote_does_not():
     staple_dice, vote_dice = [], []
     for seed in range(20):
         truth, masks = forty_by_forty(seed)
-        result = M.staple(masks)
+        result = staple_mod.staple(masks)
         assert result.converged
         staple_dice.append(dice(result.consensus, truth))
         vote_dice.append(dice(result.majority, truth))
@@ -207,7 +213,7 @@ def test_staple_against_simpleitk():
         flt.SetForegroundValue(1.0)
         flt.SetMaximumIterations(100000)
         probability = sitk.GetArrayFromImage(flt.Execute([sitk.GetImageFromArray(m.astype(np.uint8)) for m in masks]))
-        result = M.staple(masks)
+        result = staple_mod.staple(masks)
         np.testing.assert_allclose(result.sensitivity, flt.GetSensitivity(), atol=1e-3)
         np.testing.assert_allclose(result.specificity, flt.GetSpecificity(), atol=1e-3)
         np.testing.assert_allclose(result.probability, probability, atol=1e-3)
@@ -216,7 +222,7 @@ def test_staple_against_simpleitk():
 @pytest.mark.parametrize("n_raters", [9, 21, 64])
 def test_many_annotators_take_the_other_pattern_routes(n_raters):
     masks = noisy_raters(n_raters, n_raters, shape=(12, 10))
-    result = M.staple(masks, max_iter=10, tol=0)
+    result = staple_mod.staple(masks, max_iter=10, tol=0)
     w, p, q = pixel_staple(masks, 10, "votes")
     np.testing.assert_allclose(result.sensitivity, p, atol=1e-10)
     np.testing.assert_allclose(result.probability.ravel(), w, atol=1e-10)
@@ -226,7 +232,7 @@ def test_many_annotators_take_the_other_pattern_routes(n_raters):
 def test_start_matters_only_with_two_annotators():
     for seed in range(6):
         masks = noisy_raters(200 + seed, 2 + seed)
-        votes, rates = M.staple(masks, start="votes"), M.staple(masks, start="rates")
+        votes, rates = staple_mod.staple(masks, start="votes"), staple_mod.staple(masks, start="rates")
         gap = np.max(np.abs(votes.sensitivity - rates.sensitivity))
         if len(masks) >= 3:
             assert gap < 1e-6
@@ -236,31 +242,38 @@ def test_start_matters_only_with_two_annotators():
 
 def test_staple_on_runs_equals_staple_on_pixels():
     masks = noisy_raters(7, 5, shape=(64, 48))
-    runs = [M.encode(m) for m in masks]
-    result, consensus_runs, majority_runs, pair_iou = M.staple_runs(runs, masks[0].size)
-    ref = M.staple(masks)
+    runs = [rle.encode(m) for m in masks]
+    result, consensus_runs, majority_runs, pair_iou = staple_mod.staple_runs(runs, masks[0].size)
+    ref = staple_mod.staple(masks)
     np.testing.assert_allclose(result.sensitivity, ref.sensitivity, atol=1e-12)
     np.testing.assert_allclose(result.dice, ref.dice, atol=1e-12)
-    assert np.array_equal(M.decode(consensus_runs, 64, 48), ref.consensus)
-    assert np.array_equal(M.decode(majority_runs, 64, 48), ref.majority)
+    assert np.array_equal(rle.decode(consensus_runs, 64, 48), ref.consensus)
+    assert np.array_equal(rle.decode(majority_runs, 64, 48), ref.majority)
     for a in range(5):
         for b in range(5):
-            assert pair_iou[a, b] == pytest.approx(M.mask_iou(runs[a], runs[b]), abs=1e-15)
+            assert pair_iou[a, b] == pytest.approx(rle.mask_iou(runs[a], runs[b]), abs=1e-15)
+
+
+def test_staple_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(staple_mod)
+    assert result.attempted >= 1 and result.failed == 0
 
 
 def test_staple_edge_cases():
     empty = np.zeros((3, 8, 8), bool)
-    for start in M.STARTS:
-        result = M.staple(empty, start=start)
+    for start in staple_mod.STARTS:
+        result = staple_mod.staple(empty, start=start)
         assert not result.consensus.any()
         assert np.all(np.isnan(result.sensitivity))  # no foreground: undefined, not 0 or 1
         assert np.all(result.dice == 1.0)  # both empty
-    assert not M.staple(empty, start="potato").converged  # Potato's early stop on ΣW < ε
+    assert not staple_mod.staple(empty, start="potato").converged  # Potato's early stop on ΣW < ε
     with pytest.raises(InputError):
-        M.staple(empty[:1])
+        staple_mod.staple(empty[:1])
     same = np.zeros((4, 6, 6), bool)
     same[:, 2:4, 1:5] = True
-    result = M.staple(same)
+    result = staple_mod.staple(same)
     assert np.array_equal(result.consensus, same[0]) and np.all(result.dice == 1.0)
 
 
@@ -270,7 +283,7 @@ def mask_rows(masks_by_item, compressed=False, label="cell"):
     rows = ["item,annotator,width,height,rle,label"]
     for item, masks in masks_by_item.items():
         for k, m in enumerate(masks):
-            runs = M.rle_to_string(M.encode(m)) if compressed else " ".join(map(str, M.encode(m)))
+            runs = rle.rle_to_string(rle.encode(m)) if compressed else " ".join(map(str, rle.encode(m)))
             rows.append(f"{item},r{k},{m.shape[1]},{m.shape[0]},{runs},{label}")
     return "\n".join(rows)
 
@@ -283,19 +296,19 @@ def test_report_matches_direct_staple():
     assert d["kind"] == "masks" and d["n_items"] == 3 and d["n_annotators"] == 5 and d["n_masks"] == 15
     for entry in d["items"]:
         masks = data[entry["item"]]
-        ref = M.staple(masks)
+        ref = staple_mod.staple(masks)
         np.testing.assert_allclose(entry["sensitivity"], ref.sensitivity, atol=1e-12)
         np.testing.assert_allclose(entry["dice"], ref.dice, atol=1e-12)
-        assert np.array_equal(M.decode(entry["consensus_rle"], 40, 40), ref.consensus)
+        assert np.array_equal(rle.decode(entry["consensus_rle"], 40, 40), ref.consensus)
         for k, runs in enumerate(entry["annotator_rle"]):  # what the page draws
-            assert np.array_equal(M.decode(runs, 40, 40), masks[int(entry["annotators"][k][1:])])
+            assert np.array_equal(rle.decode(runs, 40, 40), masks[int(entry["annotators"][k][1:])])
         assert entry["consensus_area"] == ref.consensus.sum()
     careful = d["annotators"][0]
     assert careful["annotator"] == "r0" and careful["sensitivity"]["value"] == pytest.approx(1.0)
     noisy = d["annotators"][4]
-    sens = np.mean([M.staple(m).sensitivity[4] for m in data.values()])
+    sens = np.mean([staple_mod.staple(m).sensitivity[4] for m in data.values()])
     assert noisy["sensitivity"]["value"] == pytest.approx(sens, abs=1e-12)
-    ious = [M.mask_iou(M.encode(m[0]), M.encode(m[4])) for m in data.values()]
+    ious = [rle.mask_iou(rle.encode(m[0]), rle.encode(m[4])) for m in data.values()]
     pair = next(p for p in d["pairs"] if (p["a"], p["b"]) == ("r0", "r4"))
     assert pair["mean_iou"]["value"] == pytest.approx(np.mean(ious), abs=1e-12)
 
@@ -306,11 +319,11 @@ def test_report_unions_several_masks_and_filters_labels():
     b = np.zeros((6, 6), bool)
     b[3:, 3:] = True
     rows = [
-        {"item": "x", "annotator": "p", "width": 6, "height": 6, "rle": M.encode(a).tolist(), "label": "cat"},
-        {"item": "x", "annotator": "p", "width": 6, "height": 6, "rle": M.encode(b).tolist(), "label": "dog"},
-        {"item": "x", "annotator": "q", "width": 6, "height": 6, "rle": M.encode(a | b).tolist(), "label": "cat"},
+        {"item": "x", "annotator": "p", "width": 6, "height": 6, "rle": rle.encode(a).tolist(), "label": "cat"},
+        {"item": "x", "annotator": "p", "width": 6, "height": 6, "rle": rle.encode(b).tolist(), "label": "dog"},
+        {"item": "x", "annotator": "q", "width": 6, "height": 6, "rle": rle.encode(a | b).tolist(), "label": "cat"},
         {"item": "x", "annotator": "s", "width": 6, "height": 6, "rle": "", "label": ""},  # saw, marked nothing
-        {"item": "y", "annotator": "p", "width": 6, "height": 6, "rle": M.encode(a).tolist(), "label": "cat"},
+        {"item": "y", "annotator": "p", "width": 6, "height": 6, "rle": rle.encode(a).tolist(), "label": "cat"},
     ]
     d = agreekit.masks(rows).to_dict()
     assert d["n_items"] == 1 and any("only one annotator" in w for w in d["warnings"])
@@ -374,7 +387,7 @@ def test_cli_masks(tmp_path):
 
 
 def potato_staple_by_pixels(d):
-    """Reference semantics §10 transcribed pixel by pixel (no vote patterns)."""
+    """Potato 2.8's STAPLE (docs/potato-differences.md) transcribed pixel by pixel (no vote patterns)."""
     eps = 1e-10
     d = d.reshape(len(d), -1).astype(float)
     prior = np.clip(d.mean(), eps, 1 - eps)
@@ -399,11 +412,11 @@ def potato_staple_by_pixels(d):
 @pytest.mark.parametrize("seed", range(5))
 def test_potato_variant(seed):
     masks = noisy_raters(300 + seed, 2 + seed)
-    result = M.staple(masks, start="potato")
+    result = staple_mod.staple(masks, start="potato")
     w, p, q, iterations, converged = potato_staple_by_pixels(masks)
     assert result.iterations == iterations and result.converged == converged
     np.testing.assert_allclose(result.sensitivity, p, atol=1e-12)
     np.testing.assert_allclose(result.specificity, q, atol=1e-12)
     np.testing.assert_allclose(result.probability.ravel(), w, atol=1e-12)
     if len(masks) >= 3 and converged:
-        np.testing.assert_allclose(result.sensitivity, M.staple(masks).sensitivity, atol=1e-5)
+        np.testing.assert_allclose(result.sensitivity, staple_mod.staple(masks).sensitivity, atol=1e-5)

@@ -121,7 +121,7 @@ def test_cohen_kappa_matches_statsmodels(seed):
             if pair["a"] in unit and pair["b"] in unit:
                 table[labels.index(unit[pair["a"]]), labels.index(unit[pair["b"]])] += 1
         expected = statsmodels_ir.cohens_kappa(table).kappa
-        assert pair["value"] == pytest.approx(expected, abs=1e-12)
+        assert pair["kappa"]["value"] == pytest.approx(expected, abs=1e-12)
         assert pair["n_units"] == table.sum()
         values.append(expected)
     assert len(values) == 6
@@ -167,7 +167,7 @@ def test_percent_agreement_by_hand():
     ]
     report = traces(rows, bootstrap=0)
     assert report.percent_agreement.value == pytest.approx((2 / 6 + 1) / 2, abs=1e-15)
-    assert report.percent_agreement.n_units == 2
+    assert report.percent_agreement.n == 2
     assert report.units[0]["step"] == 1 and report.units[0]["percent_agreement"] == pytest.approx(1 / 3)
     assert report.n_disputed_units == 1
     assert any("single label" in w for w in report.warnings)
@@ -215,7 +215,8 @@ def test_perfect_agreement_and_undefined_alpha():
     constant = [{**r, "label": "ok"} for r in same]
     report = traces(constant, bootstrap=0)
     assert report.alpha.value is None and "expected disagreement is 0" in report.alpha.reason
-    assert report.cohen_kappa.pairs[0]["value"] is None and "expected agreement is 1" in report.cohen_kappa.pairs[0]["reason"]
+    kappa = report.cohen_kappa.pairs[0]["kappa"]
+    assert kappa["value"] is None and "expected agreement is 1" in kappa["reason"]
     assert report.percent_agreement.value == 1.0
 
 
@@ -310,7 +311,7 @@ def test_cli_json_equals_api_and_bad_input_exits_2(tmp_path):
 
 def test_kappa_uses_every_trace_and_every_pair():
     # Potato keeps only the last trace's label per step and the first two sorted annotators
-    # (reference semantics §11). Here the last trace agrees perfectly and the earlier ones
+    # (docs/potato-differences.md). Here the last trace agrees perfectly and the earlier ones
     # do not, and a third annotator disagrees: every pair and every trace must count.
     rows = []
     for t, (p, q) in enumerate([("ok", "bad"), ("bad", "ok"), ("ok", "ok")]):
@@ -321,7 +322,7 @@ def test_kappa_uses_every_trace_and_every_pair():
     report = traces(rows, bootstrap=0)
     assert [(p["a"], p["b"]) for p in report.cohen_kappa.pairs] == [("a", "b"), ("a", "c"), ("b", "c")]
     ab = report.cohen_kappa.pairs[0]
-    assert ab["n_units"] == 9 and ab["value"] < 0  # a and b disagree on 6 of 9 units
+    assert ab["n_units"] == 9 and ab["kappa"]["value"] < 0  # a and b disagree on 6 of 9 units
     assert report.alpha.value is not None  # Potato's α is always undefined
     for step in report.steps:
         assert step["n_units"] == 3
@@ -340,3 +341,13 @@ def test_page_entry_point_with_progress_and_option_checks():
     with pytest.raises(InputError) as error:
         traces(random_rows(np.random.default_rng(8)), level="interval")
     assert error.value.column == "level"
+
+
+def test_kappa_docstring_examples():
+    """The hand-checked values in agreekit.measures.kappa's docstrings."""
+    import doctest
+
+    from agreekit.measures import kappa
+
+    result = doctest.testmod(kappa)
+    assert result.attempted >= 5 and result.failed == 0

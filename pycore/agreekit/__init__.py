@@ -21,7 +21,7 @@ object engine) → ``kinds`` → this package, ``cli``, ``share``, ``schema``,
 """
 from .geometry.cuboids import iou3d
 from .geometry.polygons import polygon_giou, polygon_iou
-from .kinds.masks import staple
+from .measures.staple import staple
 from .measures.alpha import krippendorff_alpha
 import importlib
 import pkgutil

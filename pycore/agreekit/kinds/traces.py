@@ -5,44 +5,40 @@ integer position in it, and each (trace, step) is one **unit**. An annotator
 labels a unit at most once; a unit may have any number of annotators, and
 annotators may skip units (missing values).
 
-Measures, over all units and per step position (step s of every trace) and per
-trace:
+Measures, over all units, per step position (step s of every trace) and per trace:
 
-* Krippendorff's α (nominal, or ordinal with ``level="ordinal"``) over the
-  units' coincidence matrix (:mod:`agreekit.alpha`; Krippendorff 2011,
-  "Computing Krippendorff's Alpha-Reliability"). Units with one label are not
-  pairable and add nothing.
-* Percent agreement (reported as a fraction in [0, 1]): the share of agreeing
-  ordered label pairs within a unit, P_u = Σ_c n_uc (n_uc − 1) / (m_u (m_u − 1)),
-  averaged over units with m_u ≥ 2 labels (Fleiss 1971, the P_i of his κ).
-* Cohen's κ for every annotator pair over the units both labelled,
-  κ = (p_o − p_e) / (1 − p_e) with p_e = Σ_c p_a(c) p_b(c) from each annotator's
-  own marginals on those units (Cohen 1960), and the mean over pairs where κ is
-  defined.
-* Fleiss' κ (Fleiss 1971) when every unit has the same number m ≥ 2 of
-  annotators: κ = (P̄ − P̄_e) / (1 − P̄_e), P̄ the mean of P_u, P̄_e = Σ_c p_c²
-  with p_c the share of all labels in category c. Otherwise null, with the reason.
+* Krippendorff's α (nominal, or ordinal with ``level="ordinal"``) over the units'
+  coincidence matrix (:mod:`agreekit.measures.alpha`; Krippendorff 2011). Units
+  with one label are not pairable and add nothing.
+* Percent agreement (a fraction in [0, 1]): the share P_u of agreeing ordered label
+  pairs within a unit (:func:`~agreekit.measures.kappa.unit_agreement`), averaged
+  over units with m_u ≥ 2 labels.
+* Cohen's κ (:func:`~agreekit.measures.kappa.cohen_kappa`; Cohen 1960) for every
+  annotator pair over the units both labelled, and the mean over pairs where κ is defined.
+* Fleiss' κ (:func:`~agreekit.measures.kappa.fleiss_kappa`; Fleiss 1971) when every
+  unit has the same number m ≥ 2 of annotators; otherwise null, with the reason.
 
 κ and percent agreement compare labels for equality at either level; only α
-uses the ordinal metric.
-
-Bootstrap intervals resample **traces** (steps of one trace are not
-independent): per-trace sums are computed once and reweighted
-(:mod:`agreekit.bootstrap`).
+uses the ordinal metric. Bootstrap intervals resample **traces** (steps of one
+trace are not independent): per-trace sums are computed once and reweighted
+(:mod:`agreekit.measures.bootstrap`).
 
 Potato's per-step α is always undefined and its per-step κ uses only the last
-trace's labels (reference semantics §11); none of that is reproduced here.
+trace's labels (docs/potato-differences.md); none of that is reproduced here.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import options as opts
+from ..arrays import safe_ratio
 from ..measures import bootstrap as boot
 from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .. import options as opts
+from ..measures.kappa import cohen_kappa, fleiss_kappa, kappa_reason, unit_agreement
 from ..registry import register
 from ..results import CI_LEVEL, Report, estimate
 from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, to_float, to_int, to_text
@@ -60,7 +56,16 @@ DEFAULT_TOP_UNITS = 50
 
 # --------------------------------------------------------------------------- input
 
-@dataclass
+class Label(NamedTuple):
+    """One checked row: an annotator's label of step ``step`` of trace ``trace``."""
+
+    trace: str
+    step: int
+    annotator: str
+    category: object  # the text (nominal), a number (ordinal) or a rank in the given order
+
+
+@dataclass(frozen=True)
 class StepLabels:
     """Checked trace input as a units × annotators matrix of category indices.
 
@@ -87,7 +92,7 @@ class StepLabels:
         return out
 
 
-def read_traces(source, level="nominal", order=None):
+def read_traces(source, level="nominal", order=None) -> StepLabels:
     """Parse and check trace rows into :class:`StepLabels`.
 
     Nominal labels are compared as text. Ordinal labels are numbers, ordered
@@ -106,23 +111,27 @@ def read_traces(source, level="nominal", order=None):
         trace = to_text(row, "trace")
         step = to_int(row, "step")
         annotator = to_text(row, "annotator")
-        label = to_text(row, "label")
-        if rank is not None:
-            if label not in rank:
-                raise InputError(f"label {label!r} is not in the given order", line=row.line, column="label",
-                                 value=label)
-            category = rank[label]
-        elif level == "ordinal":
-            category = to_float(row, "label")
-        else:
-            category = label
+        category = _category(row, level, rank)
         key = (trace, step, annotator)
         if key in seen:
             raise InputError(f"annotator {annotator!r} labelled step {step} of trace {trace!r} twice "
                              f"(also on line {seen[key]})", line=row.line, column="annotator", value=annotator)
         seen[key] = row.line
-        records.append((trace, step, annotator, category))
+        records.append(Label(trace, step, annotator, category))
     return _build(records, order)
+
+
+def _category(row, level, rank):
+    """The row's label as compared: its rank in the given order, a number (ordinal) or text."""
+    label = to_text(row, "label")
+    if rank is not None:
+        if label not in rank:
+            raise InputError(f"label {label!r} is not in the given order", line=row.line, column="label",
+                             value=label)
+        return rank[label]
+    if level == "ordinal":
+        return to_float(row, "label")
+    return label
 
 
 def _order_ranks(order):
@@ -135,39 +144,43 @@ def _order_ranks(order):
 
 
 def _build(records, order):
-    traces = list(dict.fromkeys(r[0] for r in records))
-    steps = sorted({r[1] for r in records})
-    annotators = sorted({r[2] for r in records})
+    traces = list(dict.fromkeys(r.trace for r in records))
+    steps = sorted({r.step for r in records})
+    annotators = sorted({r.annotator for r in records})
     if order is not None:
         categories = list(_order_ranks(order))
         code = {rank: rank for rank in range(len(categories))}
     else:
-        distinct = sorted({r[3] for r in records})
+        distinct = sorted({r.category for r in records})
         categories = [_display(c) for c in distinct]
         code = {c: k for k, c in enumerate(distinct)}
     trace_index = {t: k for k, t in enumerate(traces)}
     step_index = {s: k for k, s in enumerate(steps)}
     annotator_index = {a: k for k, a in enumerate(annotators)}
     unit_of = {}
-    for trace, step, _, _ in records:
-        unit_of.setdefault((trace, step), len(unit_of))
+    for r in records:
+        unit_of.setdefault((r.trace, r.step), len(unit_of))
     # Units in trace order (first appearance), then by step.
     keys = sorted(unit_of, key=lambda u: (trace_index[u[0]], u[1]))
     unit_index = {u: k for k, u in enumerate(keys)}
     values = np.full((len(keys), len(annotators)), -1, dtype=int)
-    for trace, step, annotator, category in records:
-        values[unit_index[(trace, step)], annotator_index[annotator]] = code[category]
+    for r in records:
+        values[unit_index[(r.trace, r.step)], annotator_index[r.annotator]] = code[r.category]
     unit_trace = np.array([trace_index[t] for t, _ in keys], dtype=int)
     unit_step = np.array([step_index[s] for _, s in keys], dtype=int)
-    labelled = (values >= 0).sum(axis=1)
+    return StepLabels(traces, steps, annotators, categories, unit_trace, unit_step, values,
+                      _input_warnings(values, annotators))
+
+
+def _input_warnings(values, annotators):
     warnings = []
-    single = int(np.sum(labelled < 2))
+    single = int(np.sum((values >= 0).sum(axis=1) < 2))
     if single:
-        warnings.append(f"{single} of {len(keys)} unit(s) have a single label: they are kept but cannot be "
+        warnings.append(f"{single} of {len(values)} unit(s) have a single label: they are kept but cannot be "
                         "compared, so they add nothing to α, κ or percent agreement")
     if len(annotators) < 2:
         warnings.append("only one annotator: nothing can be compared")
-    return StepLabels(traces, steps, annotators, categories, unit_trace, unit_step, values, warnings)
+    return warnings
 
 
 def _display(category):
@@ -176,58 +189,41 @@ def _display(category):
     return category
 
 
-# --------------------------------------------------------------------------- measures
+# --------------------------------------------------------------------------- sums over units
 
-def unit_agreement(counts):
-    """Per-unit share of agreeing ordered label pairs P_u; NaN for units with < 2 labels."""
-    counts = np.asarray(counts, dtype=float)
-    m = counts.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = (counts * (counts - 1)).sum(axis=-1) / (m * (m - 1))
-    return np.where(m >= 2, p, np.nan)
+class UnitSums(NamedTuple):
+    """Per-unit values and their per-trace sums, computed once for every section."""
 
-
-def cohen_kappa(table):
-    """Cohen's κ of a (..., C, C) contingency table (rows: annotator a, columns: b).
-
-    Returns ``(kappa, p_o)``; κ is NaN where there are no shared units or p_e = 1.
-    """
-    table = np.asarray(table, dtype=float)
-    n = table.sum(axis=(-2, -1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_o = np.trace(table, axis1=-2, axis2=-1) / n
-        p_e = (table.sum(axis=-1) * table.sum(axis=-2)).sum(axis=-1) / n ** 2
-        kappa = (p_o - p_e) / (1.0 - p_e)
-    kappa = np.where((n > 0) & (p_e < 1.0), kappa, np.nan)
-    return kappa, np.where(n > 0, p_o, np.nan)
+    labels: np.ndarray          # (units,) m_u, labels on the unit
+    pairable: np.ndarray        # (units,) m_u ≥ 2
+    unit_o: np.ndarray          # (units, C, C) coincidence matrices
+    p_unit: np.ndarray          # (units,) P_u, NaN where not pairable
+    trace_o: np.ndarray         # (traces, C, C) Σ over the trace's units
+    trace_agree: np.ndarray     # (traces,) Σ P_u over pairable units
+    trace_pairable: np.ndarray  # (traces,) pairable units
+    trace_totals: np.ndarray    # (traces, C) labels of each category
 
 
-def kappa_reason(table):
-    """Why Cohen's κ of ``table`` is undefined, or None."""
-    table = np.asarray(table, dtype=float)
-    n = table.sum()
-    if n == 0:
-        return "the two annotators share no labelled unit"
-    if np.count_nonzero(table.sum(axis=1)) == 1 and np.count_nonzero(table.sum(axis=0)) == 1 \
-            and np.argmax(table.sum(axis=1)) == np.argmax(table.sum(axis=0)):
-        return "both annotators gave one and the same label on every shared unit: expected agreement is 1"
-    return None
+def _unit_sums(data: StepLabels) -> UnitSums:
+    counts = data.counts()
+    labels = counts.sum(axis=1)
+    pairable = labels >= 2
+    unit_o = unit_coincidences(counts) if data.categories else np.zeros((len(labels), 0, 0))
+    p_unit = unit_agreement(counts)
+
+    def per_trace(x):
+        out = np.zeros((len(data.traces),) + np.shape(x)[1:])
+        np.add.at(out, data.unit_trace, x)
+        return out
+
+    return UnitSums(labels, pairable, unit_o, p_unit, per_trace(unit_o), per_trace(np.nan_to_num(p_unit)),
+                    per_trace(pairable.astype(float)), per_trace(counts))
 
 
-def fleiss_kappa(agree_sum, n_units, category_totals, m):
-    """Fleiss' κ from Σ_u P_u, the number of units, Σ_u n_uc and labels per unit ``m``.
-
-    Batched over leading axes (bootstrap resamples). NaN where P̄_e = 1 or no units.
-    """
-    agree_sum = np.asarray(agree_sum, dtype=float)
-    n_units = np.asarray(n_units, dtype=float)
-    category_totals = np.asarray(category_totals, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_bar = agree_sum / n_units
-        share = category_totals / (n_units * m)[..., None]
-        p_e = (share ** 2).sum(axis=-1)
-        kappa = (p_bar - p_e) / (1.0 - p_e)
-    return np.where((n_units > 0) & (p_e < 1.0), kappa, np.nan)
+def _reweighted(weights, tables):
+    """Σ_t weights[r, t] · tables[t] for each resample r: (R, C, C) from (T, C, C)."""
+    n_cat = tables.shape[-1]
+    return (weights @ tables.reshape(len(tables), -1)).reshape(-1, n_cat, n_cat)
 
 
 def _alpha(o, metric):
@@ -236,16 +232,148 @@ def _alpha(o, metric):
 
 def _alpha_estimate(o, metric, n_units, ci=None):
     value = _alpha(o, metric)
-    reason = None
-    if not math.isfinite(value):
-        reason = undefined_reason(o) if o.size else "no labels"
-        reason = reason or "undefined"
+    reason = None if math.isfinite(value) else (undefined_reason(o) if o.size else "no labels") or "undefined"
     return estimate(value, ci, reason, n=n_units)
 
 
-def _ratio(numerator, denominator):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
+# --------------------------------------------------------------------------- sections
+
+def _alpha_section(sums: UnitSums, level, resamples):
+    alpha_ci = None
+    if resamples is not None and sums.trace_o.shape[-1]:
+        alpha_ci = boot.percentile_ci(_alpha(_reweighted(resamples, sums.trace_o), level))
+    alpha = _alpha_estimate(sums.trace_o.sum(axis=0), level, sums.pairable.sum(), alpha_ci)
+    alpha["level"] = level
+    return alpha
+
+
+def _percent_section(sums: UnitSums, resamples):
+    percent = float(safe_ratio(sums.trace_agree.sum(), sums.trace_pairable.sum()))
+    percent_ci = None
+    if resamples is not None:
+        percent_ci = boot.percentile_ci(safe_ratio(resamples @ sums.trace_agree, resamples @ sums.trace_pairable))
+    return estimate(percent, percent_ci, "no unit has two or more labels", n=sums.pairable.sum())
+
+
+class PairTables(NamedTuple):
+    """The contingency tables of one annotator pair on the units both labelled."""
+
+    a: int                 # annotator indices, a < b
+    b: int
+    per_trace: np.ndarray  # (traces, C, C)
+    total: np.ndarray      # (C, C)
+
+
+def _pair_tables(data: StepLabels):
+    """Tables of every annotator pair that shares a labelled unit, in pair order."""
+    n_ann, n_cat, n_traces = len(data.annotators), len(data.categories), len(data.traces)
+    out = []
+    for a in range(n_ann):
+        for b in range(a + 1, n_ann):
+            shared = (data.values[:, a] >= 0) & (data.values[:, b] >= 0)
+            if not shared.any():
+                continue
+            per_trace = np.zeros((n_traces, n_cat, n_cat))
+            np.add.at(per_trace, (data.unit_trace[shared], data.values[shared, a], data.values[shared, b]), 1.0)
+            out.append(PairTables(a, b, per_trace, per_trace.sum(axis=0)))
+    return out
+
+
+def _cohen_section(data: StepLabels, resamples):
+    pairs = _pair_tables(data)
+    fits = [cohen_kappa(pair.total) for pair in pairs]
+    rows = [{"a": data.annotators[pair.a], "b": data.annotators[pair.b],
+             "kappa": estimate(fit.kappa, None, kappa_reason(pair.total), n=pair.total.sum()),
+             "percent_agreement": float(fit.observed), "n_units": int(pair.total.sum())}
+            for pair, fit in zip(pairs, fits)]
+    kappas = np.array([float(fit.kappa) for fit in fits])
+    defined = np.isfinite(kappas)
+    mean = float(kappas[defined].mean()) if defined.any() else float("nan")
+    mean_ci = None
+    if resamples is not None and pairs and math.isfinite(mean):
+        # Per pair, the resampled tables are the trace tables reweighted by the draw counts;
+        # a resample averages κ over the pairs defined on the data where it is defined in that resample.
+        resampled = np.stack([cohen_kappa(_reweighted(resamples, pair.per_trace)).kappa for pair in pairs],
+                             axis=1)[:, defined]
+        finite = np.isfinite(resampled)
+        mean_ci = boot.percentile_ci(safe_ratio(np.where(finite, resampled, 0.0).sum(axis=1), finite.sum(axis=1)))
+    n_ann = len(data.annotators)
+    reason = ("fewer than two annotators" if n_ann < 2 else
+              "no annotator pair shares a labelled unit" if not pairs else
+              "κ is undefined for every annotator pair")
+    return {"pairs": rows,
+            "mean": estimate(mean, mean_ci, reason, n=defined.sum()),
+            "n_pairs_without_shared_units": n_ann * (n_ann - 1) // 2 - len(pairs)}
+
+
+def _fleiss_section(data: StepLabels, sums: UnitSums, resamples):
+    sizes = np.unique(sums.labels)
+    if len(sizes) != 1 or sizes[0] < 2:
+        reason = ("every unit has a single label" if len(sizes) == 1 else
+                  f"units have different numbers of annotators ({int(sizes.min())} to {int(sizes.max())}); "
+                  "Fleiss' κ needs the same number on every unit")
+        return estimate(None, None, reason, n=len(sums.labels), annotators_per_unit=None)
+    size = float(sizes[0])
+    n_units_per_trace = np.bincount(data.unit_trace, minlength=len(data.traces)).astype(float)
+    value = float(fleiss_kappa(sums.trace_agree.sum(), n_units_per_trace.sum(), sums.trace_totals.sum(axis=0), size))
+    fleiss_ci = None
+    if resamples is not None:
+        fleiss_ci = boot.percentile_ci(fleiss_kappa(resamples @ sums.trace_agree, resamples @ n_units_per_trace,
+                                                    resamples @ sums.trace_totals, size))
+    return estimate(value, fleiss_ci, "every label is in one category: expected agreement is 1",
+                    n=len(sums.labels), annotators_per_unit=int(size))
+
+
+def _step_section(data: StepLabels, sums: UnitSums, metric, resamples):
+    out = []
+    for s, step in enumerate(data.steps):
+        units = np.flatnonzero(data.unit_step == s)
+        pairable = np.isfinite(sums.p_unit[units])
+        alpha_ci = None
+        if resamples is not None and data.categories:
+            # One unit per trace at this step: reweight it by its trace's draw count.
+            weights = resamples[:, data.unit_trace[units]]
+            alpha_ci = boot.percentile_ci(_alpha(_reweighted(weights, sums.unit_o[units]), metric))
+        percent = float(sums.p_unit[units][pairable].mean()) if pairable.any() else float("nan")
+        out.append({
+            "step": step,
+            "alpha": _alpha_estimate(sums.unit_o[units].sum(axis=0), metric, pairable.sum(), alpha_ci),
+            "percent_agreement": percent if math.isfinite(percent) else None,
+            "n_units": int(len(units)),
+            "n_labels": int((data.values[units] >= 0).sum()),
+        })
+    return out
+
+
+def _trace_section(data: StepLabels, sums: UnitSums, metric):
+    out = []
+    for t, trace in enumerate(data.traces):
+        units = np.flatnonzero(data.unit_trace == t)
+        p_unit = sums.p_unit[units]
+        percent = float(safe_ratio(sums.trace_agree[t], sums.trace_pairable[t]))
+        out.append({
+            "trace": trace,
+            "alpha": _alpha_estimate(sums.trace_o[t], metric, sums.trace_pairable[t]),
+            "percent_agreement": percent if math.isfinite(percent) else None,
+            "n_steps": int(len(units)),
+            "n_annotators": int((data.values[units] >= 0).any(axis=0).sum()),
+            "n_disputed_steps": int(np.sum(np.isfinite(p_unit) & (p_unit < 1.0))),
+        })
+    # Most disagreement first; traces with nothing comparable last; ties keep input order.
+    out.sort(key=lambda r: (r["percent_agreement"] is None, r["percent_agreement"] or 0.0))
+    return out
+
+
+def _disputed_units(data: StepLabels, sums: UnitSums, top_units):
+    """The ``top_units`` pairable units with the lowest P_u < 1, with their labels."""
+    order = np.argsort(np.where(sums.pairable, sums.p_unit, np.inf), kind="stable")[:max(int(top_units), 0)]
+    return [{
+        "trace": data.traces[data.unit_trace[u]],
+        "step": data.steps[data.unit_step[u]],
+        "percent_agreement": float(sums.p_unit[u]),
+        "labels": {data.annotators[a]: data.categories[data.values[u, a]]
+                   for a in np.flatnonzero(data.values[u] >= 0)},
+    } for u in order if sums.pairable[u] and sums.p_unit[u] < 1.0]
 
 
 # --------------------------------------------------------------------------- report
@@ -264,79 +392,48 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
            top_units=DEFAULT_TOP_UNITS, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).
 
-    ``rows``: CSV/TSV text or a list of dicts with ``trace, step, annotator, label``.
-    ``level``: "nominal" or "ordinal" (for α). ``order``: ordinal labels from lowest
-    to highest when they are not numbers. ``bootstrap``: resamples of traces (0 = no
-    intervals). ``top_units``: how many of the most disputed units to list.
-    ``progress(done, total, stage)`` is called between stages (the page's progress bar).
+    Parameters
+    ----------
+    rows : str or list of dict
+        CSV/TSV text or dicts with ``trace, step, annotator, label``.
+    level : {"nominal", "ordinal"}
+        Level of measurement for α.
+    order : list of str or str, optional
+        Ordinal labels from lowest to highest when they are not numbers.
+    bootstrap, seed : int
+        Resamples of traces (0 = no intervals) and their seed.
+    top_units : int
+        How many of the most disputed units to list.
+    progress : callable, optional
+        ``progress(done, total, stage)``, called between stages (the page's progress bar).
+
+    Returns
+    -------
+    Report
+        Keys in ``docs/traces.md``.
     """
     data = read_traces(rows, level=level, order=order)
     if progress is not None:
         progress(0, 3, "agreement")
-    n_traces, n_steps = len(data.traces), len(data.steps)
-    n_cat = len(data.categories)
-    counts = data.counts()
-    m = counts.sum(axis=1)
-    pairable = m >= 2
-    unit_o = unit_coincidences(counts) if n_cat else np.zeros((len(m), 0, 0))
-    p_unit = unit_agreement(counts)
-    p_unit0 = np.nan_to_num(p_unit)
-
-    def per_trace(x):
-        out = np.zeros((n_traces,) + np.shape(x)[1:])
-        np.add.at(out, data.unit_trace, x)
-        return out
-
-    trace_o = per_trace(unit_o)
-    trace_agree = per_trace(p_unit0)
-    trace_pairable = per_trace(pairable.astype(float))
-    trace_totals = per_trace(counts)
-
+    sums = _unit_sums(data)
+    n_traces = len(data.traces)
     resamples = boot.resample_counts(n_traces, bootstrap, seed) if bootstrap > 0 and n_traces >= 2 else None
-
-    def ci(values):
-        return boot.percentile_ci(values) if resamples is not None else None
-
-    # α over all units.
-    o = trace_o.sum(axis=0)
-    alpha_ci = None
-    if resamples is not None and n_cat:
-        alpha_ci = ci(_alpha((resamples @ trace_o.reshape(n_traces, -1)).reshape(-1, n_cat, n_cat), level))
-    alpha = _alpha_estimate(o, level, pairable.sum(), alpha_ci)
-    alpha["level"] = level
-
-    # Percent agreement.
-    percent = float(_ratio(trace_agree.sum(), trace_pairable.sum()))
-    percent_ci = ci(_ratio(resamples @ trace_agree, resamples @ trace_pairable)) if resamples is not None else None
-    percent_agreement = estimate(percent, percent_ci, "no unit has two or more labels", n=pairable.sum())
-
+    alpha = _alpha_section(sums, level, resamples)
+    percent_agreement = _percent_section(sums, resamples)
     if progress is not None:
         progress(1, 3, "kappa")
-    cohen = _cohen_section(data, resamples, ci)
-    fleiss = _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci)
+    cohen = _cohen_section(data, resamples)
+    fleiss = _fleiss_section(data, sums, resamples)
     if progress is not None:
         progress(2, 3, "steps and traces")
-    steps = _step_section(data, unit_o, p_unit, level, resamples, ci)
-    trace_rows = _trace_section(data, p_unit, trace_o, trace_agree, trace_pairable, level)
-
-    disputed = np.argsort(np.where(pairable, p_unit, np.inf), kind="stable")[:max(int(top_units), 0)]
-    disputed = [u for u in disputed if pairable[u] and p_unit[u] < 1.0]
-    units = [{
-        "trace": data.traces[data.unit_trace[u]],
-        "step": data.steps[data.unit_step[u]],
-        "percent_agreement": float(p_unit[u]),
-        "labels": {data.annotators[a]: data.categories[data.values[u, a]]
-                   for a in np.flatnonzero(data.values[u] >= 0)},
-    } for u in disputed]
-
     return Report("traces", {
         "settings": {"level": level, "order": list(_order_ranks(order)) if order is not None else None,
                      "bootstrap": bootstrap, "seed": seed, "ci_level": CI_LEVEL,
                      "top_units": int(top_units)},
         "n_traces": n_traces,
-        "n_steps": n_steps,
-        "n_units": int(len(m)),
-        "n_labels": int(m.sum()),
+        "n_steps": len(data.steps),
+        "n_units": int(len(sums.labels)),
+        "n_labels": int(sums.labels.sum()),
         "n_annotators": len(data.annotators),
         "annotators": list(data.annotators),
         "categories": list(data.categories),
@@ -344,113 +441,9 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "cohen_kappa": cohen,
         "fleiss_kappa": fleiss,
         "percent_agreement": percent_agreement,
-        "steps": steps,
-        "traces": trace_rows,
-        "units": units,
-        "n_disputed_units": int(np.sum(pairable & (p_unit < 1.0))),
+        "steps": _step_section(data, sums, level, resamples),
+        "traces": _trace_section(data, sums, level),
+        "units": _disputed_units(data, sums, top_units),
+        "n_disputed_units": int(np.sum(sums.pairable & (sums.p_unit < 1.0))),
         "warnings": list(data.warnings),
     })
-
-
-def _cohen_section(data, resamples, ci):
-    n_ann, n_cat, n_traces = len(data.annotators), len(data.categories), len(data.traces)
-    pairs, tables, trace_tables = [], [], []
-    for a in range(n_ann):
-        for b in range(a + 1, n_ann):
-            shared = (data.values[:, a] >= 0) & (data.values[:, b] >= 0)
-            if not shared.any():
-                continue
-            index = (data.unit_trace[shared], data.values[shared, a], data.values[shared, b])
-            per_trace = np.zeros((n_traces, n_cat, n_cat))
-            np.add.at(per_trace, index, 1.0)
-            pairs.append((a, b))
-            trace_tables.append(per_trace)
-            tables.append(per_trace.sum(axis=0))
-    out_pairs = []
-    for (a, b), table in zip(pairs, tables):
-        kappa, p_o = cohen_kappa(table)
-        out_pairs.append({"a": data.annotators[a], "b": data.annotators[b],
-                          "kappa": estimate(kappa, None, kappa_reason(table), n=table.sum()),
-                          "percent_agreement": float(p_o), "n_units": int(table.sum())})
-    values = np.array([p["kappa"]["value"] if p["kappa"]["value"] is not None else np.nan for p in out_pairs])
-    defined = np.isfinite(values)
-    mean = float(values[defined].mean()) if defined.any() else float("nan")
-    mean_ci = None
-    if resamples is not None and pairs and math.isfinite(mean):
-        # Per pair, the resampled tables are the trace tables reweighted by the draw counts.
-        kappas = np.stack([cohen_kappa((resamples @ t.reshape(n_traces, -1)).reshape(-1, n_cat, n_cat))[0]
-                           for t in trace_tables], axis=1)
-        finite = np.isfinite(kappas[:, defined])
-        sums = np.where(finite, kappas[:, defined], 0.0).sum(axis=1)
-        mean_ci = ci(_ratio(sums, finite.sum(axis=1)))
-    n_possible = n_ann * (n_ann - 1) // 2
-    reason = ("fewer than two annotators" if n_ann < 2 else
-              "no annotator pair shares a labelled unit" if not pairs else
-              "κ is undefined for every annotator pair")
-    return {"pairs": out_pairs,
-            "mean": estimate(mean, mean_ci, reason, n=defined.sum()),
-            "n_pairs_without_shared_units": n_possible - len(pairs)}
-
-
-def _fleiss_section(data, counts, trace_agree, trace_totals, resamples, ci):
-    m = counts.sum(axis=1)
-    sizes = np.unique(m)
-    if len(sizes) != 1 or sizes[0] < 2:
-        if len(sizes) == 1:
-            reason = "every unit has a single label"
-        else:
-            reason = (f"units have different numbers of annotators ({int(sizes.min())} to {int(sizes.max())}); "
-                      "Fleiss' κ needs the same number on every unit")
-        return estimate(None, None, reason, n=len(m), annotators_per_unit=None)
-    size = float(sizes[0])
-    n_units_per_trace = np.bincount(data.unit_trace, minlength=len(data.traces)).astype(float)
-    value = float(fleiss_kappa(trace_agree.sum(), n_units_per_trace.sum(), trace_totals.sum(axis=0), size))
-    fleiss_ci = None
-    if resamples is not None:
-        fleiss_ci = ci(fleiss_kappa(resamples @ trace_agree, resamples @ n_units_per_trace,
-                                    resamples @ trace_totals, size))
-    return estimate(value, fleiss_ci, "every label is in one category: expected agreement is 1", n=len(m),
-                    annotators_per_unit=int(size))
-
-
-def _step_section(data, unit_o, p_unit, metric, resamples, ci):
-    out = []
-    n_cat = len(data.categories)
-    for s, step in enumerate(data.steps):
-        units = np.flatnonzero(data.unit_step == s)
-        o = unit_o[units].sum(axis=0)
-        pairable = np.isfinite(p_unit[units])
-        alpha_ci = None
-        if resamples is not None and n_cat:
-            # One unit per trace at this step: reweight it by its trace's draw count.
-            weights = resamples[:, data.unit_trace[units]]
-            alpha_ci = ci(_alpha((weights @ unit_o[units].reshape(len(units), -1)).reshape(-1, n_cat, n_cat),
-                                 metric))
-        percent = float(p_unit[units][pairable].mean()) if pairable.any() else float("nan")
-        out.append({
-            "step": step,
-            "alpha": _alpha_estimate(o, metric, pairable.sum(), alpha_ci),
-            "percent_agreement": percent if math.isfinite(percent) else None,
-            "n_units": int(len(units)),
-            "n_labels": int((data.values[units] >= 0).sum()),
-        })
-    return out
-
-
-def _trace_section(data, p_unit, trace_o, trace_agree, trace_pairable, metric):
-    out = []
-    for t, trace in enumerate(data.traces):
-        units = np.flatnonzero(data.unit_trace == t)
-        labelled = data.values[units] >= 0
-        percent = float(_ratio(trace_agree[t], trace_pairable[t]))
-        out.append({
-            "trace": trace,
-            "alpha": _alpha_estimate(trace_o[t], metric, trace_pairable[t]),
-            "percent_agreement": percent if math.isfinite(percent) else None,
-            "n_steps": int(len(units)),
-            "n_annotators": int(labelled.any(axis=0).sum()),
-            "n_disputed_steps": int(np.sum(np.isfinite(p_unit[units]) & (p_unit[units] < 1.0))),
-        })
-    # Most disagreement first; traces with nothing comparable last; ties keep input order.
-    out.sort(key=lambda r: (r["percent_agreement"] is None, r["percent_agreement"] or 0.0))
-    return out
