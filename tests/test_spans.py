@@ -207,7 +207,7 @@ def test_difference_zero_length_item_is_scored_for_f1():
     assert potato["exact_f1"]["value"] == 0.0
     assert ours["char_alpha"]["value"] == pytest.approx(potato["char_alpha"]["value"])
     z = next(r for r in ours["items"] if r["item"] == "z")
-    assert z["char_alpha"] is None and z["char_alpha_reason"] == "fewer than two characters"
+    assert z["char_alpha"]["value"] is None and z["char_alpha"]["reason"] == "fewer than two characters"
     assert any("beyond" in w for w in ours["warnings"])
 
 
@@ -618,7 +618,7 @@ def test_two_empty_annotators_agree_and_alpha_says_why_it_is_undefined():
     report = _report(_csv("t,a,,,", "t,b,,,"), lengths={"t": 10})
     assert report["exact_f1"]["value"] == 1.0 and report["partial_f1"]["value"] == 1.0
     assert report["char_alpha"]["value"] is None
-    assert "same" in report["items"][0]["char_alpha_reason"]
+    assert "same" in report["items"][0]["char_alpha"]["reason"]
     assert report["char_alpha"]["reason"]
     assert report["n_spans"] == 0
 
