@@ -17,17 +17,17 @@ from hypothesis import strategies as st
 import agreekit
 from agreekit.measures.alpha import krippendorff_alpha
 from agreekit.rows import InputError
-from agreekit.kinds.spans import (
+from agreekit.kinds.span_input import Span
+from agreekit.measures.span_characters import character_labels
+from agreekit.measures.span_matching import (
     OUTCOMES,
     Track,
-    _bootstrap_means,
-    character_labels,
     five_way,
     maximum_matching,
     partial_graph,
     potato_partial_matches,
-    score_item,
 )
+from agreekit.measures.span_outcomes import bootstrap_means, score_item
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
@@ -93,7 +93,7 @@ def _case_features(case):
     def shared(x, y):
         return min(x["end"], y["end"]) - max(x["start"], y["start"])
 
-    def potato_agree(x, y):  # Potato's partial rule (reference-semantics §9)
+    def potato_agree(x, y):  # Potato's partial rule (docs/potato-differences.md)
         ov = shared(x, y)
         lx, ly = x["end"] - x["start"], y["end"] - y["start"]
         return x["label"] == y["label"] and ov > 0 and lx > 0 and ly > 0 and (2 * ov >= lx or 2 * ov >= ly)
@@ -207,7 +207,7 @@ def test_difference_zero_length_item_is_scored_for_f1():
     assert potato["exact_f1"]["value"] == 0.0
     assert ours["char_alpha"]["value"] == pytest.approx(potato["char_alpha"]["value"])
     z = next(r for r in ours["items"] if r["item"] == "z")
-    assert z["char_alpha"] is None and z["char_alpha_reason"] == "fewer than two characters"
+    assert z["char_alpha"]["value"] is None and z["char_alpha"]["reason"] == "fewer than two characters"
     assert any("beyond" in w for w in ours["warnings"])
 
 
@@ -296,7 +296,7 @@ def test_swapping_annotators_swaps_missed_sides():
 
 def _track(spans):
     labels = {"X": 0, "Y": 1, "Z": 2}
-    return Track.of([(s, e, lab, 0) for s, e, lab in spans], labels)
+    return Track.of([Span(s, e, lab, 0) for s, e, lab in spans], labels)
 
 
 span_st = st.tuples(st.integers(0, 12), st.integers(0, 6), st.sampled_from("XYZ")).map(
@@ -519,7 +519,7 @@ def test_character_label_difference_changes_alpha():
 def test_bootstrap_means_reweight_items():
     values = np.array([0.2, np.nan, 0.8, 0.5])
     counts = np.array([[2, 1, 0, 1], [0, 4, 0, 0], [1, 1, 1, 1]], dtype=float)
-    got = _bootstrap_means(values, counts)
+    got = bootstrap_means(values, counts)
     assert got[0] == pytest.approx((0.2 * 2 + 0.5) / 3)
     assert np.isnan(got[1])  # only the undefined item was drawn
     assert got[2] == pytest.approx((0.2 + 0.8 + 0.5) / 3)
@@ -618,7 +618,7 @@ def test_two_empty_annotators_agree_and_alpha_says_why_it_is_undefined():
     report = _report(_csv("t,a,,,", "t,b,,,"), lengths={"t": 10})
     assert report["exact_f1"]["value"] == 1.0 and report["partial_f1"]["value"] == 1.0
     assert report["char_alpha"]["value"] is None
-    assert "same" in report["items"][0]["char_alpha_reason"]
+    assert "same" in report["items"][0]["char_alpha"]["reason"]
     assert report["char_alpha"]["reason"]
     assert report["n_spans"] == 0
 
