@@ -315,7 +315,7 @@ def test_bootstrap_reweighting_equals_explicit_resample():
     expected = 1 - np.mean(within) / np.mean(between)
     # The same resample through the report's machinery.
     from agreekit.kinds.boxes import box_kind, parse_boxes
-    from agreekit.objects import build_objects
+    from agreekit.object_sets import build_objects
     from agreekit.measures.chance import between_baseline
     objects, boxes_, _ = build_objects(parse_boxes(rows)[0])
     order = [objects.item_ids.index(i) for i in ids]

@@ -22,7 +22,7 @@ FLOORS = {
     "geometry": 1,
     "matching": 2,
     "measures": 3,
-    "objects": 4, "breakdowns": 4,
+    "objects": 4, "object_sets": 4, "breakdowns": 4,
     "kinds": 5,
     "__init__": 6, "__main__": 6, "cli": 6, "share": 6, "schema": 6, "schema_text": 6, "simulate": 6,
 }

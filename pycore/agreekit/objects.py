@@ -33,50 +33,14 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import breakdowns
-from .arrays import name_list, safe_ratio
+from .arrays import safe_ratio
 from .matching import clusters as make_clusters
 from .matching import match
 from .measures import bootstrap as boot
 from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .measures.chance import (DEFAULT_PAIR_BUDGET, between_baseline, between_ecdf, ecdf_summary,  # noqa: F401
+from .measures.chance import (between_baseline, between_ecdf, ecdf_summary,
                               ks_statistic, sigma_reason, sigma_value)
 from .results import CI_LEVEL, Report, estimate
-
-
-class Annotation(NamedTuple):
-    """One parsed input row: ``geometry`` is None for "saw the item, drew nothing"."""
-
-    line: int
-    item: str
-    annotator: str
-    geometry: object
-    label: object
-
-
-@dataclass(frozen=True)
-class ObjectSet:
-    """Objects of the comparable items, contiguous by item.
-
-    ``offsets[i]:offsets[i + 1]`` are item i's objects; ``members[i]`` maps
-    annotator position → global object indices (an empty array for an
-    annotator who saw the item and drew nothing).
-    """
-
-    item_ids: list
-    annotators: list
-    offsets: np.ndarray
-    annotator_of: np.ndarray
-    labels: list
-    members: list
-    lines: np.ndarray
-
-    @property
-    def n_objects(self):
-        return int(self.offsets[-1])
-
-    @property
-    def n_items(self):
-        return len(self.item_ids)
 
 
 @dataclass(frozen=True)
@@ -112,93 +76,6 @@ class MatchedPairs(NamedTuple):
     record: np.ndarray   # index of its PairMatch
     item: np.ndarray
 
-
-# ----------------------------------------------------------------- rows to objects
-
-def _flat_box(box):
-    return box[2] <= 0 or box[3] <= 0
-
-
-FLAT_BOX_NOTE = "box(es) with zero or negative width or height (lines {lines}): they match nothing and have GIoU −1"
-
-
-def _group(records):
-    """``{item: {annotator: [Annotation, …]}}`` with items in order of their first row."""
-    grouped = {}
-    for record in records:
-        grouped.setdefault(record.item, {}).setdefault(record.annotator, []).append(record)
-    return grouped
-
-
-def canonical_order(record):
-    """The tie-break order of an annotator's objects on an item: by geometry, then label, never by row."""
-    return tuple(record.geometry), "" if record.label is None else str(record.label)
-
-
-def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE,
-                  order=canonical_order):
-    """Group :class:`Annotation` records into an :class:`ObjectSet` of the comparable items.
-
-    Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
-    flags geometry that is kept but warned about with ``degenerate_note``.
-    ``order`` sorts each annotator's objects on an item (the documented
-    tie-break of matching, so row order cannot change a report); ``None``
-    keeps row order, as Potato mode must.
-    Returns ``(objects, geometry array (n × width), warnings)``.
-    """
-    grouped = _group(records)
-    annotators = sorted({r.annotator for r in records})
-    position = {a: k for k, a in enumerate(annotators)}
-    warnings = []
-    single = [item for item, by in grouped.items() if len(by) < 2]
-    if single:
-        warnings.append(f"{len(single)} item(s) have only one annotator and are left out of every measure: "
-                        + name_list(single))
-    drawn_all, members, offsets, item_ids = [], [], [0], []
-    degenerate, duplicates, mixed = [], [], []
-    for item, by in grouped.items():
-        if len(by) < 2:
-            continue
-        member = {}
-        for annotator in sorted(by):
-            drawn = [r for r in by[annotator] if r.geometry is not None]
-            if order is not None:
-                drawn.sort(key=order)
-            if drawn and len(drawn) < len(by[annotator]):
-                mixed.append(f"{item}/{annotator}")
-            keys = set()
-            for r in drawn:
-                key = (tuple(r.geometry), r.label)
-                degenerate += [r.line] if is_degenerate(r.geometry) else []
-                duplicates += [r.line] if key in keys else []
-                keys.add(key)
-            member[position[annotator]] = np.arange(len(drawn_all), len(drawn_all) + len(drawn))
-            drawn_all += drawn
-        members.append(member)
-        item_ids.append(item)
-        offsets.append(len(drawn_all))
-    if degenerate:
-        warnings.append(f"{len(degenerate)} " + degenerate_note.format(lines=name_list(degenerate)))
-    if duplicates:
-        warnings.append(f"{len(duplicates)} duplicate identical box(es) from one annotator on one item "
-                        f"(lines {name_list(duplicates)})")
-    if mixed:
-        warnings.append(f"{len(mixed)} annotator/item pair(s) have both an empty row and boxes; the empty "
-                        "row is ignored: " + name_list(mixed))
-    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets, dtype=np.intp),
-                        annotator_of=np.array([position[r.annotator] for r in drawn_all], dtype=np.intp),
-                        labels=[r.label for r in drawn_all], members=members,
-                        lines=np.array([r.line for r in drawn_all], dtype=np.intp))
-    geometry = np.array([r.geometry for r in drawn_all], dtype=float).reshape(-1, width)
-    return objects, geometry, warnings
-
-
-def label_rules(potato):
-    """``(key, equal)``: how labels are keyed and compared.  Potato keeps None apart from ""."""
-    if potato:
-        return str, (lambda a, b: a == b)
-    key = (lambda label: "" if label is None else str(label))
-    return key, (lambda a, b: key(a) == key(b))
 
 
 # ----------------------------------------------------------------- matching

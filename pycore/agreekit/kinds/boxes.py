@@ -14,8 +14,9 @@ import numpy as np
 from ..geometry import boxes as geometry
 from .. import options as opts
 from ..measures import bootstrap as boot
-from ..objects import (DEFAULT_PAIR_BUDGET, Annotation, ObjectKind, build_objects, canonical_order,
-                       label_rules, object_kind_report, object_report)
+from ..measures.chance import DEFAULT_PAIR_BUDGET
+from ..object_sets import Annotation, build_objects, canonical_order, label_rules
+from ..objects import ObjectKind, object_kind_report, object_report
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 

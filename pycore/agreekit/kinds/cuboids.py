@@ -26,8 +26,8 @@ import numpy as np
 from .. import options as opts
 from ..geometry.cuboids import MATRIX_PAIRS, iou_matrix, normalize_quaternion, paired_iou, yaw_quaternion
 from ..measures import bootstrap as boot
-from ..objects import (Annotation, ObjectKind, build_objects, canonical_order, label_rules, object_kind_report,
-                       object_report)
+from ..object_sets import Annotation, build_objects, canonical_order, label_rules
+from ..objects import ObjectKind, object_kind_report, object_report
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 

@@ -27,7 +27,8 @@ from .. import options as opts
 from ..geometry import polygons as geo
 from ..measures import bootstrap as boot
 from ..measures.chance import SAMPLED_PAIRS
-from ..objects import Annotation, ObjectKind, build_objects, object_kind_report, object_report
+from ..object_sets import Annotation, build_objects
+from ..objects import ObjectKind, object_kind_report, object_report
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_text
 

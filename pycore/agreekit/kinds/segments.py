@@ -33,7 +33,8 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from ..measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
 from .. import options as opts
-from ..objects import ObjectKind, ObjectSet, object_report
+from ..object_sets import ObjectSet
+from ..objects import ObjectKind, object_report
 from ..results import Report, estimate
 from ..registry import register
 from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_float, to_text
