@@ -4,6 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agreekit.geometry import polygon_checks as C
+from agreekit.geometry import polygon_overlap as O
 from agreekit.geometry import polygons as P
 from agreekit.rows import InputError
 
@@ -31,7 +33,7 @@ def untangled_polygon(rng, n, centre, radius):
         i, j = np.triu_indices(n, 2)
         keep = (j - i) % n != n - 1
         i, j = i[keep], j[keep]
-        hit = P._segments_touch(edges_a[i], edges_b[i], edges_a[j], edges_b[j])
+        hit = C._segments_touch(edges_a[i], edges_b[i], edges_a[j], edges_b[j])
         if not hit.any():
             return pts
         k = int(np.argmax(hit))
@@ -63,7 +65,7 @@ def shapely_reference(a_list, b_list):
 
 
 def check_pairs(a_list, b_list):
-    ps = P.pack(P.validate_polygons(list(a_list) + list(b_list)))
+    ps = P.pack(C.validate_polygons(list(a_list) + list(b_list)))
     i = np.arange(len(a_list))
     j = len(a_list) + np.arange(len(b_list))
     inter, union = P.pair_areas(ps, i, j)
@@ -109,7 +111,7 @@ def test_shared_edges_and_integer_grid():
     polys = []
     for _ in range(150):
         p = np.round(star_polygon(rng, int(rng.integers(3, 10)), rng.integers(0, 6, 2).astype(float), 4.0))
-        if shapely.Polygon(p).is_valid and len(P._collapse_repeats(p)) == len(p):
+        if shapely.Polygon(p).is_valid and len(C.collapse_repeats(p)) == len(p):
             polys.append(p)
     rects = []
     for _ in range(100):
@@ -174,7 +176,8 @@ def test_a_pair_does_not_depend_on_the_other_pairs(monkeypatch, block):
     i, j = np.triu_indices(len(polys))
     reference = P.pair_giou(ps, i, j)
     if block:
-        monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
+        monkeypatch.setattr(P, "BLOCK_ELEMENTS", block)  # pair chunks
+        monkeypatch.setattr(O, "BLOCK_ELEMENTS", block)  # slices of fan triangles
     whole = P.pair_giou(ps, i, j)
     np.testing.assert_allclose(whole, reference, atol=1e-14, rtol=0)
     alone = np.array([P.pair_giou(ps, [a], [b])[0] for a, b in zip(i, j)])
@@ -233,7 +236,7 @@ def test_invariances(pair):
     "0 0 4 0 4 3 0 3 0 0",  # closing repeat of the first point
 ])
 def test_parse_forms(text):
-    p = P.validate_polygon(P.parse_points(text))
+    p = C.validate_polygon(C.parse_points(text))
     assert P.polygon_area(p) == 12.0
     assert len(p) == 4
 
@@ -247,7 +250,7 @@ def test_parse_forms(text):
 ])
 def test_parse_errors_name_the_line(text, message):
     with pytest.raises(InputError) as err:
-        P.parse_points(text, line=7)
+        C.parse_points(text, line=7)
     assert err.value.line == 7 and err.value.column == "points"
     assert message in str(err.value)
     assert "line 7" in str(err.value)
@@ -266,7 +269,7 @@ def test_parse_errors_name_the_line(text, message):
 ])
 def test_invalid_polygons_rejected(points, message):
     with pytest.raises(InputError) as err:
-        P.validate_polygon(points, line=3)
+        C.validate_polygon(points, line=3)
     assert message in str(err.value) and err.value.line == 3
 
 
@@ -274,10 +277,10 @@ def test_shapely_agrees_on_validity():
     rng = np.random.default_rng(8)
     for _ in range(500):
         p = rng.integers(0, 4, (int(rng.integers(3, 7)), 2)).astype(float)
-        if len(P._collapse_repeats(p)) != len(p):
+        if len(C.collapse_repeats(p)) != len(p):
             continue
         try:
-            P.validate_polygon(p)
+            C.validate_polygon(p)
             ours = True
         except InputError:
             ours = False
@@ -296,20 +299,20 @@ def test_batch_validation_names_the_first_bad_line():
     good = [[0, 0], [1, 0], [0, 1]]
     bow = [[0, 0], [2, 2], [2, 0], [0, 2]]
     with pytest.raises(InputError) as err:
-        P.validate_polygons([good, good, bow, [[0, 0], [1, 1]]], lines=[2, 3, 4, 5])
+        C.validate_polygons([good, good, bow, [[0, 0], [1, 1]]], lines=[2, 3, 4, 5])
     assert err.value.line == 4 and "self-intersecting" in str(err.value)
-    assert len(P.validate_polygons([good, bow[:3], good], lines=[2, 3, 4])) == 3
+    assert len(C.validate_polygons([good, bow[:3], good], lines=[2, 3, 4])) == 3
 
 
-@pytest.mark.parametrize("block", [P._BLOCK_ELEMENTS, 37])
+@pytest.mark.parametrize("block", [C.BLOCK_ELEMENTS, 37])
 def test_large_polygons_checked_through_sorted_boxes(monkeypatch, block):
     """Above _SORTED_CHECK_FROM points, crossings are found through sorted bounding boxes:
     the same first crossing as the all-pairs test, and the same verdict as shapely."""
-    monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
+    monkeypatch.setattr(C, "BLOCK_ELEMENTS", block)
     rng = np.random.default_rng(12)
     verdicts = []
     for trial in range(90):
-        n = int(rng.integers(P._SORTED_CHECK_FROM + 1, 130))
+        n = int(rng.integers(C._SORTED_CHECK_FROM + 1, 130))
         if trial % 3 == 0:
             p = rng.integers(0, 12, (n, 2)).astype(float)  # many touchings and collinear overlaps
         elif trial % 3 == 1:
@@ -318,19 +321,19 @@ def test_large_polygons_checked_through_sorted_boxes(monkeypatch, block):
                 p[rng.integers(0, n)] = rng.uniform(-1, 1, 2)  # maybe one crossing
         else:
             p = rng.uniform(-1, 1, (n, 2))  # crossings everywhere
-        p = P._collapse_repeats(p)
-        if len(p) <= P._SORTED_CHECK_FROM:
+        p = C.collapse_repeats(p)
+        if len(p) <= C._SORTED_CHECK_FROM:
             continue
-        sorted_fault = P._crossing_by_sorted_boxes(p, np.roll(p, -1, axis=0))
-        monkeypatch.setattr(P, "_SORTED_CHECK_FROM", 10 ** 9)
-        all_pairs = P._simplicity_faults(p[None])[0]
+        sorted_fault = C._crossing_by_sorted_boxes(p, np.roll(p, -1, axis=0))
+        monkeypatch.setattr(C, "_SORTED_CHECK_FROM", 10 ** 9)
+        all_pairs = C._simplicity_faults(p[None])[0]
         monkeypatch.undo()
-        monkeypatch.setattr(P, "_BLOCK_ELEMENTS", block)
+        monkeypatch.setattr(C, "BLOCK_ELEMENTS", block)
         if all_pairs and "fold" in all_pairs:
             continue
         assert sorted_fault == all_pairs
         try:
-            P.validate_polygon(p)
+            C.validate_polygon(p)
             ours = True
         except InputError:
             ours = False
@@ -349,4 +352,4 @@ def test_thousands_of_points():
     pinched = big.copy()
     pinched[1000] = pinched[10]  # a vertex dropped onto the other side: touches there
     with pytest.raises(InputError, match="self-intersecting"):
-        P.validate_polygon(pinched)
+        C.validate_polygon(pinched)

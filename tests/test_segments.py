@@ -16,14 +16,9 @@ from agreekit.measures.alpha import krippendorff_alpha
 from agreekit.measures.bootstrap import percentile_ci, resample_counts
 from agreekit.matching import match
 from agreekit.rows import InputError
-from agreekit.kinds.segments import (
-    TOLERANCE_SLACK,
-    boundary_counts,
-    boundary_matching_size,
-    read_segments,
-    segments,
-    temporal_iou,
-)
+from agreekit.geometry.intervals import temporal_iou
+from agreekit.kinds.segments import boundary_blocks, read_segments, segments
+from agreekit.measures.boundaries import TOLERANCE_SLACK, boundary_counts, boundary_matching_size
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 
@@ -161,13 +156,14 @@ def test_batched_boundary_counts_equal_per_pair_matchings(corpus_spec):
     corpus = read_segments(_csv(*lines))
     items = corpus.scored_items()
     tolerances = (0.0, 0.25, 1.0)
-    counts = boundary_counts(corpus, items, tolerances)
+    paired = boundary_blocks(corpus, items)
+    counts = boundary_counts(paired.blocks, tolerances)
     k = 0
     for i, item in enumerate(items):
         names = list(corpus.items[item])
         for x, y in itertools.combinations(names, 2):
             a, b = corpus.items[item][x], corpus.items[item][y]
-            assert counts.item_index[k] == i and counts.pairs[counts.pair_index[k]] == (x, y)
+            assert counts.item_index[k] == i and paired.pairs[counts.pair_index[k]] == (x, y)
             assert counts.n_a[k] == 2 * len(a) and counts.n_b[k] == 2 * len(b)
             for t, tolerance in enumerate(tolerances):
                 assert counts.matched_starts[t, k] == _brute_force_matching(a.start, b.start, tolerance)
@@ -393,7 +389,7 @@ def test_boundary_f1_interval_equals_recomputation_on_resampled_items():
     corpus = read_segments(text)
     items = corpus.scored_items()
     weights = resample_counts(len(items), 40, seed=11)
-    counts = boundary_counts(corpus, items, (0.25,))
+    counts = boundary_counts(boundary_blocks(corpus, items).blocks, (0.25,))
     direct = []
     for draw in weights:
         drawn = [f"{item}~{k}" for item, c in zip(items, draw) for k in range(int(c))]
@@ -445,13 +441,14 @@ def test_bad_tolerances_are_errors(tolerances):
 
 
 def test_report_is_json_and_registered():
+    assert agreekit.KINDS["segments"].function is segments is agreekit.segments
     report = agreekit.report("segments", _csv("c1,a,0,2,x", "c1,b,0,2,x"), bootstrap=10)
     data = json.loads(report.to_json())
     for key in ("mean_matched_iou", "detection_f1", "mean_agreement", "mean_object_count_diff", "detection",
                 "classification", "boundary_sweep", "pairs", "items", "warnings", "settings", "n_items",
                 "n_annotators", "n_segments"):
         assert key in data, key
-    assert set(data["detection"]) >= {"alpha", "ci", "reason"}
+    assert set(data["detection"]) >= {"value", "ci", "ci_level", "reason", "n"}
 
 
 def test_cli(tmp_path):

@@ -2,7 +2,7 @@
 
 Rows ``item, annotator, points, label``; ``points`` holds the vertices
 (``x1 y1 x2 y2 …``, pairs separated by semicolons, or a JSON list: see
-:func:`agreekit.polygon.parse_points`). A row with item and annotator and empty
+:func:`agreekit.geometry.polygon_checks.parse_points`). A row with item and annotator and empty
 ``points`` means the annotator saw the item and drew nothing; an annotator with no
 row for an item never saw it. Every polygon must be simple (at least 3 points,
 finite, not self-intersecting); otherwise the whole input is rejected with the line.
@@ -10,7 +10,7 @@ finite, not self-intersecting); otherwise the whole input is rejected with the l
 Matching, clusters, detection and classification α, σ with the exact between-item
 baseline, KS, bootstrap intervals and breakdowns are those of the object engine
 (:mod:`agreekit.objects`), with polygon IoU as the similarity and one of the
-distances below, all computed exactly (:mod:`agreekit.polygon`, no rasterization):
+distances below, all computed exactly (:mod:`agreekit.geometry.polygons`, no rasterization):
 
 * ``giou`` (default): (1 − GIoU) / 2, the enclosing shape being the convex hull
   of the union (Rezatofighi et al., CVPR 2019). Two identical non-convex outlines
@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import options as opts
+from ..geometry import polygon_checks as checks
 from ..geometry import polygons as geo
 from ..measures import bootstrap as boot
 from ..measures.chance import SAMPLED_PAIRS
@@ -66,9 +67,9 @@ def parse_polygons(rows):
             records.append(Annotation(row.line, item, annotator, None, label))
             continue
         records.append(Annotation(row.line, item, annotator, [len(polygons)], label))
-        polygons.append(geo.parse_points(value, line=row.line))
+        polygons.append(checks.parse_points(value, line=row.line))
         lines.append(row.line)
-    return records, geo.validate_polygons(polygons, lines)
+    return records, checks.validate_polygons(polygons, lines)
 
 
 def _centroids(ps: geo.PolygonSet):
