@@ -337,8 +337,7 @@ DESCRIPTIONS = {
     "items[].consensus_majority_dice": "Dice between the STAPLE consensus and the majority vote.",
     "items[].consensus_rle": "The STAPLE consensus as COCO run lengths (column-major, background first).",
     "items[].majority_rle": "The majority vote as COCO run lengths.",
-    "items[].annotator_rle": "Each annotator's mask (several united) as COCO run lengths.",
-    "items[].annotator_rle[]": "One annotator's run lengths.",
+    "items[].annotator_rle": "Each annotator's mask (several united) as COCO run lengths, one list per annotator.",
     "items[].prior": "STAPLE's prior π: the share of foreground over all annotators' pixels, clamped to "
                      "[1e-10, 1 − 1e-10].",
     "items[].iterations": "EM iterations STAPLE ran.",
