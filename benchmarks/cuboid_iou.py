@@ -26,7 +26,7 @@ from scipy.spatial.transform import Rotation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pycore"))
 import agreekit  # noqa: E402
-from agreekit.cuboid import iou3d, paired_iou, rotation_matrices  # noqa: E402
+from agreekit.geometry.cuboids import iou3d, paired_iou, rotation_matrices  # noqa: E402
 
 
 def overlapping_pairs(rng, n):

@@ -25,16 +25,16 @@ Medians of ``--repeats`` runs of wall time and of process CPU time (the machine 
 Usage: PYTHONPATH=pycore python benchmarks/polygon_iou.py [--repeats 3] [--polygons 2000] [--shapely-pairs 100000]
 """
 import argparse
-import importlib
 import statistics
 import time
 
 import numpy as np
 
 import agreekit
-from agreekit import polygon as P
+from agreekit.geometry import polygon_checks as C
+from agreekit.geometry import polygons as P
+from agreekit.geometry import rle as M
 
-M = importlib.import_module("agreekit.masks")
 
 
 def timed(function, repeats):
@@ -75,7 +75,7 @@ def polygon_benchmark(n, vertices, repeats, shapely_pairs):
         shapely = None
     for layout, spread in (("overlapping", 0.3), ("scattered", 20.0)):
         polys = list(star_polygons(n, vertices, spread, rng))
-        ps = P.pack(P.validate_polygons(polys))
+        ps = P.pack(C.validate_polygons(polys))
         n_pairs = n * (n - 1) // 2
         (ours_wall, ours_cpu), matrix = timed(lambda: P.pairwise_iou(ps), repeats)
         lo = np.maximum(ps.lower[:, None], ps.lower[None, :])

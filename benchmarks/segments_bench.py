@@ -15,8 +15,9 @@ import time
 import numpy as np
 
 from agreekit import segments
-from agreekit.bootstrap import resample_counts
-from agreekit.segments import boundary_counts, read_segments, sweep_table
+from agreekit.kinds.segments import boundary_blocks, read_segments
+from agreekit.measures.boundaries import boundary_counts, sweep_table
+from agreekit.measures.bootstrap import resample_counts
 
 LABELS = ("speech", "music", "noise", "laughter")
 
@@ -72,7 +73,8 @@ def main():
         parse.append(cpu)
         items = corpus.scored_items()
         weights = resample_counts(len(items), args.bootstrap)
-        _, cpu, _ = timed(lambda: sweep_table(boundary_counts(corpus, items, report.settings.tolerances), weights))
+        _, cpu, _ = timed(lambda: sweep_table(boundary_counts(boundary_blocks(corpus, items),
+                                                                 report.settings.tolerances), weights))
         sweep.append(cpu)
     total, cpu, parse_s, sweep_s = (statistics.median(v) for v in (totals, cpus, parse, sweep))
     print(f"corpus: {args.clips} clips, {report.n_annotators} annotators, {n_rows} segments, "

@@ -7,7 +7,7 @@ as an overlap, so that two identical boxes give IoU exactly 1 and distance
 exactly 0 wherever they lie (with ``w`` taken as given, ``(x + w) − x``
 differs from ``w`` far from the origin and an identical pair lost area).  A box with w ≤ 0 or h ≤ 0 is
 degenerate: it has IoU 0 with everything and GIoU −1, as in Potato's
-``geometry.iou_bbox`` and ``giou_bbox`` (reference semantics §1).
+``geometry.iou_bbox`` and ``giou_bbox`` (``docs/potato-differences.md`` §1).
 
 * IoU = |A ∩ B| / |A ∪ B|.
 * GIoU = IoU − |C \\ (A ∪ B)| / |C|, C the smallest enclosing axis-aligned box

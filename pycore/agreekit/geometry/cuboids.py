@@ -4,7 +4,7 @@ A cuboid is a centre ``c``, full extents ``s`` along its own axes and a rotation
 The rotation is a unit quaternion in (x, y, z, w) order, or a yaw angle θ about the
 world z axis, which is the quaternion (0, 0, sin θ/2, cos θ/2). Column k of the
 rotation matrix is the world direction of the cuboid's local axis k (the convention
-of Potato's ``spatial_utils``, reference semantics §8).
+of Potato's ``spatial_utils``, ``docs/potato-differences.md`` §8).
 
 Internally a set of n cuboids is an ``(n, 10)`` float array
 ``[cx, cy, cz, sx, sy, sz, qx, qy, qz, qw]`` with unit quaternions.
@@ -29,7 +29,7 @@ and touching pairs to exactly 0.
 
 References: Sutherland & Hodgman (1974), "Reentrant polygon clipping", CACM 17(1);
 Gottschalk, Lin & Manocha (1996), "OBBTree", SIGGRAPH (separating axes for
-oriented boxes); Potato 2.8 ``geometry.iou_cuboid_3d`` (reference semantics §8),
+oriented boxes); Potato 2.8 ``geometry.iou_cuboid_3d`` (``docs/potato-differences.md`` §8),
 which computes the same quantity by vertex enumeration.
 """
 from __future__ import annotations

@@ -13,9 +13,9 @@ measures, bootstrap intervals, breakdowns) with exact IoU₃D
 (:mod:`agreekit.cuboid`) as the similarity and 1 − IoU₃D as the distance. The
 default match threshold is 0.25: a small shift costs more IoU in 3D (a 10% shift
 along each axis leaves 0.57, against 0.68 in 2D). ``mean_agreement`` and
-``mean_object_count_diff`` are Potato's two figures for 3D (reference semantics §7).
+``mean_object_count_diff`` are Potato's two figures for 3D (``docs/potato-differences.md`` §7).
 
-Deliberate differences from Potato (reference semantics §8): a negative size and
+Deliberate differences from Potato (``docs/potato-differences.md`` §8): a negative size and
 a zero quaternion are input errors naming the row, where Potato takes abs() of
 the size and silently uses the identity rotation.
 """

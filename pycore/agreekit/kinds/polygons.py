@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import options as opts
 from ..geometry import polygon_checks as checks
+from ..arrays import name_list
 from ..geometry import polygons as geo
 from ..measures import bootstrap as boot
 from ..measures.chance import SAMPLED_PAIRS
@@ -166,7 +167,7 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
     duplicates = _duplicates(objects, ordered)
     if duplicates:
         warnings.append(f"{len(duplicates)} duplicate identical polygon(s) from one annotator on one item "
-                        f"(lines {', '.join(map(str, duplicates[:10]))}{' …' if len(duplicates) > 10 else ''})")
+                        f"(lines {name_list(duplicates)})")
     ps = geo.pack(ordered)
     item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
     data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=threshold, match_mode=match,
