@@ -283,17 +283,8 @@ def pair_iou(ps: PolygonSet, i, j, qs: PolygonSet | None = None) -> np.ndarray:
 def pair_giou(ps: PolygonSet, i, j, qs: PolygonSet | None = None) -> np.ndarray:
     """GIoU of polygon pairs, IoU − (|C| − |P ∪ Q|) / |C| with C the convex hull of P ∪ Q.
 
-    Parameters
-    ----------
-    ps, qs : PolygonSet
-        Packed polygons (:func:`pack`); ``qs`` defaults to ``ps``.
-    i, j : array_like of int, shape (m,)
-        Pair k is ``(ps[i[k]], qs[j[k]])``.
-
-    Returns
-    -------
-    ndarray, shape (m,)
-        In (−1, 1]; below 1 for identical non-convex polygons.
+    Parameters and shapes as :func:`pair_iou`; the values lie in (−1, 1], below 1
+    for identical non-convex polygons.
 
     References
     ----------

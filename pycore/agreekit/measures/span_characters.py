@@ -137,13 +137,8 @@ def item_char_alpha(track, offsets, length, rule, n_categories):
 
     Parameters
     ----------
-    track : Track
-        Annotator k's spans at ``offsets[k]:offsets[k+1]``.
-    offsets : list of int
-    length : int
-        Characters of the item.
-    rule : {"optimal", "potato"}
-        See :func:`character_labels`.
+    track, offsets, length, rule
+        As for :func:`item_character_labels` (``length``: characters of the item).
     n_categories : int
         Labels + 1 (for ``O``).
 

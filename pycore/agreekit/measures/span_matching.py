@@ -257,18 +257,7 @@ def potato_agreement(a, b, shared=None):
     """Potato's partial agreement of two spans.
 
     Same label, overlap > 0, both spans of positive length, and
-    2·overlap ≥ the length of either.
-
-    Parameters
-    ----------
-    a, b : Track
-    shared : np.ndarray, optional
-        :func:`overlap` of ``a`` and ``b``, if already known.
-
-    Returns
-    -------
-    np.ndarray
-        (|a| × |b|) booleans.
+    2·overlap ≥ the length of either.  Parameters and result as :func:`partial_graph`.
 
     References
     ----------
