@@ -31,6 +31,7 @@ from .registry import KINDS, get
 from .results import Report
 from .rows import InputError
 from .share import read_share_fragment, share_link
+from .formats import convert
 
 __version__ = "0.1.0"
 
@@ -48,7 +49,7 @@ def load_kinds():
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "InputError", "Report", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "InputError", "Report", "convert", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from . import KINDS
+from .formats import READERS, convert, load_sources
+from .formats.base import detect
 from .rows import InputError
 
 
@@ -297,22 +300,75 @@ def build_parser():
                                      description="Chance-corrected agreement for structured annotations.")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="kind", required=True)
+    formats = sorted(READERS)
     for name, kind in KINDS.items():
         p = sub.add_parser(name, help=kind.summary, description=kind.summary)
-        p.add_argument("file", help="CSV/TSV file with a header, or - for standard input")
+        p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or the "
+                       "export files of an annotation tool (detected; see 'agreekit convert')")
+        p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
         defaults = kind.defaults()
         for option in kind.options:
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+    c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)")
+    c.add_argument("file", nargs="+", help="export files, folders or zips")
+    c.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+    c.add_argument("--kind", choices=list(KINDS), help="the kind to read when an export holds several")
+    c.add_argument("--to", choices=["csv", "json"], default="csv",
+                   help="csv: the rows; json: rows, span texts, warnings and the summary")
     return parser
 
 
+PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
+
+
+def _rows_from(files, kind, source_format):
+    """``(rows, options from the import, summary lines)``: a CSV/TSV table as text, or a converted export."""
+    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+        return read_text(files[0]), {}, []
+    if source_format is None:
+        sources = load_sources(files)
+        try:
+            source_format = detect(sources)
+        except InputError:
+            if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
+                return read_text(files[0]), {}, []
+            raise
+    conversion = convert(files, format=source_format, kind=kind)
+    return conversion.rows, conversion.options(), _summary_lines(conversion)
+
+
+def _summary_lines(conversion):
+    s = conversion.summary()
+    lines = [f"imported {s['format']}: {s['n_items']} items, {s['n_annotators']} annotators, "
+             f"{s['n_annotations']} annotations, {s['n_saw_nothing']} saw-nothing rows from "
+             f"{len(s['sources'])} file(s)"]
+    lines += [f"skipped {n}: {reason}" for reason, n in s["skipped"].items()]
+    return lines + [f"warning: {w}" for w in s["warnings"]]
+
+
+def _convert(args):
+    conversion = convert(args.file, format=args.source_format or "auto", kind=args.kind)
+    for line in _summary_lines(conversion):
+        print(f"agreekit: {line}", file=sys.stderr)
+    if args.to == "json":
+        return json.dumps({"kind": conversion.kind, "rows": conversion.rows, "lengths": conversion.lengths,
+                           "summary": conversion.summary()}, indent=2, ensure_ascii=False)
+    return conversion.to_csv().rstrip("\n")
+
+
 def _run(args):
-    options = {k: v for k, v in vars(args).items() if k not in ("kind", "file", "json", "debug") and v is not None}
+    if args.kind == "convert":
+        return _convert(args)
+    skip = ("kind", "file", "json", "debug", "source_format")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
-    report = KINDS[args.kind].function(read_text(args.file), **options)
+    rows, imported, summary = _rows_from(args.file, args.kind, args.source_format)
+    for line in summary:
+        print(f"agreekit: {line}", file=sys.stderr)
+    report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
     return FORMATTERS.get(args.kind, format_summary)(report)

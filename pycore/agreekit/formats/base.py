@@ -1,0 +1,286 @@
+"""What every importer shares: sources, the conversion record, the reader registry and detection.
+
+A source is one file as ``(name, bytes)``: the name carries the annotator for
+formats that keep one annotator per file or folder, and names the file in every
+error.  A reader turns the sources of one format into rows of one kind, the
+same rows the paste box takes: boxes ``item, annotator, x, y, w, h, label``;
+polygons ``item, annotator, points, label``; masks ``item, annotator, width,
+height, rle, label`` (COCO column-major RLE); spans and segments ``item,
+annotator, start, end, label``.  "Saw the item and marked nothing" is a row
+with only ``item`` and ``annotator``; "never saw it" is no row.  Nothing is
+dropped silently: every annotation a reader leaves out is a :class:`Skipped`
+record with its reason, counted in the summary.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Callable
+
+from ..rows import InputError
+
+READERS: dict = {}
+MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file; a zip may hold several
+KIND_COLUMNS = {
+    "boxes": ("item", "annotator", "x", "y", "w", "h", "label"),
+    "polygons": ("item", "annotator", "points", "label"),
+    "masks": ("item", "annotator", "width", "height", "rle", "label"),
+    "spans": ("item", "annotator", "start", "end", "label"),
+    "segments": ("item", "annotator", "start", "end", "label"),
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: its name (a path inside a folder or zip) and its bytes."""
+
+    name: str
+    data: bytes
+
+    @property
+    def stem(self):
+        """The file name without folders and extension (an annotator name for per-file formats)."""
+        return PurePosixPath(self.name.replace("\\", "/")).stem
+
+    @property
+    def folder(self):
+        """The name of the folder holding the file, or "" (an annotator name for per-folder formats)."""
+        parts = PurePosixPath(self.name.replace("\\", "/")).parts
+        return parts[-2] if len(parts) > 1 else ""
+
+    def text(self):
+        """The bytes as text: UTF-8 (a BOM dropped) or UTF-16 with a BOM; else an error naming the byte."""
+        data = self.data
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return data.decode("utf-16")
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise InputError(f"{self.name}: not UTF-8 text (byte {error.start}, 0x{data[error.start]:02x})",
+                             line=line) from None
+
+    def head(self, size=4096):
+        """The first ``size`` bytes as text, undecodable bytes replaced (for detection only)."""
+        data = self.data[:size]
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return data.decode("utf-16", errors="replace")
+        return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An annotation (or a whole record) a reader left out, where it was and why."""
+
+    source: str
+    where: str    # task id, image name, line number or JSON path
+    reason: str
+
+
+@dataclass
+class Conversion:
+    """The rows of one kind read from the sources of one format.
+
+    ``lengths`` maps item → text for spans when the export carries the texts
+    (they give character-level α its item lengths); ``skipped`` lists what was
+    left out and why.
+    """
+
+    format: str
+    kind: str
+    rows: list
+    lengths: dict | None = None
+    warnings: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    sources: list = field(default_factory=list)
+
+    def summary(self):
+        """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
+        geometry = [c for c in KIND_COLUMNS[self.kind] if c not in ("item", "annotator", "label")]
+        empty = sum(1 for r in self.rows if all(r.get(c) in (None, "") for c in geometry))
+        return {"format": self.format, "kind": self.kind, "sources": list(self.sources),
+                "n_items": len({r["item"] for r in self.rows}),
+                "n_annotators": len({r["annotator"] for r in self.rows}),
+                "n_annotations": len(self.rows) - empty, "n_saw_nothing": empty,
+                "n_skipped": len(self.skipped),
+                "skipped": dict(Counter(s.reason for s in self.skipped)),
+                "warnings": list(self.warnings)}
+
+    def to_csv(self):
+        """The rows as the CSV text a user would paste (header first)."""
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=KIND_COLUMNS[self.kind], lineterminator="\n",
+                                extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in self.rows)
+        return out.getvalue()
+
+    def lengths_csv(self):
+        """Span texts as ``item,text`` CSV (the page's lengths field), or None."""
+        if not self.lengths:
+            return None
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["item", "text"])
+        writer.writerows(self.lengths.items())
+        return out.getvalue()
+
+    def options(self):
+        """Report options the conversion supplies (span texts as ``lengths``)."""
+        return {"lengths": self.lengths} if self.kind == "spans" and self.lengths else {}
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A tool's export format.
+
+    ``detect(source)`` returns None when the source is in this format, else a
+    short reason why not (shown when no format fits).  ``read(sources, kind,
+    **options)`` returns a :class:`Conversion`; ``kind`` is None to let the
+    reader choose from the content (it raises when the content holds several
+    kinds and none was asked for).
+    """
+
+    name: str
+    title: str
+    kinds: tuple
+    detect: Callable
+    read: Callable
+    position: int = 100
+
+
+def register_format(reader):
+    """Add ``reader`` to :data:`READERS` (each format module calls this once)."""
+    READERS[reader.name] = reader
+    return reader
+
+
+# ----------------------------------------------------------------- sources in
+
+def _from_zip(name, data):
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as error:
+        raise InputError(f"{name}: not a readable zip file ({error})") from None
+    out = []
+    for info in sorted(archive.infolist(), key=lambda i: i.filename):
+        if info.is_dir() or "__MACOSX" in info.filename or PurePosixPath(info.filename).name.startswith("."):
+            continue
+        if info.file_size > MAX_SOURCE_BYTES:
+            raise InputError(f"{name}: {info.filename} is larger than {MAX_SOURCE_BYTES:,} bytes")
+        out.append(Source(f"{PurePosixPath(name).stem}/{info.filename}", archive.read(info)))
+    return out
+
+
+def _from_path(path):
+    if os.path.isdir(path):
+        out = []
+        for folder, dirs, files in sorted(os.walk(path)):
+            dirs.sort()
+            for file in sorted(files):
+                if not file.startswith("."):
+                    full = os.path.join(folder, file)
+                    rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
+                    out += _expand(rel.replace(os.sep, "/"), _read_file(full))
+        return out
+    return _expand(os.path.basename(path), _read_file(path))
+
+
+def _read_file(path):
+    try:
+        if os.path.getsize(path) > MAX_SOURCE_BYTES:
+            raise InputError(f"{path} is larger than {MAX_SOURCE_BYTES:,} bytes")
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _expand(name, data):
+    return _from_zip(name, data) if data[:4] == b"PK\x03\x04" else [Source(name, data)]
+
+
+def load_sources(sources):
+    """Sources from a path, a directory (recursively, sorted), a zip, ``(name, bytes)`` pairs, or a list of them."""
+    if isinstance(sources, (str, os.PathLike)) or (isinstance(sources, tuple) and len(sources) == 2
+                                                   and isinstance(sources[1], (bytes, bytearray))):
+        sources = [sources]
+    out = []
+    for source in sources:
+        if isinstance(source, Source):
+            out += _expand(source.name, source.data)
+        elif isinstance(source, tuple):
+            out += _expand(str(source[0]), bytes(source[1]))
+        else:
+            out += _from_path(os.fspath(source))
+    if not out:
+        raise InputError("no files to import")
+    return out
+
+
+# ----------------------------------------------------------------- detection and the entry point
+
+def detect(sources):
+    """The one format every source is in, or an :class:`InputError` saying what was tried and why not."""
+    found, reasons = set(), {}
+    for source in sources:
+        fits = []
+        for name, reader in sorted(READERS.items(), key=lambda item: item[1].position):
+            reason = reader.detect(source)
+            if reason is None:
+                fits.append(name)
+            else:
+                reasons.setdefault(source.name, []).append(f"{reader.title}: {reason}")
+        if not fits:
+            tried = "; ".join(reasons.get(source.name, [])) or "no format"
+            raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
+        found.add(fits[0])
+    if len(found) > 1:
+        raise InputError("the files are in different formats (" + ", ".join(sorted(found)) + "); import one "
+                         "format at a time")
+    return found.pop()
+
+
+def convert(sources, *, format="auto", kind=None, **options):
+    """Rows for agreekit from annotation-tool exports.
+
+    Parameters
+    ----------
+    sources : path, list of paths, directory, zip, ``(name, bytes)`` pairs or :class:`Source`
+        The export files; folders and zips are read recursively in sorted order.
+    format : str
+        ``"auto"`` (detect) or a name in :data:`READERS` (``labelstudio``, ``coco``, …).
+    kind : str, optional
+        The kind of annotation to read when an export holds several (boxes, polygons, …).
+    **options
+        The format's own options (see its module).
+
+    Returns
+    -------
+    Conversion
+        ``rows`` (list of dicts for ``agreekit.report(kind, rows)``), ``lengths``,
+        ``warnings``, ``skipped`` and :meth:`Conversion.summary`.
+    """
+    loaded = load_sources(sources)
+    if format == "auto":
+        format = detect(loaded)
+    if format not in READERS:
+        raise InputError(f"unknown format {format!r}; expected one of {', '.join(sorted(READERS))}",
+                         column="format", value=format)
+    reader = READERS[format]
+    if kind is not None and kind not in reader.kinds:
+        raise InputError(f"{reader.title} exports hold {', '.join(reader.kinds)}, not {kind}", column="kind",
+                         value=kind)
+    conversion = reader.read(loaded, kind, **options)
+    conversion.sources = [s.name for s in loaded]
+    if not conversion.rows:
+        raise InputError(f"{reader.title}: the files hold no {conversion.kind} annotations"
+                         + (f" ({len(conversion.skipped)} skipped: "
+                            + ", ".join(f"{n} {r}" for r, n in Counter(s.reason for s in conversion.skipped).items())
+                            + ")" if conversion.skipped else ""))
+    return conversion
