@@ -314,7 +314,8 @@ def build_parser():
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)")
     c.add_argument("file", nargs="+", help="export files, folders or zips")
     c.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
-    c.add_argument("--kind", choices=list(KINDS), help="the kind to read when an export holds several")
+    c.add_argument("--kind", dest="convert_kind", choices=list(KINDS),
+                   help="the kind to read when an export holds several")
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     return parser
@@ -349,7 +350,7 @@ def _summary_lines(conversion):
 
 
 def _convert(args):
-    conversion = convert(args.file, format=args.source_format or "auto", kind=args.kind)
+    conversion = convert(args.file, format=args.source_format or "auto", kind=args.convert_kind)
     for line in _summary_lines(conversion):
         print(f"agreekit: {line}", file=sys.stderr)
     if args.to == "json":
