@@ -22,17 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
 
+from ..registry import KINDS
 from ..rows import InputError
 
 READERS: dict = {}
 MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file; a zip may hold several
-KIND_COLUMNS = {
-    "boxes": ("item", "annotator", "x", "y", "w", "h", "label"),
-    "polygons": ("item", "annotator", "points", "label"),
-    "masks": ("item", "annotator", "width", "height", "rle", "label"),
-    "spans": ("item", "annotator", "start", "end", "label"),
-    "segments": ("item", "annotator", "start", "end", "label"),
-}
+
+
+def kind_columns(kind):
+    """The canonical columns of ``kind``'s rows, from the registry."""
+    return KINDS[kind].columns
 
 
 @dataclass(frozen=True)
@@ -101,7 +100,7 @@ class Conversion:
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
-        geometry = [c for c in KIND_COLUMNS[self.kind] if c not in ("item", "annotator", "label")]
+        geometry = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "label")]
         empty = sum(1 for r in self.rows if all(r.get(c) in (None, "") for c in geometry))
         return {"format": self.format, "kind": self.kind, "sources": list(self.sources),
                 "n_items": len({r["item"] for r in self.rows}),
@@ -114,7 +113,7 @@ class Conversion:
     def to_csv(self):
         """The rows as the CSV text a user would paste (header first)."""
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=KIND_COLUMNS[self.kind], lineterminator="\n",
+        writer = csv.DictWriter(out, fieldnames=kind_columns(self.kind), lineterminator="\n",
                                 extrasaction="ignore")
         writer.writeheader()
         writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in self.rows)
