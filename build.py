@@ -20,6 +20,7 @@ import base64
 import functools
 import hashlib
 import http.server
+import importlib.util
 import json
 import os
 import shutil
@@ -278,6 +279,15 @@ def _python_with_numpy() -> str:
     return str(VENV / "bin" / "python")
 
 
+def _core_json(code: str, what: str):
+    """Run ``code`` (which prints JSON) with the core importable; the parsed JSON."""
+    env = {**os.environ, "PYTHONPATH": str(PYCORE)}
+    result = subprocess.run([_python_with_numpy(), "-c", code], capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        raise SystemExit(f"{what} failed:\n" + result.stderr)
+    return json.loads(result.stdout)
+
+
 def build_examples(dest: Path):
     """Copy the hand-made span/segment examples; generate the box example with the core itself."""
     dest.mkdir(parents=True, exist_ok=True)
@@ -289,12 +299,20 @@ def build_examples(dest: Path):
     code = ("import json, sys; from agreekit.simulate import centred_corpus, centred_corpus_csv, to_csv; "
             "json.dump({'boxes.csv': centred_corpus_csv(), 'boxes-fixed.csv': "
             "to_csv(centred_corpus(50, seed=7, annotators=('careful_a', 'fixed')))}, sys.stdout)")
-    env = {**os.environ, "PYTHONPATH": str(PYCORE)}
-    result = subprocess.run([_python_with_numpy(), "-c", code], capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        raise SystemExit("generating the box example failed:\n" + result.stderr)
-    for name, text in json.loads(result.stdout).items():
+    for name, text in _core_json(code, "generating the box example").items():
         (dest / name).write_text(text)
+
+
+def build_page(dest: Path):
+    """``kinds.json`` (the registry of kinds) and ``index.html`` with its tabs and forms, from the registry."""
+    registry = _core_json("import json, sys, agreekit; json.dump(agreekit.registry.kinds_json(), sys.stdout)",
+                          "reading the registry of kinds")
+    (dest / "kinds.json").write_text(json.dumps(registry, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("agreekit_forms", ROOT / "web" / "forms.py")
+    forms = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(forms)
+    page = forms.render_page((ROOT / "index.html").read_text(encoding="utf-8"), registry)
+    (dest / "index.html").write_text(page, encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- dist/
@@ -330,9 +348,9 @@ def build(local_source: str | None = None) -> Path:
     shutil.copyfile(wheel, staging / wheel_rel)
     (staging / wheel_rel).chmod(0o644)
 
-    # The page.
-    shutil.copyfile(ROOT / "index.html", staging / "index.html")
-    shutil.copytree(ROOT / "web", staging / "web", ignore=shutil.ignore_patterns("examples", "__pycache__"))
+    # The page: index.html and kinds.json from the registry; forms.py only writes them.
+    build_page(staging)
+    shutil.copytree(ROOT / "web", staging / "web", ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py"))
     build_examples(staging / "examples")
     (staging / "build-info.json").write_text(json.dumps(
         {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION}, indent=1))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import subprocess
 import sys
 import threading
@@ -37,6 +38,23 @@ def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
         metadata = archive.read("agreekit-0.1.0.dist-info/METADATA").decode()
         assert "Requires-Dist: numpy" in metadata and "Name: agreekit" in metadata
     assert build.build_wheel(tmp_path / "again").read_bytes() == wheel.read_bytes()  # reproducible
+
+
+def test_page_and_kinds_json_are_written_from_the_registry(tmp_path):
+    from agreekit import registry
+    build.build_page(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html", "kinds.json"]
+    kinds = json.loads((tmp_path / "kinds.json").read_text(encoding="utf-8"))
+    assert kinds == registry.kinds_json()
+    assert [k["name"] for k in kinds["kinds"]] == list(registry.KINDS)  # tab order
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    for kind in kinds["kinds"]:
+        assert f'role="tab" id="tab-{kind["name"]}"' in page and f'<form class="input" data-kind="{kind["name"]}"' in page
+    again = tmp_path / "again"
+    again.mkdir()
+    build.build_page(again)
+    assert (again / "index.html").read_bytes() == (tmp_path / "index.html").read_bytes()  # reproducible
+    assert (again / "kinds.json").read_bytes() == (tmp_path / "kinds.json").read_bytes()
 
 
 def fake_lock(files):

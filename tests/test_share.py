@@ -98,3 +98,20 @@ def test_long_link_warns_but_still_works():
     with pytest.warns(LongLinkWarning, match="characters long"):
         link = share_link("boxes", rows)
     assert read_share_fragment(link)[1] == rows
+
+
+def test_every_registered_kind_travels_and_only_those():
+    for kind in agreekit.KINDS:
+        assert read_share_fragment(share_link(kind, "rows"))[0] == kind
+    with pytest.raises(ValueError, match="expected one of " + ", ".join(agreekit.KINDS)):
+        share_link("voxels", "rows")
+
+
+def test_the_kinds_are_read_from_the_registry(monkeypatch):
+    """A kind registered later is shareable at once; no list of kinds is kept apart from the registry."""
+    fragment = "#v1/voxels/" + share_fragment("boxes", "rows").split("/", 2)[2]
+    with pytest.raises(ValueError, match="unknown kind 'voxels'"):
+        read_share_fragment(fragment)
+    monkeypatch.setitem(agreekit.KINDS, "voxels", agreekit.KINDS["boxes"])
+    assert read_share_fragment(fragment) == ("voxels", "rows", {})
+    assert read_share_fragment(share_link("voxels", "rows", seed=1)) == ("voxels", "rows", {"seed": 1})

@@ -1,10 +1,13 @@
 // The page: tabs, inputs, the worker conversation, and rendering reports as text-only DOM.
 //
+// The tabs, forms and option defaults are written into index.html by build.py from the registry
+// of kinds (dist/kinds.json); this module reads the kinds and their fields from that DOM.
+//
 // Safety rule: every string that came from the user (labels, item ids, annotator names, error
 // values) reaches the DOM through textContent or attribute values only, never as HTML.
 
 import { Engine } from "./engine.mjs";
-import { encodeShare, decodeShare, KINDS } from "./share.mjs";
+import { encodeShare, decodeShare } from "./share.mjs";
 // The renderer (and the chart library under it) loads after the worker has started, so the
 // page's own module graph does not delay Python's start-up.
 const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
@@ -16,26 +19,18 @@ const params = new URLSearchParams(location.search);
 const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 120000;
 const LINK_WARN_CHARS = 8000;        // e-mail and chat programs often cut longer links
 const LINK_MAX_CHARS = 2 * 1024 * 1024;  // Chromium's URL limit
-const EXAMPLES = {  // built by build.py into dist/examples/
-  boxes: { rows: "examples/boxes.csv", options: {} },
-  "boxes-fixed": { rows: "examples/boxes-fixed.csv", options: {} },
-  spans: { rows: "examples/spans.csv", options: { lengths: "examples/spans-lengths.csv" } },
-  segments: { rows: "examples/segments.csv", options: {} },
-  polygons: { rows: "examples/polygons.csv", options: {} },
-  masks: { rows: "examples/masks.csv", options: {} },
-  cuboids: { rows: "examples/cuboids.csv", options: {} },
-  traces: { rows: "examples/traces.csv", options: {} },
-};
 const STORAGE_PREFIX = "agreekit.input.v1.";
 
 const $ = (selector, root = document) => root.querySelector(selector);
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+const KINDS = tabs.map((tab) => tab.dataset.kind);  // the registry's kinds, in its order
 const forms = Object.fromEntries(KINDS.map((kind) => [kind, $(`form[data-kind="${kind}"]`)]));
 const statusLine = $("#status");
 const loadError = $("#load-error");
 const progressBox = $("#progress");
 const progressBar = $("#progress-bar");
 const progressText = $("#progress-text");
-let activeKind = "boxes";
+let activeKind = KINDS[0];
 
 // ------------------------------------------------------------------ engine (worker) and status
 
@@ -65,8 +60,6 @@ const engine = new Engine({
 
 // ------------------------------------------------------------------ tabs
 
-const tabs = [...document.querySelectorAll('[role="tab"]')];
-
 function selectTab(kind, { focus = false } = {}) {
   activeKind = kind;
   for (const tab of tabs) {
@@ -95,6 +88,7 @@ for (const tab of tabs) {
 
 // ------------------------------------------------------------------ reading and writing the form
 
+/** The form's options by the registry's types (each field's data-type); blank fields are left out. */
 function readOptions(form) {
   const options = {};
   for (const field of form.querySelectorAll(".options [name]")) {
@@ -103,7 +97,8 @@ function readOptions(form) {
     const raw = field.value.trim();
     if (raw === "") continue;  // blank: the core's default
     const type = field.dataset.type;
-    if (type === "text") options[field.name] = field.tagName === "TEXTAREA" ? field.value : raw;
+    if (type === "table") options[field.name] = field.value;  // rows: kept as typed
+    else if (type === "text" || type === "choice" || type === "labels") options[field.name] = raw;  // the core splits labels
     else if (type === "int" || type === "float") {
       const value = Number(raw);
       if (!Number.isFinite(value) || (type === "int" && !Number.isInteger(value))) {
@@ -116,6 +111,8 @@ function readOptions(form) {
         throw new OptionError(`${labelOf(field)}: "${raw}" is not a list of numbers`);
       }
       options[field.name] = values;
+    } else {
+      throw new Error(`option ${field.name}: unknown type ${type}`);  // a registry type this page does not know
     }
   }
   return options;
@@ -124,8 +121,7 @@ function readOptions(form) {
 class OptionError extends Error {}
 
 function labelOf(field) {
-  const label = field.closest("label") || document.querySelector(`label[for="${field.id}"]`);
-  return label ? label.textContent.split("\n")[0].trim() : field.name;
+  return field.dataset.label || field.name;
 }
 
 function writeInputs(kind, rows, options) {
@@ -319,7 +315,7 @@ function downloadInput(kind) {
 
 async function openShareFragment(fragment) {
   let data;
-  try { data = await decodeShare(fragment); } catch (error) {
+  try { data = await decodeShare(fragment, KINDS); } catch (error) {
     showError(activeKind, { message: `Share link: ${error.message}.` });
     return;
   }
@@ -335,8 +331,9 @@ async function openShareFragment(fragment) {
 
 // ------------------------------------------------------------------ examples and files
 
-async function loadExample(kind, name) {
-  const example = EXAMPLES[name];
+/** An example button's rows (dist/examples/<data-example>.csv) and option files (data-option-files). */
+async function loadExample(kind, button) {
+  const example = { rows: `examples/${button.dataset.example}.csv`, options: JSON.parse(button.dataset.optionFiles || "{}") };
   const fetchText = async (path) => {
     const response = await fetch(path);
     if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
@@ -381,7 +378,7 @@ for (const kind of KINDS) {
   form.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-action]");
     const action = button?.dataset.action;
-    if (action === "example") loadExample(kind, button.dataset.example);
+    if (action === "example") loadExample(kind, button);
     else if (action === "share") share(kind);
     else if (action === "download-input") downloadInput(kind);
   });
@@ -405,7 +402,7 @@ if (location.hash.startsWith("#v1/")) {
 } else {
   let tab = null;
   try { tab = localStorage.getItem(STORAGE_PREFIX + "tab"); } catch { /* storage off */ }
-  selectTab(KINDS.includes(tab) ? tab : "boxes");
+  selectTab(KINDS.includes(tab) ? tab : KINDS[0]);
 }
 
 // For tests and users' scripts: the engine and the page's state, read-only use.

@@ -6,6 +6,7 @@
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { downloadText, toCsv } from "./download.mjs";
+import { h, get, metric, estimate, coefficient, isEstimate, estimateCell, settingsLine, section } from "./dom.mjs";
 
 const TABLE_PREVIEW_ROWS = 50;
 const READING_SCALE = "1 = perfect agreement · 0 = no better than annotations of different items (chance) · " +
@@ -20,89 +21,16 @@ const SPAN_OUTCOMES = [
   ["missed_b", "Missed: marked only by the second annotator", "Agree on what counts as an entity."],
 ];
 
-// ------------------------------------------------------------------ small DOM helpers
-
-export function h(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value == null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child == null || child === false) continue;
-    node.append(child instanceof Node ? child : String(child));  // strings become text nodes
-  }
-  return node;
-}
-
-export function get(object, key) {
-  let value = object;
-  for (const part of key.split(".")) {
-    if (value == null || typeof value !== "object") return undefined;
-    value = value[part];
-  }
-  return value;
-}
-
-export function formatNumber(value) {
-  if (value === null || value === undefined) return "undefined";
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Number.isInteger(value)) return value.toLocaleString("en-US");
-  const magnitude = Math.abs(value);
-  if (magnitude !== 0 && (magnitude < 0.001 || magnitude >= 1e6)) return value.toPrecision(3);
-  return value.toFixed(3);
-}
-
-/** A number element: data-metric + data-value with full precision, shown rounded. */
-function metric(key, value, { className = "" } = {}) {
-  const defined = typeof value === "number";
-  return h("span", {
-    class: `metric ${className} ${defined ? "" : "undefined"}`.trim(),
-    dataset: { metric: key, value: defined ? String(value) : "null" },
-    title: defined ? String(value) : null,
-  }, defined ? formatNumber(value) : "undefined");
-}
-
-function interval(key, ci) {
-  if (!Array.isArray(ci)) return h("span", { class: "ci muted" }, "no interval");
-  return h("span", { class: "ci" }, "95% CI [", metric(`${key}.0`, ci[0]), ", ", metric(`${key}.1`, ci[1]), "]");
-}
-
-/** A headline value with its interval, or "undefined" with the reason. */
-function estimate(report, label, valueKey, { ciKey, reasonKey, big = false, explain } = {}) {
-  const value = get(report, valueKey);
-  const ci = ciKey ? get(report, ciKey) : undefined;
-  const reason = reasonKey ? get(report, reasonKey) : undefined;
-  return h("div", { class: `estimate ${big ? "big" : ""}` },
-    h("div", { class: "label" }, label),
-    h("div", { class: "value" }, metric(valueKey, value ?? null, { className: big ? "headline" : "" })),
-    ciKey && value != null ? interval(ciKey, ci) : null,
-    value == null ? h("div", { class: "reason" }, reason ? `Undefined: ${reason}` : "Undefined (the report gives no reason).") : null,
-    explain ? h("div", { class: "explain muted" }, explain) : null);
-}
-
-function settingsLine(report) {
-  const settings = report.settings || {};
-  const parts = Object.entries(settings)
-    .filter(([, v]) => v !== null && typeof v !== "object")
-    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
-  return h("p", { class: "settings muted" }, "Settings: ", parts.length ? parts.join(" · ") : "defaults");
-}
-
-function section(title, report, ...children) {
-  return h("section", { class: "card" }, h("h3", {}, title), ...children, settingsLine(report));
-}
-
 // ------------------------------------------------------------------ tables
 
-function flatten(record, prefix = "", out = {}) {
+/** A record's values by dotted key; with `keepEstimates`, estimate records stay whole (one cell each). */
+function flatten(record, prefix = "", out = {}, keepEstimates = false) {
   for (const [key, value] of Object.entries(record)) {
     const name = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      if (Object.keys(value).length <= 8) flatten(value, name, out);
+    if (keepEstimates && isEstimate(value)) {
+      out[name] = value;
+    } else if (value && typeof value === "object" && !Array.isArray(value)) {
+      if (Object.keys(value).length <= 8) flatten(value, name, out, keepEstimates);
       else out[name] = Object.entries(value).map(([k, v]) => `${k}: ${v}`).join("; ");
     } else if (Array.isArray(value) && value.length === 2 && value.every((v) => v === null || typeof v === "number")) {
       out[`${name}.0`] = value[0];
@@ -120,7 +48,8 @@ function columnTitle(column) {
   return column.replace(/\.0$/, " low").replace(/\.1$/, " high").replace(/\./g, " ").replace(/_/g, " ");
 }
 
-/** A table of report records (list of dicts) with data-metric on every number and a CSV download. */
+/** A table of report records (list of dicts) with data-metric on every number and a CSV download.
+ * Estimate records in a row ({value, ci, reason, …}) are one cell each; the CSV flattens them. */
 function recordsTable(report, key, title, { kind, explain } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records)) return null;
@@ -131,15 +60,17 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
     return card;
   }
   // Flatten lazily: a crowd corpus has thousands of pairs and only the shown rows need work now.
-  const flatRecord = (r) => (r && typeof r === "object" ? flatten(r) : { value: r });
-  const sample = records.slice(0, 200).map(flatRecord);
+  const flatRecord = (r, keepEstimates = true) => (r && typeof r === "object" ? flatten(r, "", {}, keepEstimates) : { value: r });
+  const sample = records.slice(0, 200).map((r) => flatRecord(r));
   const columns = [...new Set(sample.flatMap(Object.keys))];
-  const numeric = new Set(columns.filter((c) => sample.some((r) => typeof r[c] === "number")));
+  const estimates = new Set(columns.filter((c) => sample.some((r) => isEstimate(r[c]))));
+  const numeric = new Set(columns.filter((c) => estimates.has(c) || sample.some((r) => typeof r[c] === "number")));
   const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
   const row = (record, i) => {
     const flat = flatRecord(record);
     return h("tr", {}, columns.map((c) => {
       const value = flat[c];
+      if (estimates.has(c) && isEstimate(value)) return estimateCell(`${key}.${i}.${c}`, value);
       if (numeric.has(c) && (typeof value === "number" || value === null)) {
         return h("td", { class: "num" }, metric(`${key}.${i}.${c}`, value));
       }
@@ -173,7 +104,7 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
   }
   const csvName = `agreekit-${kind}-${key.replace(/\./g, "-")}.csv`;
   const downloadCsv = () => {
-    const flat = records.map(flatRecord);
+    const flat = records.map((r) => flatRecord(r, false));
     downloadText(csvName, toCsv([...new Set(flat.flatMap(Object.keys))], flat), "text/csv");
   };
   actions.append(h("button", { type: "button", onclick: downloadCsv }, "Download CSV"));
@@ -257,7 +188,7 @@ function ecdfChart(report) {
     "Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
     "to the right, annotators of the same item differ more than annotations of different items do. ",
     "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
-    metric("localization.ks", typeof loc.ks === "number" ? loc.ks : (loc.ks?.value ?? null)), ")."), target);
+    metric("localization.ks.value", typeof loc.ks?.value === "number" ? loc.ks.value : null), ")."), target);
   card.append(settingsLine(report));
   const stepped = uPlot.paths.stepped({ align: 1 });
   const markGap = (u) => {
@@ -319,11 +250,11 @@ function boxesView(report, kind, { objects = "Boxes", countKey = "n_boxes" } = {
     () => h("section", { class: "card headline-card" },
       h("h3", {}, "Localization agreement beyond chance"),
       h("div", { class: "contrast" },
-        estimate(report, "σ (sigma)", `${loc}.sigma`, { ciKey: `${loc}.ci`, reasonKey: `${loc}.reason`, big: true, explain: READING_SCALE }),
+        coefficient(report, "σ (sigma)", `${loc}.sigma`, { big: true, explain: READING_SCALE }),
         estimate(report, "Raw mean matched IoU", "mean_matched_iou", { big: true,
           explain: "Raw overlap, no chance correction: an easy corpus (large centred objects) scores high even when annotators do not agree beyond chance." })),
       h("div", { class: "row" },
-        estimate(report, "KS statistic D (within vs between)", `${loc}.ks`),
+        coefficient(report, "KS statistic D (within vs between)", `${loc}.ks`, { interval: false }),
         estimate(report, "Mean within-item distance", `${loc}.mean_within`),
         estimate(report, "Mean between-item distance", `${loc}.mean_between`),
         estimate(report, "Within-item pairs", `${loc}.n_within`),
@@ -333,8 +264,8 @@ function boxesView(report, kind, { objects = "Boxes", countKey = "n_boxes" } = {
       settingsLine(report)),
     () => section("Detection and classification (Krippendorff's α, nominal)", report,
       h("div", { class: "row" },
-        estimate(report, "Detection α (present/absent)", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
-        estimate(report, "Classification α (labels)", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" }))),
+        coefficient(report, "Detection α (present/absent)", "detection"),
+        coefficient(report, "Classification α (labels)", "classification"))),
     () => section("Raw measures (as in Potato's report)", report,
       h("div", { class: "row" },
         estimate(report, "Detection F1", "detection_f1"),
@@ -377,9 +308,9 @@ function spansView(report, kind) {
   return [
     () => section("Span agreement", report,
       h("div", { class: "row" },
-        estimate(report, "Exact F1", "exact_f1.value", { ciKey: "exact_f1.ci", reasonKey: "exact_f1.reason", big: true }),
-        estimate(report, "Partial F1", "partial_f1.value", { ciKey: "partial_f1.ci", reasonKey: "partial_f1.reason", big: true }),
-        estimate(report, "Character-level α", "char_alpha.value", { ciKey: "char_alpha.ci", reasonKey: "char_alpha.reason", big: true,
+        coefficient(report, "Exact F1", "exact_f1", { big: true }),
+        coefficient(report, "Partial F1", "partial_f1", { big: true }),
+        coefficient(report, "Character-level α", "char_alpha", { big: true,
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }))),
     () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
     () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
@@ -399,8 +330,8 @@ function segmentsView(report, kind) {
         estimate(report, "Mean agreement", "mean_agreement"),
         estimate(report, "Mean object-count difference", "mean_object_count_diff")),
       h("div", { class: "row" },
-        estimate(report, "Detection α", "detection.alpha", { ciKey: "detection.ci", reasonKey: "detection.reason" }),
-        estimate(report, "Classification α", "classification.alpha", { ciKey: "classification.ci", reasonKey: "classification.reason" })),
+        coefficient(report, "Detection α", "detection"),
+        coefficient(report, "Classification α", "classification")),
       h("p", { class: "muted" }, "No σ for segments: a segment from a different clip is not a fair chance comparison when clips differ in length.")),
     () => recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { kind,
       explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),
@@ -411,7 +342,14 @@ function segmentsView(report, kind) {
   ];
 }
 
-const VIEWS = { boxes: boxesView, spans: spansView, segments: segmentsView };
+const VIEWS = { boxes: boxesView, spans: spansView, segments: segmentsView };  // render_more.mjs adds the others
+
+/** A kind without a view of its own (a newly registered one): each list of records as a table. */
+function tablesView(report, kind) {
+  return Object.entries(report)
+    .filter(([, value]) => Array.isArray(value) && value.length && value.every((r) => r && typeof r === "object"))
+    .map(([key]) => () => recordsTable(report, key, columnTitle(key), { kind }));
+}
 const BULKY = new Set(["within_ecdf", "between_ecdf"]);
 
 /** Every scalar of the report by dotted key (numbers as metrics), skipping tables and chart data. */
@@ -445,7 +383,7 @@ export async function renderReport(container, report, { kind, ms }) {
     : null;
   container.replaceChildren(...[header, warningList].filter(Boolean));
   // One section per task: a crowd corpus report would otherwise block the page for ~300 ms.
-  for (const part of [...VIEWS[kind](report, kind), () => allValues(report)]) {
+  for (const part of [...(VIEWS[kind] ?? tablesView)(report, kind), () => allValues(report)]) {
     const node = part();
     if (node) container.append(node);
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -453,4 +391,4 @@ export async function renderReport(container, report, { kind, ms }) {
 }
 
 // For the views of further kinds (render_more.mjs), which reuse these pieces.
-export { VIEWS, boxesView, metric, estimate, settingsLine, section, recordsTable, nestedTable, chartWidth, responsive };
+export { VIEWS, boxesView, recordsTable, nestedTable, chartWidth, responsive };

@@ -4,9 +4,8 @@
 // and data-value="<full precision or null>"; text from the input reaches the DOM as text only.
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
-import {
-  VIEWS, boxesView, h, get, metric, estimate, settingsLine, section, recordsTable, chartWidth, responsive,
-} from "./render.mjs";
+import { VIEWS, boxesView, recordsTable, chartWidth, responsive } from "./render.mjs";
+import { h, get, metric, estimate, coefficient, estimateCell, settingsLine, section } from "./dom.mjs";
 import { downloadText, toCsv } from "./download.mjs";
 import { decodeRuns, compareMasks, CLASS } from "./masks_draw.mjs";
 
@@ -26,27 +25,16 @@ const COLOURS = {
 
 // ------------------------------------------------------------------ tables of records holding estimates
 
-/** The number, or "undefined" with the reason, plus the interval when there is one. */
-function estimateCell(key, record) {
-  const value = typeof record?.value === "number" ? record.value : null;
-  return h("td", { class: "num" }, metric(`${key}.value`, value),
-    Array.isArray(record?.ci)
-      ? h("div", { class: "cell-ci" }, "[", metric(`${key}.ci.0`, record.ci[0]), ", ", metric(`${key}.ci.1`, record.ci[1]), "]")
-      : null,
-    value === null && record?.reason ? h("div", { class: "cell-reason" }, record.reason) : null);
-}
-
 /**
- * A table of report records whose columns are text, numbers (dotted paths) or estimates
- * ({value, ci, reason}; path "" for a record that is itself one), with a CSV download.
+ * A table of report records whose columns are text, numbers or estimates ({value, ci, reason}),
+ * each at a dotted path in the record, with a CSV download.
  */
 function estimateTable(report, key, title, columns, { kind, explain } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records)) return null;
-  const at = (record, path) => (path ? get(record, path) : record);
   const cell = (record, i, { path, type }) => {
-    const value = at(record, path);
-    const where = path ? `${key}.${i}.${path}` : `${key}.${i}`;
+    const value = get(record, path);
+    const where = `${key}.${i}.${path}`;
     if (type === "estimate") return estimateCell(where, value);
     if (type === "number") return h("td", { class: "num" }, metric(where, typeof value === "number" ? value : null));
     return h("td", {}, value == null ? "" : String(value));
@@ -73,14 +61,12 @@ function estimateTable(report, key, title, columns, { kind, explain } = {}) {
   }
   const downloadCsv = () => {
     const names = columns.flatMap(({ path, type }) => (type === "estimate"
-      ? [`${path || "value"}`, `${path ? path + "_" : ""}ci_low`, `${path ? path + "_" : ""}ci_high`, `${path ? path + "_" : ""}reason`]
-      : [path]));
+      ? [path, `${path}_ci_low`, `${path}_ci_high`, `${path}_reason`] : [path]));
     const flat = records.map((record) => Object.fromEntries(columns.flatMap(({ path, type }) => {
-      const value = at(record, path);
+      const value = get(record, path);
       if (type !== "estimate") return [[path, value ?? null]];
-      const prefix = path ? `${path}_` : "";
-      return [[path || "value", value?.value ?? null], [`${prefix}ci_low`, value?.ci?.[0] ?? null],
-        [`${prefix}ci_high`, value?.ci?.[1] ?? null], [`${prefix}reason`, value?.reason ?? null]];
+      return [[path, value?.value ?? null], [`${path}_ci_low`, value?.ci?.[0] ?? null],
+        [`${path}_ci_high`, value?.ci?.[1] ?? null], [`${path}_reason`, value?.reason ?? null]];
     })));
     downloadText(`agreekit-${kind}-${key.replace(/\./g, "-")}.csv`, toCsv(names, flat), "text/csv");
   };
@@ -238,13 +224,13 @@ function masksView(report, kind) {
   return [
     () => section("Mask agreement: STAPLE consensus (Warfield, Zou & Wells 2004) and majority vote", report,
       h("div", { class: "contrast" },
-        estimate(report, "Mean Dice against the STAPLE consensus", "mean_dice.value", { reasonKey: "mean_dice.reason", big: true,
+        coefficient(report, "Mean Dice against the STAPLE consensus", "mean_dice", { interval: false, big: true,
           explain: "STAPLE weighs each annotator by its estimated sensitivity and specificity, so careful annotators count for more." }),
-        estimate(report, "Mean Dice against the majority vote", "mean_majority_dice.value", { reasonKey: "mean_majority_dice.reason", big: true,
+        coefficient(report, "Mean Dice against the majority vote", "mean_majority_dice", { interval: false, big: true,
           explain: "Majority vote counts every annotator the same: careless annotators pull it away from the careful ones." })),
       h("div", { class: "row" },
-        estimate(report, "Dice, consensus vs majority vote", "consensus_majority_dice.value", { reasonKey: "consensus_majority_dice.reason" }),
-        estimate(report, "Mean pairwise mask IoU", "mean_pairwise_iou.value", { reasonKey: "mean_pairwise_iou.reason" }),
+        coefficient(report, "Dice, consensus vs majority vote", "consensus_majority_dice", { interval: false }),
+        coefficient(report, "Mean pairwise mask IoU", "mean_pairwise_iou", { interval: false }),
         estimate(report, "Items compared", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, "Masks", "n_masks"))),
@@ -309,13 +295,13 @@ function tracesView(report, kind) {
   return [
     () => section("Agreement on per-step labels", report,
       h("div", { class: "contrast" },
-        estimate(report, `Krippendorff's α (${level}), all units`, "alpha.value", { ciKey: "alpha.ci", reasonKey: "alpha.reason", big: true,
+        coefficient(report, `Krippendorff's α (${level}), all units`, "alpha", { big: true,
           explain: "1 = perfect agreement · 0 = chance · below 0 = systematic disagreement. A unit is one step of one trace." }),
-        estimate(report, "Percent agreement", "percent_agreement.value", { ciKey: "percent_agreement.ci", reasonKey: "percent_agreement.reason", big: true,
+        coefficient(report, "Percent agreement", "percent_agreement", { big: true,
           explain: "Share of agreeing label pairs within a unit, no chance correction." })),
       h("div", { class: "row" },
-        estimate(report, "Mean Cohen's κ over annotator pairs", "cohen_kappa.mean.value", { ciKey: "cohen_kappa.mean.ci", reasonKey: "cohen_kappa.mean.reason" }),
-        estimate(report, "Fleiss' κ", "fleiss_kappa.value", { ciKey: "fleiss_kappa.ci", reasonKey: "fleiss_kappa.reason" })),
+        coefficient(report, "Mean Cohen's κ over annotator pairs", "cohen_kappa.mean"),
+        coefficient(report, "Fleiss' κ", "fleiss_kappa")),
       h("div", { class: "row" },
         estimate(report, "Traces", "n_traces"), estimate(report, "Step positions", "n_steps"),
         estimate(report, "Units (trace, step)", "n_units"), estimate(report, "Labels", "n_labels"),
@@ -334,7 +320,7 @@ function tracesView(report, kind) {
     { kind }),
     () => estimateTable(report, "cohen_kappa.pairs", "Cohen's κ per annotator pair (units both labelled)", [
       { path: "a", title: "Annotator", type: "text" }, { path: "b", title: "Annotator", type: "text" },
-      { path: "", title: "Cohen's κ", type: "estimate" }, { path: "percent_agreement", title: "Percent agreement", type: "number" },
+      { path: "kappa", title: "Cohen's κ", type: "estimate" }, { path: "percent_agreement", title: "Percent agreement", type: "number" },
       { path: "n_units", title: "Shared units", type: "number" }], { kind }),
   ];
 }

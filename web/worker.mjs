@@ -7,7 +7,8 @@
 //               {id, type: "progress", done, total, stage} during a report
 //               {id, type: "outcome", json, ms}            JSON text: {"ok": true, "report": to_dict()}
 //                                                          or {"ok": false, "error": {type, message, line, column, value}}
-//               {id, type: "error", error, ms}             an unexpected failure inside Python
+//               {id, type: "error", error, ms}             a failure outside the bridge's own handling
+//                                                          (error.message: one line, never a traceback)
 
 const root = new URL("../", import.meta.url);
 const post = (message) => self.postMessage(message);
@@ -58,7 +59,7 @@ async function start() {
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
-    "'scipy': scipy.__version__, 'agreekit': agreekit.__version__, 'kinds': sorted(agreekit.KINDS)})"));
+    "'scipy': scipy.__version__, 'agreekit': agreekit.__version__, 'kinds': list(agreekit.KINDS)})"));
   status("ready", "Ready");
   post({ type: "ready", versions, timings });
   return runReport;
@@ -83,7 +84,9 @@ function compute(runReport, { id, kind, rows, options }) {
   try {
     json = runReport(kind, rows, JSON.stringify(options || {}), progress);
   } catch (error) {
-    const message = String(error && error.message ? error.message : error);
+    // A Python exception's message is its whole traceback: keep the last line ("Type: message").
+    const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
+    const message = `internal error: ${text} — please report it, with the input`;
     post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
     return;
   }

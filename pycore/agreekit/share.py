@@ -4,8 +4,8 @@ Format (version 1, stable)::
 
     <page URL>#v1/<kind>/<payload>
 
-``kind`` is ``boxes``, ``spans``, ``segments``, ``polygons``, ``masks``, ``cuboids`` or
-``traces``; ``payload`` is base64url without padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
+``kind`` is a name in the registry of kinds (:data:`agreekit.KINDS`: ``boxes``, ``spans``, …);
+``payload`` is base64url without padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
 ``{"rows": "<the pasted text>", "options": {...the report's keyword options...}}``.
 Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
 The fragment after ``#`` is never sent to a server, and the page treats it as data only.
@@ -21,8 +21,9 @@ import re
 import warnings
 import zlib
 
+from .registry import KINDS  # filled when the package loads its kinds; read at each call
+
 FORMAT_VERSION = "v1"
-SHARE_KINDS = ("boxes", "spans", "segments", "polygons", "masks", "cuboids", "traces")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where ``python build.py serve`` puts the page
 LONG_LINK = 8000  # characters; e-mail and chat programs often cut longer links
 MAX_DECODED_BYTES = 64 * 1024 * 1024
@@ -72,8 +73,8 @@ def _lengths_text(lengths):
 
 def share_fragment(kind, rows, **options):
     """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs."""
-    if kind not in SHARE_KINDS:
-        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(SHARE_KINDS)}")
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     if "progress" in options:
         raise ValueError("progress is a callback and cannot travel in a link")
     if "lengths" in options and options["lengths"] is not None:
@@ -115,7 +116,7 @@ def read_share_fragment(fragment):
     if not match:
         raise ValueError("not an agreekit v1 share link (expected #v1/<kind>/<payload>)")
     kind, payload = match.groups()
-    if kind not in SHARE_KINDS:
+    if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r} in the share link")
     try:
         compressed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))

@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+import agreekit
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402  (the repo's build script: make_server, build)
@@ -155,6 +157,28 @@ def assert_metrics_match(page, kind, report, minimum=10):
             mismatches.append((key, shown, expected))
     assert not mismatches, f"{len(mismatches)} page values differ from CPython: {mismatches[:10]}"
     return metrics
+
+
+def registry_defaults(kind):
+    """The options the page's form sends untouched: the registry's defaults that are not None."""
+    defaults = agreekit.KINDS[kind].defaults()
+    return {name: list(value) if isinstance(value, tuple) else value
+            for name, value in defaults.items() if value is not None}
+
+
+def assert_undefined_estimates_show_reasons(page, kind, report):
+    """Each undefined estimate on the page (headline, table cell, chart gap) shows its reason beside it.
+
+    Returns how many were checked (the "all report values" list, folded away, is not counted).
+    """
+    shown = page.eval_on_selector_all(
+        f'#results-{kind} [data-metric$=".value"][data-value="null"]',
+        "els => els.filter(e => !e.closest('.all-values')).map(e => [e.dataset.metric, "
+        "(e.closest('.estimate, td, li') || e.parentElement).innerText])")
+    for key, text in shown:
+        reason = lookup(report, key[:-len(".value")])["reason"]
+        assert reason and reason in text, (key, reason, text)
+    return len(shown)
 
 
 def sent_options(page, kind):

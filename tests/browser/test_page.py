@@ -8,7 +8,8 @@ import pytest
 import agreekit
 from agreekit.share import read_share_fragment, share_link
 
-from conftest import LOAD_MS, assert_metrics_match, sent_options, wait_ready, wait_result
+from conftest import (LOAD_MS, assert_metrics_match, assert_undefined_estimates_show_reasons, registry_defaults,
+                      sent_options, wait_ready, wait_result)
 
 EXAMPLE_OPTIONS = {  # what each example button puts in the form (the files are read from dist/)
     "boxes": {},
@@ -17,10 +18,13 @@ EXAMPLE_OPTIONS = {  # what each example button puts in the form (the files are 
     "segments": {},
 }
 HEADLINES = {
-    "boxes": ["localization.sigma", "localization.ci.0", "mean_matched_iou", "localization.ks",
-              "detection.alpha", "classification.alpha", "detection_f1"],
-    "spans": ["exact_f1.value", "partial_f1.value", "char_alpha.value", "disagreement.total.exact"],
-    "segments": ["mean_matched_iou", "detection.alpha", "classification.alpha", "boundary_sweep.0.f1"],
+    "boxes": ["localization.sigma.value", "localization.sigma.ci.0", "mean_matched_iou", "localization.ks.value",
+              "detection.value", "classification.value", "detection_f1", "pairs.0.sigma.value",
+              "annotators.0.sigma.value", "labels.0.sigma.value"],
+    "spans": ["exact_f1.value", "partial_f1.value", "char_alpha.value", "disagreement.total.exact",
+              "items.0.char_alpha.value"],
+    "segments": ["mean_matched_iou", "detection.value", "detection.ci.0", "classification.value",
+                 "boundary_sweep.0.f1"],
 }
 
 
@@ -47,8 +51,9 @@ def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind, e
     metrics = dict(assert_metrics_match(page, kind, report))
     for key in HEADLINES[kind]:
         assert key in metrics, f"{key} not shown on the page"
+    assert_undefined_estimates_show_reasons(page, kind, report)
     if example == "boxes-fixed":  # the lesson: raw IoU stays high while sigma is below chance
-        assert metrics["mean_matched_iou"] > 0.8 and metrics["localization.sigma"] < 0
+        assert metrics["mean_matched_iou"] > 0.8 and metrics["localization.sigma.value"] < 0
 
 
 def test_python_share_link_reproduces_report_in_fresh_context(open_page, site, dist_dir):
@@ -60,7 +65,7 @@ def test_python_share_link_reproduces_report_in_fresh_context(open_page, site, d
     assert page.input_value("#rows-boxes") == rows
     assert page.input_value('form[data-kind="boxes"] [name="distance"]') == "iou"
     report = agreekit.report("boxes", rows, **options).to_dict()
-    assert sent_options(page, "boxes") == {**options, "match": "optimal"}
+    assert sent_options(page, "boxes") == {**registry_defaults("boxes"), **options}
     assert_metrics_match(page, "boxes", report)
 
 
@@ -69,7 +74,7 @@ def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
     page = open_page(site.url)
     page.click("#tab-spans")
     page.fill("#rows-spans", rows)
-    page.fill("#lengths-spans", files["lengths"])
+    page.fill("#option-spans-lengths", files["lengths"])
     page.fill('form[data-kind="spans"] [name="seed"]', "5")
     page.click('form[data-kind="spans"] button[data-action="share"]')
     page.wait_for_selector('form[data-kind="spans"] .share[data-state="ok"]')
@@ -77,7 +82,7 @@ def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
     assert link.startswith(site.url + "#v1/spans/")
     kind, shared_rows, shared_options = read_share_fragment(link)
     assert (kind, shared_rows) == ("spans", rows)
-    assert shared_options == {"lengths": files["lengths"], "match": "optimal", "bootstrap": 1000, "seed": 5}
+    assert shared_options == {**registry_defaults("spans"), "lengths": files["lengths"], "seed": 5}
 
 
 def test_bad_input_shows_error_with_line(open_page, site):

@@ -84,7 +84,7 @@ def test_no_long_main_thread_task_during_long_computation(open_page, site, crowd
     during = [t for t in tasks if t["start"] >= started]
     assert finished - started > 1000, "the computation was too short to test responsiveness"
     assert max((t["duration"] for t in during), default=0) <= 200, during
-    assert page.locator('#results-boxes [data-metric="localization.sigma"]').count() >= 1
+    assert page.locator('#results-boxes [data-metric="localization.sigma.value"]').count() >= 1
     # a table of thousands of annotator pairs is shown in pages, keyed to the right report rows
     pairs = page.locator('[data-table="pairs"]')
     assert "Rows 1–50 of" in pairs.inner_text()

@@ -9,9 +9,12 @@ const [indexDir, packageDir, casesPath, resultsPath] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(indexDir, "pyodide.mjs")).href);
 const py = await loadPyodide({ indexURL: indexDir + path.sep });
 await py.loadPackage(["numpy", "scipy"]);
-py.FS.mkdirTree("/pkg/agreekit");
-for (const name of fs.readdirSync(packageDir)) {
-  if (name.endsWith(".py")) py.FS.writeFile(`/pkg/agreekit/${name}`, fs.readFileSync(path.join(packageDir, name)));
+// The package with its sub-packages (geometry/, measures/, kinds/): every .py file, same layout.
+for (const name of fs.readdirSync(packageDir, { recursive: true })) {
+  if (!name.endsWith(".py") || name.split(path.sep).includes("__pycache__")) continue;
+  const target = `/pkg/agreekit/${name.split(path.sep).join("/")}`;
+  py.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+  py.FS.writeFile(target, fs.readFileSync(path.join(packageDir, name)));
 }
 py.FS.writeFile("/cases.json", fs.readFileSync(casesPath));
 py.runPython(`
