@@ -113,10 +113,11 @@ def test_rttm_speaker_names_shared_by_no_annotator_are_warned_about():
     assert any("share no speaker name" in w for w in conversion.warnings)
 
 
-def test_rttm_empty_file_is_read_when_named_and_counts_with_recordings():
+def test_rttm_empty_file_counts_with_recordings():
     sources = [("a.rttm", b"SPEAKER r 1 0 1 <NA> <NA> s\n"), ("b.rttm", b";; nothing heard\n")]
-    assert any("b.rttm" in w and "left out" in w for w in convert(sources, format="rttm").warnings)
-    assert convert(sources, format="rttm", recordings=["r"]).rows[-1] == nothing("r", "b")
+    assert any("b.rttm" in w and "left out" in w for w in convert(sources).warnings)
+    assert convert(sources, recordings=["r"]).rows[-1] == nothing("r", "b")
+    assert "Tried" in error_of([("b.txt", b";; nothing heard\n")])  # detected as empty RTTM only by its name
 
 
 @pytest.mark.parametrize("line, field, words", [

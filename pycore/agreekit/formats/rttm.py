@@ -62,12 +62,14 @@ def _records(text):
 
 
 def detect(source):
-    """None when the first record of ``source`` is an RTTM record, else why not."""
+    """None when the first record of ``source`` is an RTTM record (or an ``.rttm`` file has none), else why not."""
     for _, fields in _records(source.head()):
         if fields[0] not in RECORD_TYPES:
             return f"the first record starts with {fields[0][:20]!r}, not an RTTM type (SPEAKER, …)"
         if len(fields) < MIN_FIELDS:
             return f"the first record has {len(fields)} fields, not {LAYOUT}"
+        return None
+    if source.name.lower().endswith(".rttm"):  # an annotator who heard no speech (counted with recordings)
         return None
     return "no records"
 
