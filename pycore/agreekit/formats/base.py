@@ -56,7 +56,10 @@ class Source:
         """The bytes as text: UTF-8 (a BOM dropped) or UTF-16 with a BOM; else an error naming the byte."""
         data = self.data
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            return data.decode("utf-16")
+            try:
+                return data.decode("utf-16")
+            except UnicodeDecodeError as error:  # an odd byte count (cut short) or a lone surrogate
+                raise InputError(f"{self.name}: not UTF-16 text (byte {error.start}; is the file cut short?)") from None
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
