@@ -280,6 +280,8 @@ def convert(sources, *, format="auto", kind=None, **options):
                          value=kind)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
+    columns = kind_columns(conversion.kind)  # every row has every column (None = empty), as the kinds read dicts
+    conversion.rows = [{c: row.get(c) for c in columns} for row in conversion.rows]
     if not conversion.rows:
         raise InputError(f"{reader.title}: the files hold no {conversion.kind} annotations"
                          + (f" ({len(conversion.skipped)} skipped: "
