@@ -374,6 +374,23 @@ def test_potato_errors():
         convert(("u/user_state.json", _state("u", {})[:-10]))
 
 
+def test_potato_multi_field_spans_and_export_images():
+    def ner(start, end, field):
+        return [{"schema": "ner", "name": "P", "title": "P", "start": start, "end": end, "id": field,
+                 "target_field": field}, "P"]
+    states = [(f"{user}/user_state.json", json.dumps(
+        {"user_id": user, "instance_id_ordering": ["d1", "d2"], "current_instance_index": 1,
+         "instance_id_to_label_to_value": {}, "instance_id_to_span_to_value": {"d1": [ner(0, 2, field)]}}).encode())
+        for user, field in (("u", "title"), ("v", "body"))]
+    assert convert(states).rows == [span("d1#title", "u", 0, 2, "P"), blank("d1#body", "u"), blank("d2", "u"),
+                                    span("d1#body", "v", 0, 2, "P"), blank("d1#title", "v"), blank("d2", "v")]
+    drawn = {"type": "bbox", "label": "a", "coordinates": {"x": 0.1, "y": 0.1, "width": 0.2, "height": 0.2}}
+    export = jsonl({"instance_id": "i", "user_id": "u", "labels": {"obj": {"_data": json.dumps([drawn])}}},
+                   {"instance_id": "i", "user_id": "v", "labels": {"obj": {"_data": "[]"}}})
+    assert convert(("annotations.jsonl", export)).rows == [box("i", "u", 0.1, 0.1, 0.2, 0.2, "a"),
+                                                          blank("i", "v", "boxes")]
+
+
 def test_potato_user_states_win_over_an_export_beside_them():
     spans = [("ann_a/user_state.json", (FIXTURES / "potato" / "spans" / "ann_a" / "user_state.json").read_bytes()),
              ("exports/jsonl/annotations.jsonl", (FIXTURES / "potato" / "export" / "annotations.jsonl").read_bytes())]

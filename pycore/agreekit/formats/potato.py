@@ -161,9 +161,10 @@ def _state(source):
         where = f"{source.name}: instance {instance!r}"
         records.append(Record(source.name, where, annotator, str(instance),
                               _image_objects(labels.get(instance, []), where), list(_span_dicts(spans.get(instance, [])))))
-    current = state.get("current_instance_index", -1)
+    current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
-    return annotator, records, [str(i) for i in ordering[:current + 1]]
+    shown = ordering[:current + 1] if isinstance(current, int) and not isinstance(current, bool) else []
+    return annotator, records, [str(i) for i in shown]
 
 
 def _export_submissions(source):
