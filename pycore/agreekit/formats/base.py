@@ -145,7 +145,10 @@ class Reader:
     short reason why not (shown when no format fits).  ``read(sources, kind,
     **options)`` returns a :class:`Conversion`; ``kind`` is None to let the
     reader choose from the content (it raises when the content holds several
-    kinds and none was asked for).
+    kinds and none was asked for).  ``companion(source)``, if given, is True for
+    a file that is no format on its own but may travel with this format's files
+    (a brat ``.txt`` beside its ``.ann``, the other files of a Potato output
+    folder); ``read`` receives it with the others and says what it did with it.
     """
 
     name: str
@@ -154,6 +157,7 @@ class Reader:
     detect: Callable
     read: Callable
     position: int = 100
+    companion: Callable | None = None
 
 
 def register_format(reader):
@@ -228,8 +232,12 @@ def load_sources(sources):
 # ----------------------------------------------------------------- detection and the entry point
 
 def detect(sources):
-    """The one format every source is in, or an :class:`InputError` saying what was tried and why not."""
-    found, reasons = set(), {}
+    """The one format every source is in, or an :class:`InputError` saying what was tried and why not.
+
+    A source that fits no format is accepted when it is a companion file of the
+    one format the other sources are in (see :class:`Reader`).
+    """
+    found, reasons, unfit = set(), {}, []
     for source in sources:
         fits = []
         for name, reader in sorted(READERS.items(), key=lambda item: item[1].position):
@@ -238,13 +246,18 @@ def detect(sources):
                 fits.append(name)
             else:
                 reasons.setdefault(source.name, []).append(f"{reader.title}: {reason}")
-        if not fits:
-            tried = "; ".join(reasons.get(source.name, [])) or "no format"
-            raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
-        found.add(fits[0])
+        if fits:
+            found.add(fits[0])
+        else:
+            unfit.append(source)
     if len(found) > 1:
         raise InputError("the files are in different formats (" + ", ".join(sorted(found)) + "); import one "
                          "format at a time")
+    companion = READERS[next(iter(found))].companion if found else None
+    for source in unfit:
+        if companion is None or not companion(source):
+            tried = "; ".join(reasons.get(source.name, [])) or "no format"
+            raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
     return found.pop()
 
 

@@ -1,0 +1,191 @@
+"""doccano: the JSONL export of a sequence-labeling project, one file per member (``alice.jsonl`` in the zip).
+
+With "Share annotations across all users" off, doccano's export writes one
+file per project member, named after the member, each listing the examples
+with that member's spans; with it on, one ``all.jsonl`` without any annotator,
+which agreement cannot use (it is refused, saying why).
+
+* Item: the example's ``id``; its ``text`` gives the item's text (``lengths``).
+* Annotator: the file name (``alice.jsonl`` → ``alice``).
+* Spans: ``label: [[start, end, label], …]`` (sequence labeling), or
+  ``entities``: the same triples (intent detection) or objects with
+  ``start_offset, end_offset, label`` (relation projects; relations are
+  skipped).  Offsets are code points, checked against the text.
+* Saw nothing: with "Export only approved documents" each file lists only the
+  examples its member confirmed, so a listed example without spans is "saw it,
+  marked nothing" and an unlisted one "never saw it".  Without it every file
+  lists every example, and ``[]`` cannot tell "found nothing" from "never
+  opened": it is read as ``unlabelled`` says (saw nothing by default), and a
+  warning says which export it looks like.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import NamedTuple
+
+from ..arrays import name_list
+from ..rows import InputError
+from .base import Conversion, Reader, Skipped, register_format
+from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, saw_nothing,
+                           span_row, used_texts)
+
+NAME = "doccano"
+UNLABELLED = ("saw", "unseen")
+COLLABORATIVE_FILE = "all"
+# Characters doccano counts differently in grapheme mode (one cluster, several code points)
+JOINERS = ("\u200d", "\ufe0f", "\ufe0e")
+
+
+class Example(NamedTuple):
+    """One line of a member's file."""
+
+    source: str
+    where: str
+    item: str
+    annotator: str
+    text: str
+    spans: list   # [(start, end, label)] as exported
+
+
+def detect(source):
+    """None for a doccano sequence-labeling JSONL file, else why not."""
+    if not source.name.lower().endswith(".jsonl"):
+        return "not a .jsonl file"
+    record = first_record(source)
+    if record is None:
+        return "not JSON Lines"
+    if "_input_hash" in record:
+        return "a Prodigy export ('_input_hash')"
+    if not {"id", "text"} <= set(record) or not ({"label", "entities"} & set(record)):
+        return "no 'id', 'text' and 'label' or 'entities'"
+    return None
+
+
+def _triples(value, where):
+    """``[(start, end, label)]`` from doccano's span list (triples or entity objects)."""
+    if not isinstance(value, list):
+        raise InputError(f"{where}: expected a list of spans, got {type(value).__name__}")
+    out = []
+    for number, span in enumerate(value, start=1):
+        if isinstance(span, dict) and {"start_offset", "end_offset", "label"} <= set(span):
+            out.append((span["start_offset"], span["end_offset"], span["label"]))
+        elif isinstance(span, list) and len(span) == 3:
+            out.append(tuple(span))
+        elif isinstance(span, str):
+            raise InputError(f"{where}: the labels are categories ({span!r}), from a text-classification "
+                             "project; agreekit reads sequence-labeling spans")
+        else:
+            raise InputError(f"{where}, span {number}: expected [start, end, label] or an entity object, got "
+                             f"{span!r}")
+    return out
+
+
+def _examples(source, skipped):
+    """The examples of one member's file."""
+    if source.stem.lower() == COLLABORATIVE_FILE:
+        raise InputError(f"{source.name}: doccano writes all.jsonl when 'Share annotations across all users' is "
+                         "on; it merges every member's labels without saying whose, so agreement cannot be "
+                         "computed from it (doccano#2329). Turn the setting off in the project's settings and "
+                         "export again: you get one file per member (if a member is called 'all', rename the file)")
+    out = []
+    for line, record in jsonl_records(source):
+        where = f"{source.name} line {line}"
+        if "id" not in record or not isinstance(record.get("text"), str):
+            raise InputError(f"{where}: an example needs 'id' and 'text'")
+        field = "entities" if "entities" in record else "label"
+        spans = _triples(record.get(field, []), f"{where} '{field}'")
+        for number, relation in enumerate(record.get("relations") or [], start=1):
+            skipped.append(Skipped(source.name, f"{where}, relation {number}", "relation: agreekit compares spans"))
+        out.append(Example(source.name, where, str(record["id"]), source.stem, record["text"], spans))
+    return out
+
+
+def _rows(example, texts):
+    """The span rows of one example (checked against its text), or its saw-nothing row."""
+    if texts.setdefault(example.item, example.text) != example.text:
+        raise InputError(f"{example.where}: example {example.item} has a different text in another file")
+    rows = []
+    for number, (start, end, label) in enumerate(example.spans, start=1):
+        start, end = checked_offsets(start, end, example.text, f"{example.where}, span {number}")
+        rows.append(span_row(example.item, example.annotator, start, end, str(label)))
+    return rows or [saw_nothing(example.item, example.annotator)]
+
+
+def _counted_differently(example):
+    """True if a span starts after a character that grapheme mode or UTF-16 would count differently."""
+    if not example.spans:
+        return False
+    head = example.text[:max(int(start) for start, _, _ in example.spans)]
+    return any(ord(c) > 0xFFFF or c in JOINERS or unicodedata.combining(c) for c in head)
+
+
+def _lists_the_same(examples):
+    """True when every member's file lists the same examples (an export of all documents, or all approved)."""
+    listed = {}
+    for example in examples:
+        listed.setdefault(example.annotator, set()).add(example.item)
+    return len({frozenset(items) for items in listed.values()}) <= 1
+
+
+def _mode_warning(same, unlabelled):
+    """Which export the files look like, and how examples without spans were read."""
+    if not same:
+        return ("the members' files list different examples, as doccano's 'Export only approved documents' "
+                "writes them: a listed example without spans counts as seen with nothing marked, an unlisted one "
+                "as never seen")
+    meaning = "seen with nothing marked" if unlabelled == "saw" else "never seen"
+    return ("every member's file lists the same examples: either everyone approved all of them, or the export "
+            "included unapproved documents, where an example without spans may never have been opened; examples "
+            f"without spans count as {meaning} (unlabelled={unlabelled!r}; export with 'Export only approved "
+            "documents' to tell the two apart)")
+
+
+def read(sources, kind=None, unlabelled="saw"):
+    """Span rows from doccano's per-member JSONL files.
+
+    Parameters
+    ----------
+    sources : list of Source
+        The members' ``<name>.jsonl`` files (the export zip holds them).
+    kind : str, optional
+        ``spans`` (the only kind).
+    unlabelled : {"saw", "unseen"}
+        How an example without spans is read when every file lists the same
+        examples: seen with nothing marked, or never seen.
+
+    Returns
+    -------
+    Conversion
+        With the examples' texts as ``lengths``.
+    """
+    if unlabelled not in UNLABELLED:
+        raise InputError(f"unlabelled must be one of {', '.join(UNLABELLED)}", column="unlabelled", value=unlabelled)
+    skipped, examples = [], []
+    for source in sources:
+        examples += _examples(source, skipped)
+    all_listed = _lists_the_same(examples)
+    warnings = [_mode_warning(all_listed, unlabelled)]
+    texts, submissions = {}, []
+    for position, example in enumerate(examples):
+        rows = _rows(example, texts)
+        unseen = all_listed and unlabelled == "unseen" and not example.spans
+        submissions.append(Submission(example.item, example.annotator, (position,), example.source, example.where,
+                                      None if unseen else rows, "no spans, counted as never seen" if unseen else None))
+    kept = keep_latest(submissions)
+    rows = []
+    for submission in kept.submissions:
+        if submission.rows is None:
+            skipped.append(Skipped(submission.source, submission.where, submission.reason))
+        else:
+            rows += submission.rows
+    shifted = [example.item for example in examples if _counted_differently(example)]
+    if shifted:
+        warnings.append(f"{len(set(shifted))} text(s) have characters before a span that other counts would shift: "
+                        "agreekit reads doccano's offsets as code points, its default; with the project's grapheme "
+                        "mode on (emoji sequences, combining marks), or from old versions counting UTF-16 (emoji), "
+                        f"those spans would be shifted (items {name_list(sorted(set(shifted)))})")
+    return Conversion(NAME, "spans", rows, lengths=used_texts(texts, rows), warnings=warnings + kept.warnings,
+                      skipped=skipped + kept.skipped)
+
+
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans",), detect=detect, read=read, position=45))

@@ -1,0 +1,224 @@
+"""Prodigy: the JSON Lines that ``prodigy db-out <dataset>`` writes (ner_manual, spans_manual, image_manual).
+
+Every line is one answer: the task (``text`` or ``image``), the annotator's
+``spans`` and ``answer`` (accept, reject or ignore).
+
+* Item: ``_input_hash``, Prodigy's hash of the input (the same text gives the
+  same hash, which is how Prodigy's own ``metric.iaa.*`` recipes group answers).
+  A text task's ``text`` gives the item's text (``lengths``).
+* Annotator: ``_annotator_id``, else ``_session_id``, else the file name (one
+  dataset per annotator), with a warning.
+* ``accept``: each span is a row (text spans: ``start``, ``end``, ``label``,
+  code points, checked against ``text`` and against the span's own ``text``
+  when it has one; image spans: ``rect`` → a box from ``x, y, width, height``,
+  ``polygon``/``freehand`` → a polygon from ``points``, in pixels); no spans →
+  saw the item and marked nothing.
+* ``ignore`` → never saw it (skipped); ``reject`` → never saw it (skipped, with
+  a warning: in the manual interfaces reject marks a bad example).  Binary
+  ``ner`` and ``classification`` tasks, where accept and reject are the answer
+  itself, are refused.
+* An annotator who answered one input twice keeps the latest answer
+  (``_timestamp``, then file order).
+"""
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from ..rows import InputError
+from .base import Conversion, Reader, Skipped, register_format
+from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, saw_nothing,
+                           span_row, used_texts)
+
+NAME = "prodigy"
+BINARY_VIEWS = ("ner", "classification")
+SKIP_REASONS = {"ignore": "ignored in Prodigy (counted as never seen)",
+                "reject": "rejected in Prodigy, a bad example (counted as never seen)"}
+SHAPE_KINDS = {"rect": "boxes", "polygon": "polygons", "freehand": "polygons"}
+
+
+class Task(NamedTuple):
+    """One answer as read: where it is, whose it is, and the record."""
+
+    source: str
+    where: str
+    item: str
+    annotator: str
+    order: tuple
+    record: dict
+
+    @property
+    def is_image(self):
+        """True for an image task (image_manual), False for a text task."""
+        return "image" in self.record or any(isinstance(s, dict) and "points" in s for s in self.spans)
+
+    @property
+    def spans(self):
+        """The task's spans (a list; missing or null reads as none)."""
+        return self.record.get("spans") or []
+
+
+def detect(source):
+    """None for ``prodigy db-out`` JSON Lines, else why not."""
+    record = first_record(source)
+    if record is None:
+        return "not JSON Lines"
+    if "_input_hash" not in record or "_task_hash" not in record:
+        return "no '_input_hash' and '_task_hash'"
+    return None
+
+
+def _tasks(sources):
+    """Every answer of every source as a :class:`Task`, and how many took the file name as annotator."""
+    tasks, from_file = [], 0
+    for source in sources:
+        for line, record in jsonl_records(source):
+            where = f"{source.name} line {line}"
+            if record.get("_view_id") in BINARY_VIEWS:
+                raise InputError(f"{where}: a binary '{record['_view_id']}' task (accept or reject of one "
+                                 "suggestion); agreekit reads the manual interfaces (ner_manual, spans_manual, "
+                                 "image_manual)")
+            if "_input_hash" not in record:
+                raise InputError(f"{where}: no '_input_hash' (the item)", column="_input_hash")
+            if record.get("answer") not in ("accept", "reject", "ignore"):
+                raise InputError(f"{where}: 'answer' is {record.get('answer')!r}, expected accept, reject or "
+                                 "ignore (is this a db-out export?)", column="answer", value=record.get("answer"))
+            annotator = record.get("_annotator_id") or record.get("_session_id")
+            if not annotator:
+                annotator, from_file = source.stem, from_file + 1
+            order = (record.get("_timestamp") or 0, len(tasks))
+            tasks.append(Task(source.name, where, str(record["_input_hash"]), str(annotator), order, record))
+    return tasks, from_file
+
+
+def _kind_of(tasks, kind):
+    """The kind to read: ``kind`` if given, else the one kind the accepted answers hold."""
+    if kind is not None:
+        return kind
+    found = set()
+    for task in tasks:
+        if task.record["answer"] != "accept":
+            continue
+        if task.is_image:
+            found |= {SHAPE_KINDS.get(span.get("type"), "boxes") for span in task.spans}
+        elif task.spans:
+            found.add("spans")
+    if not found:
+        found = {"boxes" if any(task.is_image for task in tasks) else "spans"}
+    if len(found) > 1:
+        raise InputError(f"Prodigy: the files hold {' and '.join(sorted(found))}; choose one kind (--kind, or "
+                         "kind= in Python)")
+    return found.pop()
+
+
+def _text_rows(task, texts):
+    """The span rows of an accepted text task (checked against its text), or its saw-nothing row."""
+    text = task.record.get("text")
+    if not isinstance(text, str):
+        raise InputError(f"{task.where}: a text task needs its 'text'", column="text")
+    if texts.setdefault(task.item, text) != text:
+        raise InputError(f"{task.where}: _input_hash {task.item} names two different texts", column="text")
+    rows = []
+    for number, span in enumerate(task.spans, start=1):
+        where = f"{task.where}, span {number}"
+        if not isinstance(span, dict) or not span.get("label"):
+            raise InputError(f"{where}: a span needs 'start', 'end' and 'label'", column="spans")
+        start, end = checked_offsets(span.get("start"), span.get("end"), text, where, quoted=span.get("text"))
+        rows.append(span_row(task.item, task.annotator, start, end, str(span["label"])))
+    return rows or [saw_nothing(task.item, task.annotator)]
+
+
+def _number(span, names, where):
+    for name in names:
+        value = span.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    raise InputError(f"{where}: no number '{names[0]}'", column=names[0])
+
+
+def _shape_row(task, span, kind, where):
+    """The row of one image span for ``kind``, or None when the shape is not of that kind."""
+    shape = span.get("type", "rect")
+    label = str(span.get("label", ""))
+    if kind == "boxes" and shape == "rect":
+        x, y = _number(span, ("x",), where), _number(span, ("y",), where)
+        w, h = _number(span, ("width", "w"), where), _number(span, ("height", "h"), where)
+        return {"item": task.item, "annotator": task.annotator, "x": x, "y": y, "w": w, "h": h, "label": label}
+    if kind == "polygons" and shape in SHAPE_KINDS:
+        points = span.get("points")
+        if not isinstance(points, list) or len(points) < 3:
+            raise InputError(f"{where}: a {shape} needs at least 3 'points'", column="points")
+        return {"item": task.item, "annotator": task.annotator, "points": json.dumps(points), "label": label}
+    return None
+
+
+def _image_rows(task, kind, skipped):
+    """The rows of an accepted image task for ``kind`` (its saw-nothing row when none are of that kind)."""
+    rows = []
+    for number, span in enumerate(task.spans, start=1):
+        where = f"{task.where}, span {number}"
+        if not isinstance(span, dict):
+            raise InputError(f"{where}: a span must be a JSON object", column="spans")
+        row = _shape_row(task, span, kind, where)
+        if row is None:
+            shape = span.get("type", "rect")
+            other = SHAPE_KINDS.get(shape)
+            skipped.append(Skipped(task.source, where, f"{shape}: read with kind {other}" if other
+                                   else f"{shape}: no agreekit kind"))
+        else:
+            rows.append(row)
+    return rows or [saw_nothing(task.item, task.annotator, kind)]
+
+
+def _submission(task, kind, texts, skipped):
+    """The task as a :class:`Submission` for ``kind`` (rows None when it is left out), or None if off-kind."""
+    answer = task.record["answer"]
+    if task.is_image != (kind != "spans"):
+        skipped.append(Skipped(task.source, task.where, "an image task (kind boxes or polygons)" if task.is_image
+                               else "a text task (kind spans)"))
+        return None
+    if answer != "accept":
+        return Submission(task.item, task.annotator, task.order, task.source, task.where, None, SKIP_REASONS[answer])
+    rows = _image_rows(task, kind, skipped) if task.is_image else _text_rows(task, texts)
+    return Submission(task.item, task.annotator, task.order, task.source, task.where, rows)
+
+
+def read(sources, kind=None):
+    """Rows of ``kind`` (spans, boxes or polygons) from ``prodigy db-out`` JSON Lines.
+
+    Parameters
+    ----------
+    sources : list of Source
+        One or more db-out files (one dataset, or one per annotator).
+    kind : str, optional
+        ``spans``, ``boxes`` or ``polygons``; by default the one kind the accepted answers hold.
+
+    Returns
+    -------
+    Conversion
+        With the texts of the text tasks as ``lengths``.
+    """
+    tasks, from_file = _tasks(sources)
+    kind = _kind_of(tasks, kind)
+    texts, skipped, warnings = {}, [], []
+    submissions = [s for s in (_submission(task, kind, texts, skipped) for task in tasks) if s is not None]
+    kept = keep_latest(submissions)
+    rows = []
+    for submission in kept.submissions:
+        if submission.rows is None:
+            skipped.append(Skipped(submission.source, submission.where, submission.reason))
+        else:
+            rows += submission.rows
+    rejected = sum(1 for s in kept.submissions if s.reason == SKIP_REASONS["reject"])
+    if rejected:
+        warnings.append(f"{rejected} rejected answer(s) count as never seen: in the manual interfaces reject "
+                        "marks a bad example, not an answer about its spans")
+    if from_file:
+        warnings.append(f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file "
+                        "name (one dataset per annotator)")
+    return Conversion(NAME, kind, rows, lengths=used_texts(texts, rows) if kind == "spans" else None,
+                      warnings=warnings + kept.warnings, skipped=skipped + kept.skipped)
+
+
+register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons"), detect=detect,
+                       read=read, position=40))
