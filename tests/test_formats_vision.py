@@ -284,6 +284,7 @@ def test_cvat_shapes_as_polygons_boxes_become_their_corners():
         polygon("leaf_b.png", "job13", "1.0 1.0 5.0 1.0 5.0 5.0", "leaf"),
         nothing("polygons", "leaf_c.png", "job13")])
     assert reasons(conversion)["mask (not a polygon)"] == 2
+    assert "4 box(es) are read as polygons of their four corners (turned by their rotation)" in conversion.warnings
 
 
 def test_cvat_shapes_as_masks_crop_runs_become_whole_image_coco_runs():

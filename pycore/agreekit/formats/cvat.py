@@ -281,10 +281,11 @@ class FileRead(NamedTuple):
     submissions: list
     tracks: list
     n_model_shapes: int
+    n_boxes_as_polygons: int
 
 
 def _read_file(source, root, kind, annotator, rank):
-    submissions, n_model_shapes = [], 0
+    submissions, n_model_shapes, n_boxes_as_polygons = [], 0, 0
     for image, element in zip(_images(source, root), root.findall("image")):
         size = None if image.width is None or image.height is None else (image.width, image.height)
         submission = Submission(source.name, annotator, image.item, [], [], size, rank)
@@ -298,12 +299,13 @@ def _read_file(source, root, kind, annotator, rank):
             if shape.get("label") is None:
                 raise InputError(f"{where}: a shape needs a 'label'", column="label")
             n_model_shapes += shape.get("source") in MODEL_SOURCES
+            n_boxes_as_polygons += shape.tag == "box" and kind == "polygons"
             submission.rows.append({"item": image.item, "annotator": annotator, **outcome.geometry,
                                     "label": shape.get("label")})
         submissions.append(submission)
     tracks = [Skipped(source.name, f"track {track.get('id')} frame {shape.get('frame')}", TRACK)
               for track in root.findall("track") for shape in track]
-    return FileRead(submissions, tracks, n_model_shapes)
+    return FileRead(submissions, tracks, n_model_shapes, n_boxes_as_polygons)
 
 
 def _choose_kind(roots):
@@ -324,6 +326,9 @@ def _warnings(roots, read_files, merged):
     if n_model:
         warnings.append(f"{n_model} shape(s) came from automatic annotation (source auto or semi-auto) and are "
                         "kept as the annotator's")
+    n_boxes = sum(file.n_boxes_as_polygons for file in read_files)
+    if n_boxes:
+        warnings.append(f"{n_boxes} box(es) are read as polygons of their four corners (turned by their rotation)")
     if merged.saw_nothing:
         warnings.append(f"CVAT writes every image of a job and does not say whether the job was finished: "
                         f"{len(merged.saw_nothing)} image(s) with no shapes count as seen with nothing marked: "
