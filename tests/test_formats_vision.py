@@ -201,7 +201,8 @@ IMAGE = {"id": 1, "file_name": "a.jpg", "width": 20, "height": 10}
     (_coco([dict(IMAGE, annotator="x"), dict(IMAGE, id=2, file_name="b.jpg")], []), "boxes",
      r"images 2 name no 'annotator'"),
     (_coco([IMAGE], [{"id": 5, "image_id": 1, "bbox": [1, 1, 2, 2], "rater": "r1"},
-                     {"id": 6, "image_id": 1, "bbox": [1, 1, 2, 2]}]), "boxes", r"annotations\[1\] \(id 6\): no 'rater'"),
+                     {"id": 6, "image_id": 1, "bbox": [1, 1, 2, 2]}]), "boxes",
+     r"annotations\[1\] \(id 6\): no 'rater'"),
     (_coco([dict(IMAGE, rater_list=["r1"])], [{"id": 5, "image_id": 1, "bbox": [1, 1, 2, 2]}]), "boxes",
      r"annotations\[0\] \(id 5\): no 'rater_id' naming its annotator"),
     (_coco([dict(IMAGE, width=0)], []), "boxes", r"images\[0\]: 'width' must be a positive whole number"),
@@ -328,7 +329,8 @@ def test_crop_runs_to_coco_places_the_crop_in_the_image(data):
 
 def _with_assignee(path, name, updated):
     text = path.read_text()
-    text = text.replace(text[text.index("<assignee>"):text.index("</assignee>")], f"<assignee><username>{name}</username>")
+    assignee = text[text.index("<assignee>"):text.index("</assignee>")]
+    text = text.replace(assignee, f"<assignee><username>{name}</username>")
     return text.replace(text[text.index("<updated>"):text.index("</updated>")], f"<updated>{updated}").encode()
 
 
@@ -338,7 +340,8 @@ def test_cvat_one_annotator_twice_keeps_the_later_updated_job(order):
     older = ("older.xml", _with_assignee(CVAT / "replicas" / "replica_alice.xml", "carol", "2025-05-01 10:00:00+00:00"))
     conversion = convert([newer, older][::order])
     assert sorted(conversion.rows, key=lambda row: row["item"]) == [
-        box("img_a.jpg", "carol", 24.0, 22.0, 60.0, 40.0, "dog"), box("img_b.jpg", "carol", 5.0, 5.0, 10.0, 10.0, "dog")]
+        box("img_a.jpg", "carol", 24.0, 22.0, 60.0, 40.0, "dog"),
+        box("img_b.jpg", "carol", 5.0, 5.0, 10.0, 10.0, "dog")]
     # the older job's box on img_a is left out; its empty img_b had no rows to leave out
     assert [(s.source, s.where, s.reason) for s in conversion.skipped] == [
         ("older.xml", "img_a.jpg", "replaced by a later submission of the same annotator")]
@@ -374,7 +377,8 @@ IMG = '<image id="3" name="a.jpg" width="20" height="10">{}</image>'
     (_cvat(IMG.format('<polygon label="p" points="1,1;2,2"/>')), "polygons",
      r"image 3 \(a.jpg\) <polygon> 0: 'points' must be at least 3 points"),
     (_cvat(IMG.format('<box xtl="1" ytl="1" xbr="5" ybr="5"/>')), "boxes", r"<box> 0: a shape needs a 'label'"),
-    (_cvat(IMG.format('<box label="b" xtl="1" ytl="one" xbr="5" ybr="5"/>')), "boxes", r"<box> 0: 'ytl' must be a number"),
+    (_cvat(IMG.format('<box label="b" xtl="1" ytl="one" xbr="5" ybr="5"/>')), "boxes",
+     r"<box> 0: 'ytl' must be a number"),
     (_cvat('<image id="3" name="a.jpg" width="20" height="10"/><image id="4" name="a.jpg"/>'), "boxes",
      r"job.xml: image a.jpg is listed more than once"),
     (_cvat(IMG.format('<box label="b" xtl="1" ytl="1" xbr="5" ybr="5"/><polygon label="p" points="1,1;2,2;3,1"/>')),
