@@ -384,6 +384,32 @@ def test_an_unresolvable_span_names_its_region():
     assert error.value.column == "value.start"
 
 
+def test_spans_on_two_text_fields_are_two_items_and_hypertext_is_left_out():
+    title = dict(span(0, 2, "Hi", "t1"), to_name="title")
+    body = dict(span(4, 7, "Bob", "b1"), to_name="body")
+    dom = {"id": "h1", "type": "hypertextlabels", "from_name": "ner", "to_name": "page",
+           "value": {"start": "/p[1]", "end": "/p[1]", "startOffset": 0, "endOffset": 2, "text": "Hi",
+                     "hypertextlabels": ["X"]}}
+    c = convert(one_task([title, body, dom], {"title": "Hi there", "body": "Hey Bob"}))
+    assert [(r["item"], r["start"], r["end"]) for r in c.rows] == [("1:title", 0, 2), ("1:body", 4, 7)]
+    assert c.lengths == {"1:title": "Hi there", "1:body": "Hey Bob"}
+    assert [s.reason for s in c.skipped] == ["HyperText or Paragraphs span (DOM offsets are not read)"]
+
+
+def test_utf16_reading_comes_first_when_both_readings_fit():
+    # "a" at UTF-16 offsets 2–3 of "😀aa" is the first "a" (code points 1–2); read as code points, 2–3 is
+    # the second "a", which also matches the exported text: Label Studio's units decide
+    c = convert(one_task([span(2, 3, "a")], {"text": "😀aa"}))
+    assert (c.rows[0]["start"], c.rows[0]["end"]) == (1, 2)
+
+
+def test_completions_of_label_studio_before_1_0():
+    task = {"id": 4, "data": {"text": "abc"},
+            "completions": [{"id": 1, "completed_by": 5, "result": [span(1, 2, "b")]}]}
+    c = convert(("old.json", json.dumps([task]).encode()))
+    assert_rows(c, [{"item": "4", "annotator": "5", "start": 1, "end": 2, "label": "X"}])
+
+
 def test_missing_completed_by_uses_the_file_name():
     task = one_task([span(0, 1, "a")], {"text": "abc"})
     data = json.loads(task[1])
@@ -515,10 +541,10 @@ def write_spans(rows, texts):
             if row["item"] == item:
                 results = annotations.setdefault(row["annotator"], [])
                 if row["start"] is not None:
+                    value = {"start": utf16_offset(text, row["start"]), "end": utf16_offset(text, row["end"]),
+                             "text": text[row["start"]:row["end"]], "labels": [row["label"]]}
                     results.append({"id": f"r{len(results)}", "type": "labels", "from_name": "ner",
-                                    "to_name": "text", "value": {
-                                        "start": utf16_offset(text, row["start"]), "end": utf16_offset(text, row["end"]),
-                                        "text": text[row["start"]:row["end"]], "labels": [row["label"]]}})
+                                    "to_name": "text", "value": value})
         tasks.append({"id": int(item), "data": {"text": text},
                       "annotations": [{"completed_by": int(a), "result": r} for a, r in annotations.items()]})
     return json.dumps(tasks, ensure_ascii=False).encode()

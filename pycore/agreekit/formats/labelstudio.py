@@ -97,11 +97,12 @@ def detect(source):
         return "not a JSON list (an export is a list of tasks)"
     if not head[1:].lstrip().startswith("{"):
         return "not a list of task objects"
-    keys = ('"result"', '"predictions"', '"drafts"')
-    if (_contains(source, head, '"data"') and any(_contains(source, head, k) for k in ('"annotations"', '"completions"'))
-            and any(_contains(source, head, k) for k in keys)):
+    def holds(*keys):
+        return any(_contains(source, head, f'"{key}"') for key in keys)
+
+    if holds("data") and holds("annotations", "completions") and holds("result", "predictions", "drafts"):
         return None
-    if _contains(source, head, '"annotator"') and _contains(source, head, '"annotation_id"'):
+    if holds("annotator") and holds("annotation_id"):
         return None
     return "no task keys ('data' and 'annotations', or JSON_MIN's 'annotator' and 'annotation_id')"
 
@@ -172,11 +173,10 @@ def _min_submission(source, task, record, notes):
         return [], data
     where = f"task {task}, annotation {record.get('annotation_id', '?')}"
     # the values lost their result's id and type: each is a region of its own, named tag[k]
-    results = tuple({"id": f"{key}[{k}]", "from_name": key, "value": value,
-                     "original_width": value.get("original_width"), "original_height": value.get("original_height")}
+    results = tuple({"id": f"{key}[{k}]", "from_name": key, "value": value}
                     for key, values in outputs.items() for k, value in enumerate(values))
-    return [Submission(source.name, task, where, data, annotator, record.get("updated_at") or record.get("created_at"),
-                       results)], data
+    when = record.get("updated_at") or record.get("created_at")
+    return [Submission(source.name, task, where, data, annotator, when, results)], data
 
 
 def _file_name(value):
