@@ -1,0 +1,339 @@
+"""Label Studio exports: "JSON" (the default, a list of tasks) and "JSON_MIN", one file or several.
+
+JSON
+    ``[{"id", "data": {...}, "annotations": [{"completed_by", "was_cancelled",
+    "created_at", "updated_at", "result": [{"id", "type", "from_name",
+    "to_name", "original_width", "original_height", "value": {...}}]}],
+    "predictions": [...]}]`` (``completions`` for ``annotations`` before Label
+    Studio 1.0).
+JSON_MIN
+    One record per (task, annotation): the task's data fields, ``id`` (the
+    task), ``annotator``, ``annotation_id``, ``created_at``, ``updated_at``,
+    and per control tag (``from_name``) the list of its values, with
+    ``original_width``/``original_height`` copied into each.
+
+Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
+:mod:`.labelstudio_rows`):
+
+* The annotator is ``completed_by`` (a user id, or the ``email`` of a user
+  object), JSON_MIN's ``annotator``, else the file name; when several files
+  all hold one and the same user (one project per annotator, exported by one
+  account), each file is an annotator named after it.
+* An annotation with ``result: []`` is an annotator who saw the item and
+  marked nothing; a cancelled one (``was_cancelled``: Skip pressed) or no
+  annotation means never saw it.  ``predictions`` are model output, ignored.
+* Two annotations of one annotator on one item: the latest (``updated_at``,
+  else ``created_at``, else the last in the files) is kept.
+* The item is the file name of the task's image or audio (without the
+  8-character prefix Label Studio gives uploads), else the task id.
+
+References
+----------
+Label Studio documentation, "Label Studio JSON format of annotated tasks"
+(guide/task_format) and "Export annotations" (guide/export);
+HumanSignal/label-studio-converter, ``converter.py`` (``convert_to_json_min``,
+``annotation_result_from_task``) and ``utils.py`` (``get_annotator``).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import PurePosixPath
+from urllib.parse import unquote
+
+from ..arrays import name_list
+from ..rows import InputError
+from .base import Conversion, Reader, register_format
+from .labelstudio_regions import read_regions
+from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
+
+__all__ = ["Submission", "detect", "read"]
+
+FORMAT = "labelstudio"
+TITLE = "Label Studio JSON"
+KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+# JSON_MIN keys that are neither task data nor a control tag's values
+MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
+                      "drafts", "predictions"})
+MEDIA_KEYS = ("image", "audio", "video", "url")
+FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z0-9]{2,5}")
+UPLOAD_PREFIX = re.compile(r"^[0-9a-f]{8}-")
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One annotation: one annotator's work on one task."""
+
+    source: str            # the file
+    task: str              # the task id (or #position when the task has none)
+    where: str             # "task 3, annotation 12", for messages
+    data: dict             # the task's data (JSON_MIN: the record's data fields)
+    annotator: str | None  # None until named after the file
+    when: str | None       # updated_at, else created_at
+    results: tuple
+    item: str | None = None
+
+
+# --------------------------------------------------------------------------- detection
+
+def _contains(source, head, key):
+    return key in head or key.encode() in source.data
+
+
+def detect(source):
+    """None when ``source`` is a Label Studio JSON or JSON_MIN export, else why not.
+
+    A ``.json`` file holding a list of objects with the keys of a task
+    (``data`` and ``annotations`` or ``completions``, with ``result``,
+    ``predictions`` or ``drafts``) or of a JSON_MIN record (``annotator`` and
+    ``annotation_id``).
+    """
+    if not source.name.lower().endswith(".json"):
+        return "not a .json file"
+    head = source.head().lstrip()
+    if not head.startswith("["):
+        return "not a JSON list (an export is a list of tasks)"
+    if not head[1:].lstrip().startswith("{"):
+        return "not a list of task objects"
+    def holds(*keys):
+        return any(_contains(source, head, f'"{key}"') for key in keys)
+
+    if holds("data") and holds("annotations", "completions") and holds("result", "predictions", "drafts"):
+        return None
+    if holds("annotator") and holds("annotation_id"):
+        return None
+    return "no task keys ('data' and 'annotations', or JSON_MIN's 'annotator' and 'annotation_id')"
+
+
+# --------------------------------------------------------------------------- files → submissions
+
+def _records(source):
+    try:
+        data = json.loads(source.text())
+    except json.JSONDecodeError as error:
+        raise InputError(f"{source.name}: not valid JSON ({error.msg} at line {error.lineno}, column "
+                         f"{error.colno}); is the file complete?", line=error.lineno) from None
+    if not isinstance(data, list):
+        raise InputError(f"{source.name}: a Label Studio export is a list of tasks, not a JSON "
+                         f"{type(data).__name__}")
+    return data
+
+
+def _annotator_of(value):
+    """The annotator's name from ``completed_by`` / ``annotator``: a user id, or a user object's email or id."""
+    if isinstance(value, dict):
+        value = value.get("email") or value.get("id")
+    return None if value is None or value == "" else str(value)
+
+
+def _task_submissions(source, task, record, notes):
+    """The submissions of one task of the JSON export (cancelled ones left out, counted)."""
+    data = record.get("data", {})
+    annotations = record.get("annotations", record.get("completions"))
+    if not isinstance(data, dict) or not isinstance(annotations, list):
+        field = "data" if not isinstance(data, dict) else "annotations"
+        raise InputError(f"{source.name}: task {task}: '{field}' is not a JSON "
+                         f"{'object' if field == 'data' else 'list'}", column=field)
+    predictions = record.get("predictions")
+    for _ in predictions if isinstance(predictions, list) else ():
+        notes.note("predictions", f"task {task}")
+    if not annotations:
+        notes.note("unannotated", f"task {task}")
+    out = []
+    for k, annotation in enumerate(annotations, start=1):
+        if not isinstance(annotation, dict):
+            raise InputError(f"{source.name}: task {task}: annotation {k} is not a JSON object",
+                             column="annotations")
+        where = f"task {task}, annotation {annotation.get('id', k)}"
+        if annotation.get("was_cancelled") or annotation.get("skipped"):
+            notes.note("cancelled", where)
+            notes.skip(source.name, where, "cancelled (the annotator pressed Skip)")
+            continue
+        results = annotation.get("result") or []
+        if not isinstance(results, list):
+            raise InputError(f"{source.name}: {where}: 'result' is not a JSON list", column="result")
+        out.append(Submission(source.name, task, where, data, _annotator_of(annotation.get("completed_by")),
+                              annotation.get("updated_at") or annotation.get("created_at"), tuple(results)))
+    return out, data
+
+
+def _is_regions(value):
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _min_submission(source, task, record, notes):
+    """The submission of one JSON_MIN record (none for a task nobody annotated)."""
+    data = {k: v for k, v in record.items() if k not in MIN_META and not _is_regions(v)}
+    outputs = {k: v for k, v in record.items() if k not in MIN_META and _is_regions(v)}
+    annotator = _annotator_of(record.get("annotator"))
+    if annotator is None and record.get("annotation_id") is None and not outputs:
+        notes.note("unannotated", f"task {task}")
+        return [], data
+    where = f"task {task}, annotation {record.get('annotation_id', '?')}"
+    # the values lost their result's id and type: each is a region of its own, named tag[k]
+    results = tuple({"id": f"{key}[{k}]", "from_name": key, "value": value}
+                    for key, values in outputs.items() for k, value in enumerate(values))
+    when = record.get("updated_at") or record.get("created_at")
+    return [Submission(source.name, task, where, data, annotator, when, results)], data
+
+
+def _file_name(value):
+    """The file name in a task's image or audio URL or path, or None when ``value`` is not one."""
+    if "\n" in value or len(value) > 4096 or (" " in value and "/" not in value):
+        return None
+    path = unquote(value.split("?d=", 1)[1]) if "?d=" in value else value.split("?", 1)[0].split("#", 1)[0]
+    name = unquote(path.rstrip("/").rsplit("/", 1)[-1])
+    if not FILE_NAME.fullmatch(name):
+        return None
+    return UPLOAD_PREFIX.sub("", name) if "/data/upload/" in value else name
+
+
+def _media_name(data, to_names):
+    """The file name of the task's media: the data field a result points at, then image, audio, …, then any."""
+    for key in dict.fromkeys([k for k in to_names if isinstance(k, str)] + list(MEDIA_KEYS) + list(data)):
+        value = data.get(key)
+        name = _file_name(value) if isinstance(value, str) else None
+        if name:
+            return name
+    return None
+
+
+def _item_names(media, notes):
+    """task → item: its media file name (name#task when tasks of one file share it), else its id."""
+    tasks_of = {}
+    for task, name in media.items():
+        if name is not None:
+            tasks_of.setdefault(name, []).append(task)
+    for name, tasks in tasks_of.items():
+        if len(tasks) > 1:
+            notes.note("item names", name)
+    return {task: task if name is None else name if len(tasks_of[name]) == 1 else f"{name}#{task}"
+            for task, name in media.items()}
+
+
+def _read_source(source, notes):
+    submissions, media = [], {}
+    for index, record in enumerate(_records(source)):
+        if not isinstance(record, dict):
+            raise InputError(f"{source.name}: element {index + 1} of the list is not a task object")
+        task = f"#{index + 1}" if record.get("id") is None else str(record["id"])
+        if "annotations" in record or "completions" in record:
+            found, data = _task_submissions(source, task, record, notes)
+        elif "annotator" in record or "annotation_id" in record:
+            found, data = _min_submission(source, task, record, notes)
+        else:
+            raise InputError(f"{source.name}: task {task}: neither 'annotations' (JSON export) nor 'annotator' "
+                             "(JSON_MIN)", column="annotations")
+        to_names = [r.get("to_name") for s in found for r in s.results if isinstance(r, dict)]
+        media.setdefault(task, _media_name(data, to_names))
+        submissions += found
+    names = _item_names(media, notes)
+    return [replace(s, item=names[s.task]) for s in submissions]
+
+
+# --------------------------------------------------------------------------- annotators
+
+def _file_labels(sources):
+    """Each file's annotator name: its stem, or its full name when stems repeat."""
+    stems = [source.stem for source in sources]
+    return {source.name: source.stem if stems.count(source.stem) == 1 else source.name for source in sources}
+
+
+def _name_annotators(submissions, sources, notes):
+    labels = _file_labels(sources)
+    users = {s.annotator for s in submissions if s.annotator is not None}
+    files = list(dict.fromkeys(s.source for s in submissions))
+    if len(files) > 1 and len(users) == 1:
+        notes.extra.append(f"every annotation in the {len(files)} files is by Label Studio user {users.pop()}: "
+                           "each file is taken as one annotator, named after the file ("
+                           + name_list(labels[f] for f in files) + ")")
+        return [replace(s, annotator=labels[s.source]) for s in submissions]
+    out = []
+    for submission in submissions:
+        if submission.annotator is None:
+            notes.note("no annotator", f"{submission.source}: {submission.where}")
+            submission = replace(submission, annotator=labels[submission.source])
+        out.append(submission)
+    return out
+
+
+def _timestamp(text):
+    """``text`` as an aware datetime (naive ones taken as UTC), or None."""
+    try:
+        moment = datetime.fromisoformat(str(text))
+    except (TypeError, ValueError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _keep_latest(submissions, notes):
+    """One submission per (item, annotator): the latest by timestamp when all have one, else the last."""
+    groups = {}
+    for order, submission in enumerate(submissions):
+        groups.setdefault((submission.item, submission.annotator), []).append((order, submission))
+    kept = []
+    for (item, annotator), group in groups.items():
+        times = [_timestamp(s.when) for _, s in group]
+        if None in times:  # without a time on each, the order in the files decides
+            latest = len(group) - 1
+        else:
+            latest = max(range(len(group)), key=lambda k: (times[k], group[k][0]))
+        if len(group) > 1:
+            notes.note("duplicate", f"{annotator} on {item}")
+            for k, (_, older) in enumerate(group):
+                if k != latest:
+                    notes.skip(older.source, older.where, "an earlier annotation by the same annotator")
+        kept.append(group[latest])
+    return [s for _, s in sorted(kept, key=lambda pair: pair[0])]
+
+
+# --------------------------------------------------------------------------- the reader
+
+def read(sources, kind, **options):
+    """Rows of one kind from Label Studio JSON / JSON_MIN exports.
+
+    Parameters
+    ----------
+    sources : list of Source
+        The export files (several: one project per annotator, or parts of one).
+    kind : str or None
+        boxes, polygons, masks, spans or segments; None to take the one kind
+        the regions hold (an :class:`InputError` lists them when there are
+        several).
+    **options
+        None are taken.
+
+    Returns
+    -------
+    Conversion
+        Rows, span texts (``lengths``: task → ``data`` text), warnings and
+        skipped annotations.
+
+    Raises
+    ------
+    InputError
+        Naming the file, the task, annotation or region, and the field.
+    """
+    if options:
+        raise InputError(f"{TITLE} takes no options (got {', '.join(sorted(options))})",
+                         column=sorted(options)[0])
+    notes = Notes()
+    submissions = []
+    for source in sources:
+        submissions += _read_source(source, notes)
+    submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
+    entries = []
+    for submission in submissions:
+        with in_file(submission.source):
+            regions, left_out = read_regions(submission.results, submission.where)
+        for where, reason in left_out:
+            notes.skip(submission.source, where, reason)
+        entries.append((submission, regions))
+    kind = choose_kind(entries, kind)
+    rows, lengths = kind_rows(kind, entries, notes)
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped)
+
+
+register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))

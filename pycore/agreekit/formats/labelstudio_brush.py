@@ -1,0 +1,140 @@
+"""Label Studio's brush masks: its run-length bitstream decoded into a binary mask.
+
+A ``brushlabels`` region stores ``value.rle``, a list of bytes holding the
+canvas pixels ``height × width × 4`` (RGBA, row-major) packed with the
+``rle-pack`` scheme of thi.ng/umbrella, read as one bitstream, most
+significant bit of each byte first:
+
+* a header: the number of values (32 bits), the word size minus one (5 bits),
+  and four run-length field sizes, each minus one (4 bits each);
+* then tokens until that many values are written: a flag bit, a 2-bit index
+  into the four field sizes, and a count (``count + 1`` values) in that many
+  bits; a set flag repeats the one word that follows ``count + 1`` times, a
+  clear flag is followed by ``count + 1`` literal words.
+
+A pixel belongs to the mask when its alpha value (the fourth channel) is
+positive, as in label-studio-converter's ``brush.decode_from_annotation`` and
+``ls_rle_to_coco_rle``.
+
+References
+----------
+thi.ng/umbrella, ``packages/rle-pack/src/index.ts`` (``decode``);
+HumanSignal/label-studio-converter, ``label_studio_converter/brush.py``
+(``decode_rle``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["decode_values", "brush_mask"]
+
+HEADER_BITS = 32 + 5 + 4 * 4
+
+
+class _Bits:
+    """A most-significant-bit-first reader over bytes."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.size = 8 * len(data)
+        self.pos = 0
+        self._bits = None
+
+    def read(self, width: int) -> int:
+        """The next ``width`` bits as an unsigned integer."""
+        end = self.pos + width
+        if end > self.size:
+            raise ValueError("the brush RLE ends inside a token")
+        first, last = self.pos // 8, (end + 7) // 8
+        chunk = int.from_bytes(self.data[first:last], "big") >> (8 * last - end)
+        self.pos = end
+        return chunk & ((1 << width) - 1)
+
+    def read_words(self, count: int, width: int) -> np.ndarray:
+        """The next ``count`` words of ``width`` bits each, as int64 (vectorized: literal blocks are long)."""
+        end = self.pos + count * width
+        if end > self.size:
+            raise ValueError("the brush RLE ends inside a literal block")
+        if self._bits is None:
+            self._bits = np.unpackbits(np.frombuffer(self.data, dtype=np.uint8))
+        bits = self._bits[self.pos:end].reshape(count, width).astype(np.int64)
+        self.pos = end
+        return bits @ (np.int64(1) << np.arange(width - 1, -1, -1, dtype=np.int64))
+
+
+def _as_bytes(rle) -> bytes:
+    if isinstance(rle, (bytes, bytearray)):
+        return bytes(rle)
+    if not isinstance(rle, list) or not all(isinstance(b, int) and not isinstance(b, bool) and 0 <= b <= 255
+                                            for b in rle):
+        raise ValueError("the brush RLE must be a list of bytes (integers 0–255)")
+    return bytes(rle)
+
+
+def decode_values(rle) -> np.ndarray:
+    """The values packed in a Label Studio brush RLE (``value.rle``).
+
+    Parameters
+    ----------
+    rle : list of int or bytes
+        The bytes of the bitstream (see the module docstring).
+
+    Returns
+    -------
+    np.ndarray, shape (n,)
+        The decoded words: ``uint8`` for word sizes up to 8 bits, ``uint16`` up
+        to 16, else ``uint32`` (as rle-pack's ``arrayForWordSize``).
+
+    Raises
+    ------
+    ValueError
+        Not a list of bytes, a stream that ends inside its header or a token,
+        or a token that runs past the declared number of values.
+    """
+    data = _as_bytes(rle)
+    if 8 * len(data) < HEADER_BITS:
+        raise ValueError("the brush RLE is shorter than its header")
+    bits = _Bits(data)
+    n_values = bits.read(32)
+    word = bits.read(5) + 1
+    field_sizes = [bits.read(4) + 1 for _ in range(4)]
+    out = np.zeros(n_values, dtype=np.uint8 if word <= 8 else np.uint16 if word <= 16 else np.uint32)
+    i = 0
+    while i < n_values:
+        repeat = bits.read(1)
+        j = i + 1 + bits.read(field_sizes[bits.read(2)])
+        if j > n_values:
+            raise ValueError(f"a run reaches value {j}, past the {n_values} values the header declares")
+        if repeat:
+            out[i:j] = bits.read(word)
+        else:
+            out[i:j] = bits.read_words(j - i, word)
+        i = j
+    return out
+
+
+def brush_mask(rle, width: int, height: int) -> np.ndarray:
+    """The binary mask of a brush region: alpha > 0 of the decoded RGBA canvas.
+
+    Parameters
+    ----------
+    rle : list of int or bytes
+        ``value.rle`` of a ``brushlabels`` result.
+    width, height : int
+        ``original_width`` and ``original_height`` of the result, in pixels.
+
+    Returns
+    -------
+    np.ndarray of bool, shape (height, width)
+
+    Raises
+    ------
+    ValueError
+        As :func:`decode_values`, or when the stream does not hold
+        ``height × width × 4`` values.
+    """
+    values = decode_values(rle)
+    expected = height * width * 4
+    if values.size != expected:
+        raise ValueError(f"the brush RLE holds {values.size} values, not {height} × {width} × 4 = {expected}")
+    return values.reshape(height, width, 4)[:, :, 3] > 0
