@@ -3,7 +3,8 @@
 Each case runs in a fresh subprocess; its peak resident set size is the
 child's ``ru_maxrss`` (from ``os.wait4``), which includes building the rows.
 Wall times: the whole child, and the report alone (``agreekit.boxes`` with
-1000 resamples).  Cases (``agreekit.simulate.crowd_corpus``):
+1000 resamples); and the child's CPU time (user + system), which a busy
+machine inflates less than wall time.  Cases (``agreekit.simulate.crowd_corpus``):
 
 * ``200k-boxes``: 20,000 images × 3 annotators × 3–4 objects (≈ 193,000 boxes):
   the sampled baseline, its item-pair sums kept sparse (goal: < 2 GB, < 60 s);
@@ -49,7 +50,7 @@ def child(name):
 
 
 def measure(name):
-    """(peak RSS in bytes, wall seconds, the child's figures) of one run of ``name``."""
+    """(peak RSS in bytes, wall seconds, CPU seconds, the child's figures) of one run of ``name``."""
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, __file__, "--child", name], stdout=subprocess.PIPE,
                                env={**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", "pycore")})
@@ -58,7 +59,8 @@ def measure(name):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise SystemExit(f"{name}: the child failed with exit code {process.returncode}")
-    return usage.ru_maxrss * 1024, time.perf_counter() - start, json.loads(output.decode().strip().splitlines()[-1])
+    figures = json.loads(output.decode().strip().splitlines()[-1])
+    return usage.ru_maxrss * 1024, time.perf_counter() - start, usage.ru_utime + usage.ru_stime, figures
 
 
 def main():
@@ -74,11 +76,12 @@ def main():
         runs = [measure(name) for _ in range(args.repeats)]
         peak = statistics.median(r[0] for r in runs) / 2 ** 30
         wall = statistics.median(r[1] for r in runs)
-        report = statistics.median(r[2]["report_s"] for r in runs)
-        figures = runs[-1][2]
+        cpu = statistics.median(r[2] for r in runs)
+        report = statistics.median(r[3]["report_s"] for r in runs)
+        figures = runs[-1][3]
         se = figures["baseline_interval_se"]
         print(f"{name}: {figures['n_items']:,} items, {figures['n_boxes']:,} boxes, {RESAMPLES} resamples: "
-              f"peak RSS {peak:.2f} GiB, wall {wall:.1f} s (report {report:.1f} s)"
+              f"peak RSS {peak:.2f} GiB, wall {wall:.1f} s (report {report:.1f} s), CPU {cpu:.1f} s"
               f"{' medians of ' + str(args.repeats) if args.repeats > 1 else ''}")
         print(f"    baseline {'exact' if figures['between_exact'] else 'sampled'}; σ {figures['sigma']:.4f} "
               f"CI {figures['ci']}; interval's baseline: {figures['baseline_interval']}"
