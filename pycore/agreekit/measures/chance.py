@@ -291,7 +291,7 @@ class _DenseSums:
     def add(self, rows, cols, block):
         self.upper[np.ix_(rows, cols)] += block
 
-    def terms(self, total, n_pairs):
+    def terms(self, total, total_pairs):
         counts = np.outer(self.sizes, self.sizes) - np.diag(self.sizes ** 2)
         return BetweenTerms(boot.DensePairs(self.upper + self.upper.T), boot.DensePairs(counts), "exact")
 
@@ -320,13 +320,13 @@ class _SampledSums:
         r, c = np.nonzero((draw < self.rate) & (rows[:, None] < cols[None, :]))
         self.kept.append((rows[r], cols[c], block[r, c], draw[r, c] < self.rate / 2))
 
-    def terms(self, total, n_pairs):
+    def terms(self, total, total_pairs):
         first, second, values, in_first = (np.concatenate(part) for part in zip(*self.kept))
         n_items = len(self.sizes)
         counts = boot.OuterPairs(self.sizes)
         if self.rate >= 1.0:
             return BetweenTerms(boot.SparsePairs.from_entries(first, second, values, n_items), counts, "exact")
-        model = additive_model(self.sizes, self.totals, total / n_pairs)
+        model = additive_model(self.sizes, self.totals, total / total_pairs)
         residual = (values - model.entries(first, second)) * (2.0 / self.rate)
         halves = tuple(boot.SparsePairs.from_entries(first[h], second[h], residual[h], n_items)
                        for h in (in_first, ~in_first))
