@@ -19,8 +19,11 @@ import numpy as np
 from scipy import stats
 
 import agreekit
-from agreekit.boxes import box_kind, build_objects, parse_boxes
-from agreekit.objects import between_baseline
+from agreekit.geometry import boxes as geometry
+from agreekit.kinds.boxes import box_kind, parse_boxes
+from agreekit.measures.chance import between_baseline
+from agreekit.object_sets import build_objects
+from agreekit.objects import item_label_equality, item_similarities, matched_pairs, pair_matching
 from agreekit.simulate import crowd_corpus
 
 
@@ -34,7 +37,6 @@ def timed(function, repeats):
 
 
 def naive_baseline(boxes, offsets, within):
-    from agreekit import geometry
     item_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     d = geometry.distance_matrix(boxes, boxes, "giou")
     upper = np.triu(item_of[:, None] != item_of[None, :], k=1)
@@ -54,21 +56,19 @@ def main():
           f"{loc.n_between:,} between-item pairs, {loc.n_within:,} within pairs")
     full, full_report = timed(lambda: agreekit.boxes(rows, bootstrap=1000), args.repeats)
     print(f"full report, exact baseline, 1000 resamples: median {full:.2f} s  (goal ≤ 3 s); "
-          f"sigma {full_report.localization.sigma:.4f} CI {full_report.localization.ci}")
+          f"sigma {full_report.localization.sigma.value:.4f} CI {full_report.localization.sigma.ci}")
     objects, boxes, _ = build_objects(parse_boxes(rows)[0])
     kind = box_kind(boxes, "giou")
-    sims = agreekit.objects.item_similarities(objects, kind)
-    records = agreekit.objects.pair_matching(objects, sims, 0.5, "optimal")
-    ma = np.concatenate([r[5] for r in records]).astype(int)
-    mb = np.concatenate([r[6] for r in records]).astype(int)
-    within = np.sort(kind.paired_distance(ma, mb))
+    same_labels = item_label_equality(objects, str)
+    pairs = matched_pairs(pair_matching(objects, item_similarities(objects, kind), 0.5, "optimal", same_labels))
+    within = np.sort(kind.paired_distance(pairs.a, pairs.b))
     base, result = timed(lambda: between_baseline(objects, kind, within), args.repeats)
     print(f"streamed exact baseline + KS counts: median {base:.2f} s = {result['n'] / base / 1e6:.1f} Mpairs/s")
     naive, (naive_mean, naive_ks) = timed(lambda: naive_baseline(boxes, objects.offsets, within), args.repeats)
     print(f"naive full-matrix baseline + ks_2samp: median {naive:.2f} s = {result['n'] / naive / 1e6:.1f} Mpairs/s;"
           f" streamed/naive time ratio {base / naive:.2f}")
     assert abs(naive_mean - result["sum"] / result["n"]) < 1e-12
-    assert abs(naive_ks - full_report.localization.ks) < 1e-12
+    assert abs(naive_ks - full_report.localization.ks.value) < 1e-12
 
 
 if __name__ == "__main__":

@@ -38,8 +38,8 @@ from .matching import clusters as make_clusters
 from .matching import match
 from .measures import bootstrap as boot
 from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .measures.chance import (between_baseline, between_ecdf, ecdf_summary,
-                              ks_statistic, sigma_reason, sigma_value)
+from .measures.chance import (between_baseline, between_ecdf, ecdf_summary, ks_statistic, resampled_between,
+                              sigma_reason, sigma_value)
 from .results import CI_LEVEL, Report, estimate
 
 
@@ -256,8 +256,9 @@ def localize(objects, kind, pairs, pair_budget, seed, progress):
     return Localization(within, within_sum, within_n, between, mean_between)
 
 
-def localization_section(loc, sigma_ci):
-    """The report's ``localization``: σ and KS as estimates, their ingredients beside them."""
+def localization_section(loc, sigma_ci, baseline_se=None):
+    """The report's ``localization``: σ and KS as estimates, their ingredients beside them
+    (``baseline_se``: from :func:`bootstrap_intervals`)."""
     within_sorted = np.sort(loc.within)
     between = loc.between
     mean_within = mean(loc.within)
@@ -273,16 +274,18 @@ def localization_section(loc, sigma_ci):
         "n_between_possible": int(between["total_pairs"]),
         "between_exact": bool(between["exact"]),
         "between_se": between["se"],
+        "baseline_interval": between["terms"].description,
+        "baseline_interval_se": baseline_se,
         "within_ecdf": ecdf_summary(within_sorted),
         "between_ecdf": between_ecdf(within_sorted, between["le"], between["n"], between["histogram"]),
     }
 
 
 def _resampled_sigma(counts, loc):
+    """σ of each resample, and the error of its between mean from estimating the baseline (or None)."""
     mean_within = safe_ratio(counts @ loc.within_sum, counts @ loc.within_n)
-    mean_between = safe_ratio(boot.weighted_pair_sums(counts, loc.between["item_sums"]),
-                              boot.weighted_pair_sums(counts, loc.between["item_counts"]))
-    return 1.0 - safe_ratio(mean_within, mean_between)
+    mean_between, error = resampled_between(loc.between["terms"], counts)
+    return 1.0 - safe_ratio(mean_within, mean_between), error
 
 
 def _resampled_alpha(counts, per_item):
@@ -293,13 +296,24 @@ def _resampled_alpha(counts, per_item):
 
 
 def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed):
-    """Percentile intervals of σ (None without localization), detection α and classification α."""
+    """Percentile intervals of σ (None without localization), detection α and classification α, over
+    resamples drawn in chunks; ``baseline_interval_se``: the root mean square over resamples of the error
+    that estimating the baseline's item-pair sums adds to a between mean (None when they are exact)."""
     if n_resamples <= 0 or n_items < 2:
-        return {"sigma": None, "detection": None, "classification": None}
-    counts = boot.resample_counts(n_items, n_resamples, seed)
-    return {"sigma": boot.percentile_ci(_resampled_sigma(counts, loc)) if loc is not None else None,
-            "detection": boot.percentile_ci(_resampled_alpha(counts, alpha_in.detection)),
-            "classification": boot.percentile_ci(_resampled_alpha(counts, alpha_in.classification))}
+        return {"sigma": None, "detection": None, "classification": None, "baseline_interval_se": None}
+    sigma, error, detection, classification = [], [], [], []
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed):
+        if loc is not None:
+            values, errors = _resampled_sigma(counts, loc)
+            sigma.append(values)
+            error += [errors] if errors is not None else []
+        detection.append(_resampled_alpha(counts, alpha_in.detection))
+        classification.append(_resampled_alpha(counts, alpha_in.classification))
+    error = np.concatenate(error) if error else None
+    return {"sigma": boot.percentile_ci(np.concatenate(sigma)) if sigma else None,
+            "detection": boot.percentile_ci(np.concatenate(detection)),
+            "classification": boot.percentile_ci(np.concatenate(classification)),
+            "baseline_interval_se": float(np.sqrt(np.nanmean(error ** 2))) if error is not None else None}
 
 
 # ----------------------------------------------------------------- the report
@@ -328,7 +342,8 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     if potato_alpha:
         detection = _potato_alpha_rule(detection, groups, objects, multi=False)
         classification = _potato_alpha_rule(classification, groups, objects, multi=True)
-    data = {"localization": localization_section(loc, cis["sigma"])} if loc is not None else {}
+    section = localization_section(loc, cis["sigma"], cis["baseline_interval_se"]) if loc is not None else None
+    data = {"localization": section} if section is not None else {}
     data.update({
         "detection": detection,
         "classification": classification,
@@ -350,6 +365,9 @@ def object_kind_report(kind, count_key, count, records, objects, data, warnings,
         warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
                         f"{settings['pair_budget']:,}: it is a seeded sample of {loc['n_between']:,} pairs "
                         f"(standard error of the mean {loc['between_se']:.2g})")
+    if loc["baseline_interval_se"] is not None:
+        warnings.append(f"the σ interval's chance baseline is {loc['baseline_interval']} (standard error of a "
+                        f"resampled between mean {loc['baseline_interval_se']:.2g})")
     return Report(kind, {
         "settings": {**settings, "ci_level": CI_LEVEL},
         "n_items": objects.n_items,

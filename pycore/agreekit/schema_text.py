@@ -80,6 +80,10 @@ DESCRIPTIONS = {
     "localization.between_exact": "True when `mean_between` is over every between-item pair, false when over a "
                                   "seeded sample (more pairs than `settings.pair_budget`).",
     "localization.between_se": "Standard error of `mean_between` when it is a sample; null when exact.",
+    "localization.baseline_interval": "How the σ interval's between-item term was computed: \"exact\", or a sentence "
+                                      "naming the estimate (sampled item pairs) and its size.",
+    "localization.baseline_interval_se": "Standard error of a resampled between mean caused by that estimate "
+                                         "(split-half); null when exact.",
     "localization.within_ecdf": "ECDF of the within distances for the chart, at most 200 points.",
     "localization.within_ecdf.x": "Within distances at up to 200 evenly spaced ranks, ascending.",
     "localization.within_ecdf.y": "The ECDF at each `x`: (rank + 1) / `n_within`.",

@@ -7,16 +7,31 @@ sums weighted by c instead of recomputed from scratch: matching is done once.
 
 Intervals are 95% percentile intervals (Efron & Tibshirani 1993, §13.3) of
 the resampled values, ignoring resamples where the statistic is undefined.
+
+Sums over pairs of items are quadratic forms Σ_{i<j} c_i c_j X_ij of a
+symmetric item-pair matrix X with a zero diagonal.  X is held in one of four
+forms, each with ``weighted(counts)`` (one value per resample) and ``nbytes``:
+:class:`DensePairs` (the n × n matrix), :class:`SparsePairs` (its stored
+entries only), :class:`OuterPairs` (X_ij = n_i n_j, O(n)) and
+:class:`ModelledPairs` (an O(n) additive model plus a sampled residual).
+Counts are drawn in chunks of at most ``BOOTSTRAP_ELEMENTS`` resamples × items
+(:func:`resample_count_chunks`), so the bootstrap's memory does not grow with
+resamples × items either.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+from scipy import sparse
 
 from ..results import CI_LEVEL
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 20260813
 DEFAULT_LEVEL = CI_LEVEL
+BOOTSTRAP_ELEMENTS = 1 << 22  # resamples × items per chunk of counts: 32 MB of float64
+_SPARSE_RESAMPLES = 16        # resamples per sparse product: their rows of counts stay in cache
 
 
 def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED):
@@ -25,6 +40,24 @@ def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED):
         return np.zeros((max(n_resamples, 0), n_items))
     rng = np.random.default_rng(seed)
     return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_resamples).astype(float)
+
+
+def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=None):
+    """The rows of :func:`resample_counts`, in consecutive chunks of at most ``max_elements`` values.
+
+    The generator draws one resample after the other, so the chunks joined are
+    exactly ``resample_counts(n_items, n_resamples, seed)``.  A chunk holds at
+    least one resample; ``max_elements`` defaults to ``BOOTSTRAP_ELEMENTS``.
+    """
+    max_elements = BOOTSTRAP_ELEMENTS if max_elements is None else max_elements
+    if n_items == 0 or n_resamples <= 0:
+        yield resample_counts(n_items, n_resamples, seed)
+        return
+    rng = np.random.default_rng(seed)
+    step = max(1, max_elements // n_items)
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
+        yield rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(float)
 
 
 def percentile_ci(values, level=DEFAULT_LEVEL):
@@ -52,3 +85,113 @@ def weighted_pair_sums(counts, pair_sums):
     """
     pair_sums = np.asarray(pair_sums, dtype=float)
     return 0.5 * ((counts @ pair_sums) * counts).sum(axis=1)
+
+
+# ----------------------------------------------------------------- forms of an item-pair matrix
+
+@dataclass(frozen=True)
+class DensePairs:
+    """X held whole: the symmetric (n × n) ``matrix`` with a zero diagonal."""
+
+    matrix: np.ndarray
+
+    def weighted(self, counts):
+        return weighted_pair_sums(counts, self.matrix)
+
+    @property
+    def nbytes(self):
+        return self.matrix.nbytes
+
+
+@dataclass(frozen=True)
+class SparsePairs:
+    """X through its stored entries: each unordered item pair at most once (CSR), the rest 0."""
+
+    matrix: sparse.csr_matrix
+
+    @classmethod
+    def from_entries(cls, first, second, values, n_items):
+        """Entries ``values[k]`` at item pairs (first[k], second[k]), first ≠ second; repeats add up."""
+        return cls(sparse.csr_matrix((np.asarray(values, dtype=float), (first, second)), shape=(n_items, n_items)))
+
+    def weighted(self, counts):
+        # Σ_k c_{first_k} c_{second_k} x_k: each stored entry is one unordered pair.
+        out = np.empty(len(counts))
+        for start in range(0, len(counts), _SPARSE_RESAMPLES):
+            columns = np.ascontiguousarray(counts[start:start + _SPARSE_RESAMPLES].T)
+            out[start:start + _SPARSE_RESAMPLES] = ((self.matrix @ columns) * columns).sum(axis=0)
+        return out
+
+    @property
+    def nbytes(self):
+        return self.matrix.data.nbytes + self.matrix.indices.nbytes + self.matrix.indptr.nbytes
+
+
+@dataclass(frozen=True)
+class OuterPairs:
+    """X_ij = n_i n_j (i ≠ j), never stored: Σ_{i<j} c_i c_j n_i n_j = ½[(c·n)² − Σ_i c_i² n_i²]."""
+
+    sizes: np.ndarray
+
+    def weighted(self, counts):
+        return 0.5 * ((counts @ self.sizes) ** 2 - (counts ** 2) @ (self.sizes ** 2))
+
+    @property
+    def nbytes(self):
+        return self.sizes.nbytes
+
+
+@dataclass(frozen=True)
+class AdditivePairs:
+    """X_ij = n_i n_j (μ_i + μ_j − μ̄) (i ≠ j), never stored.
+
+    Σ_{i<j} c_i c_j n_i n_j (μ_i + μ_j) = (Σ_i c_i n_i μ_i)(Σ_j c_j n_j) − Σ_i c_i² n_i² μ_i,
+    so a resample costs O(n).
+    """
+
+    sizes: np.ndarray
+    means: np.ndarray
+    overall: float
+
+    def entries(self, first, second):
+        """X at the item pairs (first[k], second[k])."""
+        return self.sizes[first] * self.sizes[second] * (self.means[first] + self.means[second] - self.overall)
+
+    def weighted(self, counts):
+        squares = counts ** 2
+        cross = (counts @ (self.sizes * self.means)) * (counts @ self.sizes)
+        own = squares @ (self.sizes ** 2 * self.means)
+        return cross - own - self.overall * OuterPairs(self.sizes).weighted(counts)
+
+    @property
+    def nbytes(self):
+        return self.sizes.nbytes + self.means.nbytes
+
+
+@dataclass(frozen=True)
+class ModelledPairs:
+    """X = model + residual, the residual known on a seeded Bernoulli(``rate``) sample of item pairs.
+
+    The sample is split at random into two halves, each a Bernoulli(rate / 2)
+    sample whose entries are stored already scaled by 2 / rate, so each half
+    gives a Horvitz–Thompson estimate of the residual's quadratic form
+    (Horvitz & Thompson 1952) and their mean is the estimate of the whole
+    sample.  The model is a control variate: only the residual is sampled.
+    """
+
+    model: AdditivePairs
+    halves: tuple   # two SparsePairs
+    rate: float
+
+    def estimates(self, counts):
+        """The two halves' estimates of Σ_{i<j} c_i c_j X_ij, one value per resample each."""
+        base = self.model.weighted(counts)
+        return base + self.halves[0].weighted(counts), base + self.halves[1].weighted(counts)
+
+    def weighted(self, counts):
+        first, second = self.estimates(counts)
+        return 0.5 * (first + second)
+
+    @property
+    def nbytes(self):
+        return self.model.nbytes + sum(half.nbytes for half in self.halves)
