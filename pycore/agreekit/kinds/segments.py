@@ -199,7 +199,7 @@ def _build_tracks(raw):
     if zero_length:
         warnings.append(f"{len(zero_length)} zero-length segment(s) (start = end), lines "
                         f"{name_list(zero_length)}: kept; by default two identical ones match, with match='potato' "
-                        "(Potato 2.8) they match nothing")
+                        "(Potato 2.8) they match nothing above threshold 0")
     if duplicates:
         warnings.append(f"{len(duplicates)} duplicate segment(s) repeating an earlier one of the same "
                         f"annotator on the same item, lines {name_list(duplicates)}: kept")
