@@ -187,6 +187,18 @@ def test_polygon_coordinates_of_hundreds_of_digits_are_a_located_error(points, t
     _cli_error(tmp_path, capsys, "polygons", text)
 
 
+@pytest.mark.parametrize("points", ["0 0 1e308 0 1e308 1e308", "0 0 1e101 0 0 1", "[[-2e100, 0], [1, 0], [1, 1]]"])
+def test_polygon_coordinates_beyond_the_ceiling_are_a_located_error(points):
+    """Finite, but their area moments would overflow to inf and NaN (σ and IoU silently undefined)."""
+    text = POLYGONS_HEADER + f'i,a,"{points}",x\ni,b,"0 0 1 0 1 1",x\n'
+    error = _error("polygons", text, bootstrap=0)
+    assert (error.line, error.column, error.value) == (2, "points", points) and "1e+100" in error.message
+    at_ceiling = "0 0 1e100 0 1e100 1e100"
+    report = agreekit.polygons(POLYGONS_HEADER + f'i,a,"{at_ceiling}",x\ni,b,"{at_ceiling}",x\n',
+                               distance="centroid", bootstrap=0).to_dict()
+    assert report["mean_matched_iou"] == 1.0 and report["localization"]["mean_within"] == 0.0
+
+
 def test_polygon_coordinate_as_a_huge_python_int_is_a_located_error():
     rows = [{"item": "i", "annotator": "a", "points": [[0, 0], [1, 0], [1, 10 ** 400]]},
             {"item": "i", "annotator": "b", "points": "0 0 1 0 1 1"}]

@@ -27,6 +27,10 @@ BLOCK_ELEMENTS = 1 << 16
 # instead of all n²/2 pairs (a polygon of 5,000 points has 12.5 M pairs).
 _SORTED_CHECK_FROM = 64
 
+# The largest coordinate magnitude: area centroids take moments of third degree, which stay within
+# floating point (±1.8e308) up to here; beyond, products overflow to inf and NaN.
+MAX_COORDINATE = 1e100
+
 # Brackets a points field may nest (a list of pairs); deeper text is refused before json.loads,
 # whose recursion would otherwise exhaust the stack on thousands of brackets.
 _MAX_NESTING = 2
@@ -308,19 +312,25 @@ def validate_polygons(polygons, lines=None, column="points", values=None) -> lis
     ------
     InputError
         Rejecting the whole input, naming the line and value of the first bad
-        polygon: not a list of pairs, non-finite coordinates, fewer than 3 distinct
+        polygon: not a list of pairs, non-finite coordinates or any beyond
+        ``MAX_COORDINATE``, fewer than 3 distinct
         points, self-intersection (non-neighbouring edges that cross or touch,
         or neighbouring edges folding back onto each other), or zero area.
     """
     lines = [None] * len(polygons) if lines is None else list(lines)
     out, faults = [], []
     for points in polygons:
-        arr = np.asarray(points, dtype=float)
+        try:
+            arr = np.asarray(points, dtype=float)
+        except (TypeError, ValueError, OverflowError):  # ragged, not numbers, or an int beyond float
+            arr = np.zeros((0, 0))
         fault = None
         if arr.ndim != 2 or arr.shape[1] != 2:
             fault = "expected a list of (x, y) pairs"
         elif not np.all(np.isfinite(arr)):
             fault = "coordinates must be finite numbers (no NaN, no infinity, none beyond ±1.8·10³⁰⁸)"
+        elif arr.size and np.abs(arr).max() > MAX_COORDINATE:
+            fault = f"a coordinate is beyond ±{MAX_COORDINATE:g}; rescale the coordinates"
         else:
             arr = collapse_repeats(arr)
             if len(arr) < 3:  # also catches every point equal

@@ -170,7 +170,7 @@ def characters(row, column):
     else:
         number = to_int(row, column)
     if number < 0:
-        raise InputError(f"{column} {number} is negative; characters count from 0",
+        raise InputError(f"{column} {shortened(value, 24)} is negative; characters count from 0",
                          line=row.line, column=column, value=shortened(value))
     if number > MAX_CHARACTERS:
         raise InputError(f"{column} {shortened(value, 24)} is above the ceiling of {MAX_CHARACTERS:,} "
