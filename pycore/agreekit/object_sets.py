@@ -58,7 +58,9 @@ def _flat_box(box):
 
 
 
-FLAT_BOX_NOTE = "box(es) with zero or negative width or height (lines {lines}): they match nothing and have GIoU −1"
+# At threshold 0 every pair may match (IoU ≥ 0), flat boxes too: the note says "above threshold 0".
+FLAT_BOX_NOTE = ("box(es) with zero or negative width or height (lines {lines}): IoU 0 and GIoU −1 with every "
+                 "box, so they match nothing above threshold 0")
 
 
 

@@ -213,6 +213,15 @@ def is_blank(value):
     return isinstance(value, str) and not value.strip()
 
 
+def shortened(value, limit=60):
+    """``value`` as text of at most ``limit`` characters ("…" where cut), for an error's ``value``."""
+    try:
+        text = str(value)
+    except ValueError:  # an int beyond Python's 4300-digit limit for str()
+        return f"an integer of {value.bit_length()} bits"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def to_text(row, column, required=True):
     """The value as a stripped string.  Blank is an error when ``required``."""
     value = row.values.get(column)
@@ -237,6 +246,9 @@ def to_float(row, column):
     except (TypeError, ValueError):
         raise InputError(f"'{column}' is not a number", line=row.line, column=column,
                          value=value) from None
+    except OverflowError:  # an int beyond the float range, from a list of dicts
+        raise InputError(f"'{column}' is too large", line=row.line, column=column,
+                         value=shortened(value)) from None
     if not math.isfinite(number):
         raise InputError(f"'{column}' must be finite", line=row.line, column=column, value=value)
     return number

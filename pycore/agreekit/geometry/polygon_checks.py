@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from ..rows import InputError
+from ..rows import InputError, shortened
 
 __all__ = ["parse_points", "collapse_repeats", "cross", "signed_area", "validate_polygons", "validate_polygon"]
 
@@ -26,6 +26,14 @@ BLOCK_ELEMENTS = 1 << 16
 # From this many points on, edge pairs are found through sorted bounding boxes
 # instead of all n²/2 pairs (a polygon of 5,000 points has 12.5 M pairs).
 _SORTED_CHECK_FROM = 64
+
+# The largest coordinate magnitude: area centroids take moments of third degree, which stay within
+# floating point (±1.8e308) up to here; beyond, products overflow to inf and NaN.
+MAX_COORDINATE = 1e100
+
+# Brackets a points field may nest (a list of pairs); deeper text is refused before json.loads,
+# whose recursion would otherwise exhaust the stack on thousands of brackets.
+_MAX_NESTING = 2
 
 
 # --------------------------------------------------------------------------- input
@@ -51,21 +59,28 @@ def parse_points(text, *, line=None, column="points") -> np.ndarray:
     Raises
     ------
     InputError
-        Naming the line and column: no points, a token that is not a number,
-        invalid JSON, an odd count of coordinates.
+        Naming the line, the column and the value (shortened): no points, a
+        token that is not a number, invalid JSON or JSON nested deeper than a
+        list of pairs, an odd count of coordinates.
     """
     def fail(why):
-        raise InputError(why, line=line, column=column, value=text)
+        raise InputError(why, line=line, column=column, value=points_text(text))
 
     if isinstance(text, str):
         s = text.strip()
         if not s:
             fail("no points")
         if s.startswith("["):
+            if _nesting(s) > _MAX_NESTING:
+                fail(f"JSON nested more than {_MAX_NESTING} levels deep; expected [[x1, y1], …] or [x1, y1, …]")
+            if "true" in s or "false" in s:  # json.loads would read them as 1 and 0
+                fail("true and false are not coordinates")
             try:
-                values = json.loads(s)
+                # Integers read as floats: a number of hundreds of digits is then out of range, not an error
+                # of int-to-float conversion (nor of Python's limit on the digits of an int).
+                values = json.loads(s, parse_int=float)
             except ValueError as exc:
-                fail(f"not a valid JSON list ({exc.msg})")
+                fail(f"not a valid JSON list ({getattr(exc, 'msg', exc)})")
         else:
             tokens = s.replace(";", " ").replace(",", " ").split()
             values = []
@@ -80,6 +95,8 @@ def parse_points(text, *, line=None, column="points") -> np.ndarray:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         fail("expected numbers or pairs of numbers")
+    except OverflowError:  # an int beyond the float range, in a list given through the API
+        fail("a coordinate is beyond the range of floating point (±1.8·10³⁰⁸)")
     if arr.ndim == 1:
         if arr.size % 2:
             fail(f"odd count of coordinates ({arr.size}); expected x y pairs")
@@ -87,6 +104,24 @@ def parse_points(text, *, line=None, column="points") -> np.ndarray:
     if arr.ndim != 2 or arr.shape[1] != 2:
         fail("expected a list of (x, y) pairs")
     return arr
+
+
+def _nesting(text):
+    """The deepest nesting of brackets (``[`` and ``{``) in ``text``, counted without recursion."""
+    codes = np.frombuffer(text.encode("utf-8", "replace"), dtype=np.uint8)
+    steps = np.isin(codes, (91, 123)).astype(np.intp) - np.isin(codes, (93, 125))
+    return int(np.cumsum(steps).max(initial=0))
+
+
+def points_text(points, limit=60):
+    """A points field as a short text for an error's ``value``: the text itself, or the first coordinates."""
+    if isinstance(points, str):
+        return shortened(points, limit)
+    try:
+        numbers = np.asarray(points, dtype=float).ravel()[:limit // 2]
+    except (TypeError, ValueError, OverflowError):
+        return shortened(points, limit)
+    return shortened(" ".join(f"{v:g}" for v in numbers), limit)
 
 
 # --------------------------------------------------------------------------- vertex primitives
@@ -249,7 +284,7 @@ def _simplicity_faults(group: np.ndarray):
     return faults
 
 
-def validate_polygons(polygons, lines=None, column="points") -> list:
+def validate_polygons(polygons, lines=None, column="points", values=None) -> list:
     """Check that every polygon is simple, and return them with repeats collapsed.
 
     Consecutive repeated points (and a closing repeat of the first) are
@@ -264,6 +299,9 @@ def validate_polygons(polygons, lines=None, column="points") -> list:
         The input line of each polygon, for the error message.
     column : str
         The input column, for the error message.
+    values : sequence, optional
+        The input field of each polygon (its points text), for the error's
+        ``value`` (shortened); without it, the polygon's first coordinates.
 
     Returns
     -------
@@ -273,20 +311,26 @@ def validate_polygons(polygons, lines=None, column="points") -> list:
     Raises
     ------
     InputError
-        Rejecting the whole input, naming the line of the first bad polygon:
-        not a list of pairs, non-finite coordinates, fewer than 3 distinct
+        Rejecting the whole input, naming the line and value of the first bad
+        polygon: not a list of pairs, non-finite coordinates or any beyond
+        ``MAX_COORDINATE``, fewer than 3 distinct
         points, self-intersection (non-neighbouring edges that cross or touch,
         or neighbouring edges folding back onto each other), or zero area.
     """
     lines = [None] * len(polygons) if lines is None else list(lines)
     out, faults = [], []
     for points in polygons:
-        arr = np.asarray(points, dtype=float)
+        try:
+            arr = np.asarray(points, dtype=float)
+        except (TypeError, ValueError, OverflowError):  # ragged, not numbers, or an int beyond float
+            arr = np.zeros((0, 0))
         fault = None
         if arr.ndim != 2 or arr.shape[1] != 2:
             fault = "expected a list of (x, y) pairs"
         elif not np.all(np.isfinite(arr)):
-            fault = "coordinates must be finite numbers (no NaN or infinity)"
+            fault = "coordinates must be finite numbers (no NaN, no infinity, none beyond ±1.8·10³⁰⁸)"
+        elif arr.size and np.abs(arr).max() > MAX_COORDINATE:
+            fault = f"a coordinate is beyond ±{MAX_COORDINATE:g}; rescale the coordinates"
         else:
             arr = collapse_repeats(arr)
             if len(arr) < 3:  # also catches every point equal
@@ -304,7 +348,8 @@ def validate_polygons(polygons, lines=None, column="points") -> list:
             faults[k] = ("self-intersecting polygon: " + fault) if fault else ("polygon has zero area" if zero else None)
     for k, fault in enumerate(faults):
         if fault is not None:
-            raise InputError(fault, line=lines[k], column=column)
+            raise InputError(fault, line=lines[k], column=column,
+                             value=points_text(polygons[k] if values is None else values[k]))
     return out
 
 

@@ -20,6 +20,10 @@ Run-length encoding (COCO's, as ``pycocotools.mask`` stores it)
     Masks are only ever compared with masks of the same item and size, so the
     pixel order does not change any number here; it matters only for drawing.
 
+    A mask has at most ``MAX_PIXELS`` = 2⁴⁰ pixels (over a million by a million):
+    run lengths and their sums over many masks then stay exact in int64 and in
+    float64. Runs are checked as Python integers, so no sum ever wraps around.
+
 Mask IoU = |A ∩ B| / |A ∪ B|, computed on runs: the run boundaries of all masks of
 an item are merged into segments on which every mask's value is constant
 (:func:`segments`), so no mask is ever expanded to pixels.
@@ -32,15 +36,21 @@ codec is ``rleToString``/``rleFrString`` of ``pycocotools/common/maskApi.c``.
 from __future__ import annotations
 
 import json
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from ..arrays import safe_ratio
-from ..rows import InputError, is_blank
+from ..rows import InputError, is_blank, shortened
 
-__all__ = ["empty_runs", "rle_from_string", "rle_to_string", "encode", "decode", "checked_runs", "parse_rle",
-           "Segments", "segments", "runs_of_segments", "union_runs", "mask_iou", "pairwise_iou"]
+# The most pixels a mask may have (height · width): sums of runs over thousands of masks stay exact.
+MAX_PIXELS = 2 ** 40
+# Bits of a compressed run (or difference of runs) beyond which no mask of MAX_PIXELS can hold it.
+_MAX_SHIFT = 60
+
+__all__ = ["MAX_PIXELS", "empty_runs", "rle_from_string", "rle_to_string", "encode", "decode", "checked_runs",
+           "parse_rle", "Segments", "segments", "runs_of_segments", "union_runs", "mask_iou", "pairwise_iou"]
 
 
 def empty_runs(n_pixels: int) -> np.ndarray:
@@ -70,11 +80,14 @@ def rle_from_string(text: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        A character outside ASCII 48–111, or a string that ends inside a run.
+        A character outside ASCII 48–111, a string that ends inside a run, or a
+        run larger than ``MAX_PIXELS``.
 
     >>> rle_from_string("44").tolist()
     [4, 4]
     """
+    if not text.isascii():
+        raise ValueError(f"character {next(c for c in text if not c.isascii())!r} is outside COCO's RLE alphabet")
     counts = []
     data = text.encode("ascii")
     pos = 0
@@ -94,8 +107,12 @@ def rle_from_string(text: str) -> np.ndarray:
                 break
             if pos >= len(data):
                 raise ValueError("the string ends inside a run")
+            if shift > _MAX_SHIFT:  # stop before a long run of groups grows a huge integer
+                raise ValueError("a run is larger than any mask")
         if len(counts) > 2:
             value += counts[-2]
+        if abs(value) > MAX_PIXELS:
+            raise ValueError(f"a run of {value} pixels is larger than any mask")
         counts.append(value)
     return np.asarray(counts, dtype=np.int64)
 
@@ -163,29 +180,60 @@ def decode(counts, height: int, width: int) -> np.ndarray:
 def checked_runs(runs, height: int, width: int) -> np.ndarray:
     """``runs`` as int64 run lengths of a ``height × width`` mask, after checking them.
 
+    The checks run on Python integers, before any fixed-width array, so runs
+    summing past int64 cannot wrap around into a valid-looking total.
+
     Raises
     ------
     ValueError
         Saying why: not a flat list of whole numbers, a negative run, or runs
         that do not add up to ``height · width``.
     """
-    try:
-        arr = np.asarray(runs)
-        if arr.ndim != 1 or (arr.size and not np.all(np.equal(np.mod(arr, 1), 0))):
-            raise TypeError
-        arr = arr.astype(np.int64)
-    except (TypeError, ValueError):
-        raise ValueError("run lengths must be a list of whole numbers") from None
-    if np.any(arr < 0):
+    counts = runs.tolist() if isinstance(runs, np.ndarray) else runs
+    if not isinstance(counts, (list, tuple)):
+        raise ValueError("run lengths must be a list of whole numbers")
+    if not all(type(c) is int for c in counts):  # the common case passes this one test
+        if not all(map(_is_whole, counts)):
+            raise ValueError("run lengths must be a list of whole numbers")
+        counts = [int(c) for c in counts]
+    if counts and min(counts) < 0:
         raise ValueError("run lengths must not be negative")
-    if int(arr.sum()) != height * width:
-        raise ValueError(f"run lengths add up to {int(arr.sum())}, but the mask has "
+    total = sum(counts)
+    if total != height * width:
+        raise ValueError(f"run lengths add up to {shortened(total, 24)}, but the mask has "
                          f"{height} × {width} = {height * width} pixels")
-    return arr
+    return np.array(counts, dtype=np.int64)  # each run ≤ height · width ≤ MAX_PIXELS
+
+
+def _is_whole(value):
+    """A whole number: an int (not a bool) or an integral finite float."""
+    if isinstance(value, (int, np.integer)):
+        return not isinstance(value, (bool, np.bool_))
+    return isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer()
+
+
+def _too_long(error):
+    """Python's refusal of ``int()`` of thousands of digits, as what it means for a run length."""
+    if str(error).startswith("Exceeds the limit"):
+        return ValueError("a run length of thousands of digits is larger than any mask")
+    return error
 
 
 def _integers(text):
-    return [int(token) for token in text.replace(",", " ").split()]
+    try:
+        return [int(token) for token in text.replace(",", " ").split()]
+    except ValueError as error:
+        raise _too_long(error) from None
+
+
+def _json_list(text):
+    """A flat JSON list of numbers; nested brackets are refused before ``json.loads`` (no deep recursion)."""
+    if not text.endswith("]") or any(bracket in text[1:-1] for bracket in "[]{}"):
+        raise ValueError("run lengths must be a flat list of whole numbers")
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise _too_long(error) from None
 
 
 def _readers(text, n_pixels):
@@ -193,7 +241,7 @@ def _readers(text, n_pixels):
     separated = any(sep in text for sep in " ,\t")
     readers = []
     if text.startswith("["):
-        readers.append(json.loads)
+        readers.append(_json_list)
     # A bare canonical integer equal to height × width is the one-run empty mask;
     # no compressed string of several digits adds up to its own decimal value.
     if separated or (text.isdigit() and text == str(n_pixels)):
@@ -210,7 +258,8 @@ def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.
     ----------
     value : str, list of int, dict or None
         Blank means an empty mask (the annotator saw the item and marked nothing);
-        a dict is a COCO RLE object ``{"size": [h, w], "counts": ...}``; a list is
+        a dict is a COCO RLE object ``{"size": [h, w], "counts": ...}`` (its size
+        must be the row's; ``counts`` may be bytes, as pycocotools gives); a list is
         the run lengths. A string is tried as the forms it could be, in order: a
         JSON list (it starts with ``[``), integers (it has spaces or commas, or is
         the single integer height × width), COCO's compressed string (no
@@ -224,7 +273,8 @@ def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.
     Raises
     ------
     agreekit.rows.InputError
-        Naming ``line`` and ``column`` when no reading gives valid runs.
+        Naming ``line`` and ``column`` when no reading gives valid runs, or
+        when a dict's size is not the row's.
 
     >>> parse_rle("1 3", 2, 2).tolist(), parse_rle("", 2, 2).tolist()
     ([1, 3], [4])
@@ -232,7 +282,10 @@ def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.
     if is_blank(value):
         return empty_runs(height * width)
     if isinstance(value, dict):
+        _check_size(value.get("size"), height, width, line, column)
         value = value.get("counts", "")
+    if isinstance(value, bytes):
+        value = value.decode("ascii", errors="replace")
     if isinstance(value, str):
         value = value.strip()
         readers = _readers(value, height * width)
@@ -244,7 +297,17 @@ def parse_rle(value, height: int, width: int, *, line=None, column="rle") -> np.
             return checked_runs(read(value), height, width)
         except ValueError as exc:
             first_error = first_error or exc
-    raise InputError(f"cannot read the run lengths: {first_error}", line=line, column=column, value=value)
+    raise InputError(f"cannot read the run lengths: {first_error}", line=line, column=column,
+                     value=shortened(value))
+
+
+def _check_size(size, height, width, line, column):
+    """A COCO RLE dict's ``size`` ([height, width]), when given, must be the row's."""
+    given = size.tolist() if isinstance(size, np.ndarray) else size
+    if given is None or (isinstance(given, (list, tuple)) and list(given) == [height, width]):
+        return
+    raise InputError(f"the RLE's size {shortened(given, 40)} ([height, width]) disagrees with the row's "
+                     f"height {height} and width {width}", line=line, column=column, value=shortened(given))
 
 
 # --------------------------------------------------------------------------- several masks on runs

@@ -151,7 +151,8 @@ def _flat(cuboid):
     return bool(np.any(np.asarray(cuboid)[3:6] <= 0))
 
 
-FLAT_NOTE = "cuboid(s) with a zero size (lines {lines}): they have no volume and match nothing"
+FLAT_NOTE = ("cuboid(s) with a zero size (lines {lines}): they have no volume and IoU₃D 0 with every cuboid, "
+             "so they match nothing above threshold 0")
 
 
 def cuboid_kind(cuboids):

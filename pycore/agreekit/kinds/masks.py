@@ -23,11 +23,11 @@ import numpy as np
 
 from .. import options as opts
 from ..arrays import name_list
-from ..geometry.rle import empty_runs, parse_rle, union_runs
+from ..geometry.rle import MAX_PIXELS, empty_runs, parse_rle, union_runs
 from ..measures.staple import StapleResult, staple_runs
 from ..registry import register
 from ..results import Report, estimate
-from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, to_int, to_text
+from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text
 
 __all__ = ["ItemMasks", "MaskRows", "parse_masks", "masks"]
 
@@ -62,11 +62,15 @@ class MaskRows(NamedTuple):
 
 
 def _size(row):
-    """The row's (height, width), both positive."""
+    """The row's (height, width), both positive, with at most ``MAX_PIXELS`` pixels in all."""
     width, height = to_int(row, "width"), to_int(row, "height")
     for column, value in (("width", width), ("height", height)):
         if value <= 0:
             raise InputError(f"'{column}' must be positive", line=row.line, column=column, value=value)
+    if width * height > MAX_PIXELS:
+        raise InputError(f"a mask of {shortened(width, 24)} × {shortened(height, 24)} pixels is above the "
+                         f"ceiling of {MAX_PIXELS:,} pixels (2⁴⁰)", line=row.line, column="width",
+                         value=shortened(width))
     return height, width
 
 
@@ -88,8 +92,9 @@ def parse_masks(rows, label=None) -> MaskRows:
     Raises
     ------
     agreekit.rows.InputError
-        Naming the line: a missing field, a size that is not a positive integer or
-        differs from the item's first row, run lengths that cannot be read.
+        Naming the line: a missing field, a size that is not a positive integer,
+        is above ``MAX_PIXELS`` or differs from the item's first row, run lengths
+        that cannot be read.
     """
     table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "width", "height", "rle"))
     items, first_line = {}, {}

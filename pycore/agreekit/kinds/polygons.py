@@ -55,7 +55,7 @@ def parse_polygons(rows):
     ``polygons``) or None for "saw the item, drew nothing".
     """
     table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "points"))
-    records, polygons, lines = [], [], []
+    records, polygons, lines, texts = [], [], [], []
     for row in table:
         item = to_text(row, "item")
         annotator = to_text(row, "annotator")
@@ -70,7 +70,8 @@ def parse_polygons(rows):
         records.append(Annotation(row.line, item, annotator, [len(polygons)], label))
         polygons.append(checks.parse_points(value, line=row.line))
         lines.append(row.line)
-    return records, checks.validate_polygons(polygons, lines)
+        texts.append(value)
+    return records, checks.validate_polygons(polygons, lines, values=texts)
 
 
 def _centroids(ps: geo.PolygonSet):

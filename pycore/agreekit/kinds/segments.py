@@ -199,7 +199,7 @@ def _build_tracks(raw):
     if zero_length:
         warnings.append(f"{len(zero_length)} zero-length segment(s) (start = end), lines "
                         f"{name_list(zero_length)}: kept; by default two identical ones match, with match='potato' "
-                        "(Potato 2.8) they match nothing")
+                        "(Potato 2.8) they match nothing above threshold 0")
     if duplicates:
         warnings.append(f"{len(duplicates)} duplicate segment(s) repeating an earlier one of the same "
                         f"annotator on the same item, lines {name_list(duplicates)}: kept")
@@ -219,13 +219,18 @@ class SegmentObjects(NamedTuple):
     end: np.ndarray
 
 
-def segment_objects(corpus):
+def segment_objects(corpus, canonical=True):
     """The scored items of ``corpus`` as objects for :func:`~agreekit.objects.object_report`.
 
     Parameters
     ----------
     corpus : Corpus
         Checked input (:func:`read_segments`).
+    canonical : bool
+        Order each annotator's segments by start, end, then label: the
+        tie-break of matching among equally good matchings (as for boxes), so
+        that the order of the rows cannot change a report.  False keeps row
+        order, as Potato mode must.
 
     Returns
     -------
@@ -241,10 +246,11 @@ def segment_objects(corpus):
     for item in corpus.scored_items():
         member = {}
         for annotator, track in corpus.items[item].items():
-            starts.append(track.start)
-            ends.append(track.end)
-            labels.extend(track.labels)
-            lines.extend(track.lines)
+            order = _canonical_order(track) if canonical else list(range(len(track)))
+            starts.append(track.start[order])
+            ends.append(track.end[order])
+            labels.extend(track.labels[k] for k in order)
+            lines.extend(track.lines[k] for k in order)
             owner.extend([position[annotator]] * len(track))
             member[position[annotator]] = np.arange(count, count + len(track))
             count += len(track)
@@ -257,6 +263,12 @@ def segment_objects(corpus):
     start = np.concatenate(starts) if starts else np.zeros(0)
     end = np.concatenate(ends) if ends else np.zeros(0)
     return SegmentObjects(objects, start, end)
+
+
+def _canonical_order(track):
+    """Positions of a track's segments sorted by start, end, then label."""
+    keys = list(zip(track.start.tolist(), track.end.tolist(), track.labels))
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 def segment_kind(start, end, rule):
@@ -357,7 +369,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     tolerances = np.array(sorted(set(tolerances)))
     rule = "potato" if match == "potato" else "default"
     corpus = read_segments(rows)
-    objects, start, end = segment_objects(corpus)
+    objects, start, end = segment_objects(corpus, canonical=match != "potato")
     data = object_report(objects, segment_kind(start, end, rule), threshold=threshold, match_mode=match,
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=match == "potato")

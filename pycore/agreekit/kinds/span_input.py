@@ -6,6 +6,9 @@ and marked nothing; an annotator with no row for an item never read it.  Item
 lengths come separately as ``item, length`` rows, ``item, text`` rows or a
 dict; without them an item's length is its largest span end.  Every error
 names its line and column; suspicious but valid input gives a warning.
+
+Offsets and lengths are at most ``MAX_CHARACTERS`` (10⁹): twice an overlap
+must still fit a 32-bit integer, the index size of the page's WebAssembly.
 """
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import name_list
-from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_int, to_text
+from ..rows import (ANNOTATOR_SYNONYMS, InputError, Row, interval_is_blank, read_table, shortened, to_int,
+                    to_text)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -30,6 +34,8 @@ LENGTH_COLUMNS = ("item", "length")
 LENGTH_SYNONYMS = {"item": SYNONYMS["item"], "length": ("len", "n_chars", "chars", "text_length")}
 TEXT_COLUMNS = ("text",)
 TEXT_SYNONYMS = {"text": ("document_text", "content", "body", "sentence")}
+# The largest offset or length, in characters: 2·overlap of two spans stays below 2³¹ (wasm32 integers).
+MAX_CHARACTERS = 10 ** 9
 
 
 class Span(NamedTuple):
@@ -73,8 +79,9 @@ def read_spans(source):
     """Parse and check span rows.
 
     Errors (the whole input is rejected) name the line and column: missing
-    item or annotator, a non-integer or negative offset, only one of start and
-    end given, a label without a span, ``end < start``.
+    item or annotator, a non-integer or negative offset or one above
+    ``MAX_CHARACTERS``, only one of start and end given, a label without a
+    span, ``end < start``.
 
     Parameters
     ----------
@@ -115,11 +122,8 @@ def read_spans(source):
             continue
         if interval_is_blank(row, label, "span"):
             continue
-        start = to_int(row, "start")
-        end = to_int(row, "end")
-        if start < 0:
-            raise InputError(f"start {start} is negative; offsets count characters from 0",
-                             line=row.line, column="start", value=row.values.get("start"))
+        start = characters(row, "start")
+        end = characters(row, "end")
         if end < start:
             raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
                              value=row.values.get("end"))
@@ -139,18 +143,46 @@ def _text(row, value, column, required=True):
 
 
 def _offset(row, value, column):
-    """A non-negative whole-number offset, or None for anything that needs the full checks."""
-    if type(value) is int and value >= 0:
+    """A whole-number offset in [0, MAX_CHARACTERS], or None for anything that needs the full checks."""
+    if type(value) is int and 0 <= value <= MAX_CHARACTERS:
         return value
-    if type(value) is str and value.isascii() and value.isdigit():
+    if type(value) is str and len(value) <= 9 and value.isascii() and value.isdigit():
         return int(value)
     return None
+
+
+def characters(row, column):
+    """A count of characters in ``row[column]``: a whole number from 0 to ``MAX_CHARACTERS``.
+
+    Raises
+    ------
+    agreekit.rows.InputError
+        Naming the line, the column and the value (shortened): not a whole
+        number, negative, or above the ceiling.
+    """
+    value = row.values.get(column)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        number = int(value)
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        # Python refuses int() of thousands of digits; any such number is above the ceiling.
+        digits = value.strip().lstrip("0") or "0"
+        number = int(digits) if len(digits) <= 12 else MAX_CHARACTERS + 1
+    else:
+        number = to_int(row, column)
+    if number < 0:
+        raise InputError(f"{column} {shortened(value, 24)} is negative; characters count from 0",
+                         line=row.line, column=column, value=shortened(value))
+    if number > MAX_CHARACTERS:
+        raise InputError(f"{column} {shortened(value, 24)} is above the ceiling of {MAX_CHARACTERS:,} "
+                         "characters per item", line=row.line, column=column, value=shortened(value))
+    return number
 
 
 def read_lengths(source):
     """Item lengths, and texts when given.
 
-    A repeated item is an error, as is a negative or non-integer length.
+    A repeated item is an error, as is a length that is negative, not an
+    integer or above ``MAX_CHARACTERS`` (a text too, by its length).
 
     Parameters
     ----------
@@ -173,12 +205,12 @@ def read_lengths(source):
         for position, (item, value) in enumerate(source.items(), start=1):
             if isinstance(value, str):
                 texts[str(item)] = value
-                lengths[str(item)] = len(value)
-            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0:
-                lengths[str(item)] = int(value)
+                lengths[str(item)] = _text_length(position, value)
+            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                lengths[str(item)] = characters(Row(position, {"length": value}), "length")
             else:
                 raise InputError(f"length of item {item!r} must be a non-negative integer or a text",
-                                 line=position, column="length", value=value)
+                                 line=position, column="length", value=shortened(value))
         return lengths, (texts or None)
     rows = read_table(source, LENGTH_COLUMNS, {**LENGTH_SYNONYMS, **TEXT_SYNONYMS},
                       alternatives=[("item",) + TEXT_COLUMNS], required=("item",), keep_space=("text",))
@@ -197,14 +229,17 @@ def read_lengths(source):
             value = row.values["text"]
             text = "" if value is None else str(value)
             texts[item] = text
-            lengths[item] = len(text)
+            lengths[item] = _text_length(row.line, text)
         else:
-            length = to_int(row, "length")
-            if length < 0:
-                raise InputError(f"length {length} is negative", line=row.line, column="length",
-                                 value=row.values.get("length"))
-            lengths[item] = length
+            lengths[item] = characters(row, "length")
     return lengths, (texts or None)
+
+
+def _text_length(line, text):
+    if len(text) > MAX_CHARACTERS:
+        raise InputError(f"the text has {len(text):,} characters, above the ceiling of {MAX_CHARACTERS:,} "
+                         "per item", line=line, column="text", value=shortened(text))
+    return len(text)
 
 
 def build_items(raw, lengths=None, texts=None):

@@ -137,8 +137,9 @@ class _ItemResult(NamedTuple):
 def _score(scored_item, corpus, match):
     """Score one item (:class:`_ItemResult`)."""
     item, annotators = scored_item
-    all_spans = [span for a in annotators for span in item.spans[a]]
-    offsets = np.cumsum([0] + [len(item.spans[a]) for a in annotators]).tolist()
+    by_annotator = [_in_order(item.spans[a], match) for a in annotators]
+    all_spans = [span for spans in by_annotator for span in spans]
+    offsets = np.cumsum([0] + [len(spans) for spans in by_annotator]).tolist()
     track = Track.of(all_spans, corpus.label_ids)
     try:
         score = score_item(track, offsets, match)
@@ -156,6 +157,16 @@ def _score(scored_item, corpus, match):
                        score.exact_tp, score.exact_total, np.repeat(track.label[score.partial_rows], 2),
                        # Each span is compared with every other annotator of the item: m − 1 times.
                        np.repeat(track.label, len(annotators) - 1))
+
+
+def _in_order(spans, match):
+    """One annotator's spans in the order they are scored in.
+
+    Optimal mode: by start, end and label, so that nothing in the report, not even which
+    disagreements are shown as examples, depends on the order of the rows.  Potato mode keeps
+    row order: its first-fit matching depends on it, as Potato's does.
+    """
+    return spans if match == "potato" else sorted(spans, key=lambda span: (span.start, span.end, span.label))
 
 
 def _item_row(item, annotators, all_spans, offsets, score, exact, partial, alpha):

@@ -5,7 +5,9 @@ annotator as a coder.  This is *not* Krippendorff's unitizing α_U (which
 compares continua of positions with a distance over unit boundaries).  Two
 rules give each character its label: ``optimal`` (the longest covering span
 wins, independent of row order) and ``potato`` (Potato 2.8's BIO filling,
-``docs/potato-differences.md``).
+``docs/potato-differences.md``).  Labels are held per run of characters
+between span boundaries, never per character, so an item of a billion
+characters costs no more memory than its spans.
 
 References
 ----------
@@ -28,8 +30,40 @@ class CharAlpha(NamedTuple):
     reason: str | None
 
 
-def character_labels(track, length, rule="optimal"):
-    """Each character's label id for one annotator (0 = ``O``; label id k is written k + 1).
+class RunLabels(NamedTuple):
+    """Every annotator's label on each run of an item (see :func:`run_labels`)."""
+
+    labels: np.ndarray  # (annotators × runs) label ids, 0 = ``O``, label id k written k + 1
+    widths: np.ndarray  # (runs,) characters in each run, all ≥ 1, summing to the item's length
+
+
+def character_runs(track, length):
+    """The run boundaries of an item: 0, ``length`` and every span start and end, clipped to the item.
+
+    No span starts or ends inside a run, so every annotator's label is
+    constant on it, whatever the rule: the labels of the runs are the labels
+    of all characters, held in memory proportional to the spans rather than
+    to the length of the item.
+
+    Parameters
+    ----------
+    track : Track
+    length : int
+        Characters of the item.
+
+    Returns
+    -------
+    np.ndarray
+        Strictly increasing boundaries from 0 to ``length``: run k is the
+        characters ``[bounds[k], bounds[k + 1])``.
+    """
+    cuts = np.concatenate([np.array([0, length], dtype=np.intp), np.clip(track.start, 0, length),
+                           np.clip(track.end, 0, length)])
+    return np.unique(cuts)
+
+
+def run_labels(track, offsets, length, rule="optimal"):
+    """Each annotator's label on each run of an item (:func:`character_runs`).
 
     ``optimal``: a character takes the label of the longest span covering it;
     among equally long spans the one that starts first, then the label first
@@ -37,7 +71,56 @@ def character_labels(track, length, rule="optimal"):
     Potato's BIO fill — spans by decreasing length (stable), clipped to the
     text; a span whose first character is already tagged is skipped, otherwise
     it tags its still-untagged characters (so a shorter span can be partly cut
-    off).
+    off).  Both rules paint whole runs, since every span starts and ends on a
+    run boundary: the result is the per-character one, run-length encoded.
+
+    Parameters
+    ----------
+    track : Track
+        Annotator k's spans at ``offsets[k]:offsets[k+1]``.
+    offsets : list of int
+    length : int
+        Characters of the item; spans are clipped to it.
+    rule : {"optimal", "potato"}
+
+    Returns
+    -------
+    RunLabels
+
+    References
+    ----------
+    The ``potato`` rule: Potato 2.8's BIO filling; ``docs/potato-differences.md``.
+    """
+    bounds = character_runs(track, length)
+    first = np.searchsorted(bounds, np.clip(track.start, 0, length))
+    last = np.searchsorted(bounds, np.clip(track.end, 0, length))  # one past the span's last run
+    out = np.zeros((len(offsets) - 1, len(bounds) - 1), dtype=np.intp)
+    owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    spans_long_first = track.start - track.end
+    if rule == "potato":
+        # Per annotator, longest first; lexsort is stable, so equal lengths keep row order.
+        order = np.lexsort((spans_long_first, owner))
+        for k, lo, hi, label in zip(owner[order].tolist(), first[order].tolist(), last[order].tolist(),
+                                    (track.label[order] + 1).tolist()):
+            if hi <= lo or out[k, lo] != 0:
+                continue
+            segment = out[k, lo:hi]
+            segment[segment == 0] = label
+    else:
+        # What is written last wins: write the shortest first, and among equals the later start
+        # and the later label (label ids follow the sorted label names).
+        order = np.lexsort((-track.label, -track.start, -spans_long_first))
+        for k, lo, hi, label in zip(owner[order].tolist(), first[order].tolist(), last[order].tolist(),
+                                    (track.label[order] + 1).tolist()):
+            out[k, lo:hi] = label
+    return RunLabels(out, np.diff(bounds))
+
+
+def character_labels(track, length, rule="optimal"):
+    """Each character's label id for one annotator (0 = ``O``; label id k is written k + 1).
+
+    The rules are those of :func:`run_labels`; this expands its runs to
+    characters (for inspection and tests: α itself never does).
 
     Parameters
     ----------
@@ -55,51 +138,11 @@ def character_labels(track, length, rule="optimal"):
     ----------
     The ``potato`` rule: Potato 2.8's BIO filling; ``docs/potato-differences.md``.
     """
-    if rule != "potato":
-        return item_character_labels(track, [0, len(track)], length)[0]
-    out = np.zeros(length, dtype=np.intp)
-    lengths = (track.end - track.start).tolist()
-    starts, ends, labels = track.start.tolist(), track.end.tolist(), track.label.tolist()
-    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-        s, e = max(starts[i], 0), min(ends[i], length)
-        if e <= s or out[s] != 0:
-            continue
-        segment = out[s:e]
-        segment[segment == 0] = labels[i] + 1
-    return out
+    runs = run_labels(track, [0, len(track)], length, rule)
+    return np.repeat(runs.labels[0], runs.widths)
 
 
-def item_character_labels(track, offsets, length, rule="optimal"):
-    """Character labels of every annotator of an item, in one pass (rules of :func:`character_labels`).
-
-    Parameters
-    ----------
-    track : Track
-        Annotator k's spans at ``offsets[k]:offsets[k+1]``.
-    offsets : list of int
-    length : int
-    rule : {"optimal", "potato"}
-
-    Returns
-    -------
-    np.ndarray
-        (annotators × ``length``) label ids.
-    """
-    if rule == "potato":
-        return np.stack([character_labels(track.part(offsets[k], offsets[k + 1]), length, rule)
-                         for k in range(len(offsets) - 1)])
-    out = np.zeros((len(offsets) - 1, length), dtype=np.intp)
-    owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    # What is written last wins: write the shortest first, and among equals the later start
-    # and the later label (label ids follow the sorted label names).
-    order = np.lexsort((-track.label, -track.start, track.end - track.start))
-    for k, s, e, label in zip(owner[order].tolist(), track.start[order].tolist(),
-                              np.minimum(track.end[order], length).tolist(), (track.label[order] + 1).tolist()):
-        out[k, s:e] = label
-    return out
-
-
-def character_coincidence(label_rows, n_categories):
+def character_coincidence(label_rows, n_categories, widths=None):
     """Coincidence matrix of nominal values with characters as units.
 
     Characters in a run where no annotator's label changes have the same
@@ -110,8 +153,11 @@ def character_coincidence(label_rows, n_categories):
     Parameters
     ----------
     label_rows : np.ndarray
-        (annotators × characters) category ids in ``[0, n_categories)``.
+        (annotators × columns) category ids in ``[0, n_categories)``: one
+        column per character, or per run of characters (:func:`run_labels`).
     n_categories : int
+    widths : np.ndarray, optional
+        Characters in each column (default: 1 each).
 
     Returns
     -------
@@ -122,10 +168,11 @@ def character_coincidence(label_rows, n_categories):
     ----------
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     """
-    n_annotators, length = label_rows.shape
+    n_columns = label_rows.shape[1]
+    widths = np.ones(n_columns, dtype=np.intp) if widths is None else np.asarray(widths)
     changes = np.flatnonzero((label_rows[:, 1:] != label_rows[:, :-1]).any(axis=0)) + 1
-    run_starts = np.concatenate([[0], changes])
-    run_lengths = np.diff(np.concatenate([run_starts, [length]]))
+    run_starts = np.concatenate([[0], changes]).astype(np.intp)
+    run_lengths = np.add.reduceat(widths, run_starts)
     values = label_rows[:, run_starts]  # annotators × runs
     codes = (np.arange(len(run_starts))[None, :] * n_categories + values).ravel()
     counts = np.bincount(codes, minlength=len(run_starts) * n_categories).reshape(-1, n_categories)
@@ -138,7 +185,7 @@ def item_char_alpha(track, offsets, length, rule, n_categories):
     Parameters
     ----------
     track, offsets, length, rule
-        As for :func:`item_character_labels` (``length``: characters of the item).
+        As for :func:`run_labels` (``length``: characters of the item).
     n_categories : int
         Labels + 1 (for ``O``).
 
@@ -154,7 +201,7 @@ def item_char_alpha(track, offsets, length, rule, n_categories):
     """
     if length < 2:
         return CharAlpha(float("nan"), "fewer than two characters")
-    labels = item_character_labels(track, offsets, length, rule)
-    o = character_coincidence(labels, n_categories)
+    runs = run_labels(track, offsets, length, rule)
+    o = character_coincidence(runs.labels, n_categories, runs.widths)
     value = alpha_from_coincidence(o)
     return CharAlpha(value, undefined_reason(o) if not np.isfinite(value) else None)
