@@ -58,6 +58,30 @@ DESCRIPTIONS = {
     "items[].annotators": "The item's annotators, sorted (spans: those compared on it; masks: the order of the "
                           "per-annotator lists `sensitivity`, `specificity`, `dice`, `majority_dice`, "
                           "`annotator_rle`).",
+    # ------------------------------------------------------------------ α_U: spans and segments
+    "unitizing_alpha": "Krippendorff's unitizing α_U = 1 − Σ D_o / Σ D_e over the labels (Krippendorff 2004): "
+                       "how far annotators agree on where units lie on the continuum and what they are, "
+                       "chance-corrected; the items laid end to end (gaps end at item boundaries, each item "
+                       "with its own annotators); interval: bootstrap over items; n: items with two or more "
+                       "annotators and a positive length. Spans: null without item lengths. Not character-level α.",
+    "unitizing_alpha.name": "Display name, `α_U`.",
+    "unitizing_alpha.continuum": "What the continuum is made of: `characters` (spans: positions of size 1, "
+                                 "Krippendorff's discrete formulas) or `seconds` (segments: a continuous "
+                                 "continuum, so the value does not depend on the unit of time).",
+    "unitizing_alpha.length": "Length of the continuum: the items' lengths summed (characters or seconds); null "
+                              "when α_U is not computed.",
+    "unitizing_alpha.n_units": "Units compared: spans or segments clipped to their item, of positive length, an "
+                               "annotator's overlapping units of one label merged.",
+    "unitizing_alpha.observed_disagreement": "Σ D_o over the labels (each D_o as in `per_label`); null when α_U "
+                                             "is not computed.",
+    "unitizing_alpha.expected_disagreement": "Σ D_e over the labels; null when α_U is not computed.",
+    "unitizing_alpha.per_label": "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its "
+                                 "interval, `label`, `n` (items, as above), `n_units` (its units), "
+                                 "`observed_disagreement` (D_o) and `expected_disagreement` (D_e); value null when "
+                                 "D_e is 0.",
+    "unitizing_alpha.assumption": "Segments: how the clips' ends were found when durations are missing (each "
+                                  "such clip ends at its last segment end over all annotators); null when every "
+                                  "clip has a duration.",
     # ------------------------------------------------ the object engine: boxes, polygons, cuboids, segments
     "n_boxes": "Boxes drawn on the compared items ('drew nothing' rows not counted).",
     "n_polygons": "Polygons drawn on the compared items ('drew nothing' rows not counted).",
@@ -156,7 +180,8 @@ DESCRIPTIONS = {
     "char_alpha": "Character-level α: per item, nominal Krippendorff's α with characters as units, valued by "
                   "each annotator's covering span label (or O); the mean over scored items; n: items where "
                   "it is defined. Undefined (null) when it is defined on no item.",
-    "char_alpha.name": "Display name, `character-level α` (it is not Krippendorff's unitizing α_U).",
+    "char_alpha.name": "Display name, `character-level α` (it is not Krippendorff's unitizing α_U, "
+                       "`unitizing_alpha`).",
     "disagreement": "The five-way disagreement table: each annotator pair's spans matched one-to-one, "
                     "preferring exact, then label only, then boundary only, then both; spans left over are missed.",
     "disagreement.total": "The table summed over every annotator pair on every scored item.",

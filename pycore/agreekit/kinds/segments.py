@@ -42,6 +42,8 @@ from ..objects import ObjectKind, object_report
 from ..registry import register
 from ..results import Report, estimate
 from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_float, to_text
+from .durations import read_durations
+from .unitizing_report import segment_alpha_u
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -332,9 +334,12 @@ def boundary_blocks(corpus, items):
           options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
                    opts.Option("tolerances", "floats", "Boundary tolerances (seconds)",
                                "the boundary sweep's tolerances, comma-separated", minimum=0.0, maximum=1e6),
+                   opts.Option("durations", "table", "Clip durations",
+                               "item,duration rows in seconds (a file on the command line); without them a "
+                               "clip ends at its last segment end"),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3)
-def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES,
+def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, progress=None):
     """Agreement report for time segments.
 
@@ -350,6 +355,9 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         zero-length rule.
     tolerances : sequence of float
         Seconds, for the boundary sweep.
+    durations : str, list of dict or dict, optional
+        ``item, duration`` rows in seconds, or a dict item → seconds
+        (:func:`agreekit.kinds.durations.read_durations`), for α_U.
     bootstrap, seed, progress
         As for :func:`agreekit.boxes`.
 
@@ -358,7 +366,8 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     Report
         The object report without σ (``localization.sigma`` and
         ``localization.ks`` are undefined with their reason), plus
-        ``boundary_sweep``; every key in ``docs/report.md``.
+        ``boundary_sweep`` and ``unitizing_alpha`` (α_U over seconds,
+        :mod:`agreekit.kinds.unitizing_report`); every key in ``docs/report.md``.
 
     References
     ----------
@@ -369,6 +378,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     tolerances = np.array(sorted(set(tolerances)))
     rule = "potato" if match == "potato" else "default"
     corpus = read_segments(rows)
+    clip_durations = None if durations is None else read_durations(durations, SYNONYMS["item"])
     objects, start, end = segment_objects(corpus, canonical=match != "potato")
     data = object_report(objects, segment_kind(start, end, rule), threshold=threshold, match_mode=match,
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
@@ -401,5 +411,6 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         "localization": {"sigma": estimate(None, reason=NO_SIGMA_REASON),
                          "ks": estimate(None, reason=NO_SIGMA_REASON)},
         "boundary_sweep": sweep.pooled,
+        "unitizing_alpha": segment_alpha_u(corpus, clip_durations, bootstrap, seed, warnings),
         "warnings": warnings,
     })

@@ -34,6 +34,7 @@ from ..results import CI_LEVEL, Report, estimate
 from ..rows import InputError
 from .span_examples import item_examples
 from .span_input import COLUMNS, SYNONYMS, Item, build_items, read_lengths, read_spans
+from .unitizing_report import span_alpha_u
 
 REMEDIES = {
     "exact": "agreement: nothing to fix",
@@ -354,7 +355,9 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     Report
         ``exact_f1``, ``partial_f1``, ``char_alpha`` (estimates: value, 95%
         bootstrap ``ci``, ``ci_level``, ``reason``, ``n`` items with a defined
-        value), ``disagreement`` (``total``, ``pairs``, ``labels``,
+        value), ``unitizing_alpha`` (Krippendorff's α_U over characters,
+        :mod:`agreekit.kinds.unitizing_report`; needs ``lengths``),
+        ``disagreement`` (``total``, ``pairs``, ``labels``,
         ``remedies``, ``note``), ``labels``, ``items`` (``char_alpha`` an
         estimate per item), ``warnings``, ``settings``, ``n_items``,
         ``n_items_scored``, ``n_annotators``, ``n_spans``.
@@ -392,6 +395,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         "exact_f1": estimates.exact_f1,
         "partial_f1": estimates.partial_f1,
         "char_alpha": estimates.char_alpha,
+        "unitizing_alpha": span_alpha_u(items, length_source, bootstrap, seed, warnings),
         "disagreement": _disagreement(results, corpus, _PairTable.of(results, len(corpus.annotators))),
         "labels": _label_scores(items, corpus, results),
         "items": item_rows,
