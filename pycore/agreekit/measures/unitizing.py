@@ -75,7 +75,7 @@ import numpy as np
 
 from ..arrays import safe_ratio
 
-BLOCK_ELEMENTS = 1 << 21  # resamples × (units + gaps) per block of the bootstrap's gap term
+BLOCK_ELEMENTS = 1 << 19  # resamples × (units + gaps) per block of the bootstrap's gap term (cache-sized)
 
 
 @dataclass(frozen=True)
@@ -236,10 +236,10 @@ class GapTerm(NamedTuple):
 
     unit_item: np.ndarray  # (U_c,)
     unit_length: np.ndarray  # (U_c,)
-    gap_item: np.ndarray  # (G_c,) gaps sorted by length
-    gap_length: np.ndarray  # (G_c,) ascending
+    gap_item: np.ndarray  # (G_c,) gaps from the longest to the shortest
+    gap_length: np.ndarray  # (G_c,) descending
     gap_count: np.ndarray  # (G_c,) how many observers have that gap (a full-item gap is often shared)
-    first_fit: np.ndarray  # (U_c,) index of the first gap at least as long as the unit
+    fitting: np.ndarray  # (U_c,) how many gaps are at least as long as the unit: the first ones
 
 
 def gaps(continua):
@@ -276,35 +276,38 @@ def gap_terms(continua):
     terms = []
     for k in range(c.n_categories):
         mine = gap_category == k
-        order = np.argsort(gap_length[mine], kind="stable")
-        lengths = gap_length[mine][order]
+        ascending = np.argsort(gap_length[mine], kind="stable")
         units = c.category == k
         unit_length = c.end[units] - c.start[units]
-        terms.append(GapTerm(c.item[units], unit_length, gap_item[mine][order], lengths,
-                             gap_count[mine][order], np.searchsorted(lengths, unit_length, side="left")))
+        fitting = len(ascending) - np.searchsorted(gap_length[mine][ascending], unit_length, side="left")
+        # Gaps shorter than every unit, and units longer than every gap, add nothing: leave them out.
+        order, fits = ascending[::-1][:int(fitting.max(initial=0))], fitting > 0
+        terms.append(GapTerm(c.item[units][fits], unit_length[fits], gap_item[mine][order],
+                             gap_length[mine][order], gap_count[mine][order], fitting[fits]))
     return terms
 
 
 def gap_term(term, weights, step):
-    """Σ_u w_u l_u² Σ_{h: l_h ≥ l_u} w_h (l_h − l_u + s) for each row of ``weights`` (R × K item weights)."""
+    """Σ_u w_u l_u² Σ_{h: l_h ≥ l_u} w_h (l_h − l_u + s) for each row of ``weights`` (R × K item weights).
+
+    With the gaps longest first, those that fit a unit are a prefix: running sums
+    along the gaps, read at each unit's ``fitting``, give Σ w_h (l_h + s) − l_u Σ w_h.
+    """
     out = np.zeros(len(weights))
     if not len(term.unit_length) or not len(term.gap_length):
         return out
+    squares = term.unit_length ** 2
+    shifted = term.gap_length + step
     rows = max(1, BLOCK_ELEMENTS // (len(term.unit_length) + len(term.gap_length)))
     for lo in range(0, len(weights), rows):
         w = weights[lo:lo + rows]
         gap_weight = w[:, term.gap_item] * term.gap_count
-        count = _suffix_sums(gap_weight)[:, term.first_fit]
-        mass = _suffix_sums(gap_weight * (term.gap_length + step))[:, term.first_fit]
-        inner = mass - term.unit_length * count
-        out[lo:lo + rows] = (w[:, term.unit_item] * term.unit_length ** 2 * inner).sum(axis=1)
+        count, mass = np.zeros((2, len(w), len(term.gap_length) + 1))
+        np.cumsum(gap_weight, axis=1, out=count[:, 1:])
+        np.cumsum(gap_weight * shifted, axis=1, out=mass[:, 1:])
+        inner = mass[:, term.fitting] - count[:, term.fitting] * term.unit_length
+        out[lo:lo + rows] = (inner * w[:, term.unit_item]) @ squares
     return out
-
-
-def _suffix_sums(values):
-    """Row-wise sums of ``values[:, j:]`` for j = 0 … n (the last column 0)."""
-    suffix = np.cumsum(values[:, ::-1], axis=1)[:, ::-1]
-    return np.concatenate([suffix, np.zeros((len(values), 1))], axis=1)
 
 
 # --------------------------------------------------------------------------- the corpus and α_U
