@@ -26,8 +26,8 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
-from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, saw_nothing,
-                           span_row, used_texts)
+from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
+                           saw_nothing, span_row, used_texts)
 
 NAME = "doccano"
 UNLABELLED = ("saw", "unseen")
@@ -172,12 +172,7 @@ def read(sources, kind=None, unlabelled="saw"):
         submissions.append(Submission(example.item, example.annotator, (position,), example.source, example.where,
                                       None if unseen else rows, "no spans, counted as never seen" if unseen else None))
     kept = keep_latest(submissions)
-    rows = []
-    for submission in kept.submissions:
-        if submission.rows is None:
-            skipped.append(Skipped(submission.source, submission.where, submission.reason))
-        else:
-            rows += submission.rows
+    rows = kept_rows(kept, skipped)
     shifted = [example.item for example in examples if _counted_differently(example)]
     if shifted:
         warnings.append(f"{len(set(shifted))} text(s) have characters before a span that other counts would shift: "

@@ -27,8 +27,8 @@ from typing import NamedTuple
 
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
-from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, saw_nothing,
-                           span_row, used_texts)
+from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
+                           saw_nothing, span_row, used_texts)
 
 NAME = "prodigy"
 BINARY_VIEWS = ("ner", "classification")
@@ -203,12 +203,7 @@ def read(sources, kind=None):
     texts, skipped, warnings = {}, [], []
     submissions = [s for s in (_submission(task, kind, texts, skipped) for task in tasks) if s is not None]
     kept = keep_latest(submissions)
-    rows = []
-    for submission in kept.submissions:
-        if submission.rows is None:
-            skipped.append(Skipped(submission.source, submission.where, submission.reason))
-        else:
-            rows += submission.rows
+    rows = kept_rows(kept, skipped)
     rejected = sum(1 for s in kept.submissions if s.reason == SKIP_REASONS["reject"])
     if rejected:
         warnings.append(f"{rejected} rejected answer(s) count as never seen: in the manual interfaces reject "

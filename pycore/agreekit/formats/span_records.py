@@ -192,6 +192,17 @@ def keep_latest(submissions):
     return Kept(list(latest.values()), skipped, warnings)
 
 
+def kept_rows(kept, skipped):
+    """The rows of the kept submissions; one without rows (never seen) is added to ``skipped`` with its reason."""
+    rows = []
+    for submission in kept.submissions:
+        if submission.rows is None:
+            skipped.append(Skipped(submission.source, submission.where, submission.reason))
+        else:
+            rows += submission.rows
+    return rows
+
+
 def used_texts(texts, rows):
     """The texts of the items that have rows (item → text), or None when there are none."""
     items = {row["item"] for row in rows}
