@@ -4,12 +4,16 @@ Every row pools the same quantities as the headline numbers, restricted to its
 group: detection F1 and mean agreement over the (item, annotator pair) records
 of the group, matched IoU and the within distance over its matched pairs, and
 σ of the group's within mean against the corpus baseline (σ and the within
-mean only for kinds with localization).
+mean only for kinds with localization).  A pair's σ is against its own
+cross-annotator baseline (a's objects on one item against b's on another), an
+annotator's against its objects paired with every other annotator's on other
+items (:mod:`agreekit.measures.cross`); a label's against the corpus baseline.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .arrays import safe_ratio
 from .measures.chance import sigma_value
 from .results import estimate
 
@@ -22,20 +26,37 @@ def grouped_means(keys, values, n_groups):
         return sums / counts, counts
 
 
-def _sigma_columns(match_index, match_group, n_groups, loc):
-    """``mean_within`` and ``sigma`` per group, or nothing for a kind without localization."""
+def _sigma_columns(match_index, match_group, n_groups, loc, baselines=None):
+    """``mean_within`` and ``sigma`` per group, or nothing for a kind without localization.
+    ``baselines``: each group's between mean, shown as ``mean_between_cross`` (default: the corpus's)."""
     if loc is None:
         return [{} for _ in range(n_groups)]
     mean_within, n = grouped_means(match_group, loc.within[match_index], n_groups)
+    between = np.full(n_groups, loc.mean_between) if baselines is None else baselines
     out = []
     for g in range(n_groups):
-        value = sigma_value(mean_within[g], loc.mean_between)
+        value = sigma_value(mean_within[g], between[g])
         reason = "no matched pairs" if n[g] == 0 else "the chance baseline is undefined"
-        out.append({"mean_within": mean_within[g], "sigma": estimate(value, None, reason, n=n[g])})
+        row = {"mean_within": mean_within[g], "sigma": estimate(value, None, reason, n=n[g])}
+        out.append(row if baselines is None else {**row, "mean_between_cross": between[g]})
     return out
 
 
-def _group_rows(record_groups, match_groups, n_groups, raw, loc):
+def _cross_means(loc, by_annotator, codes=None, n_names=0):
+    """Cross baselines per annotator (``codes`` None) or per annotator pair (codes a·n + b); None
+    without localization.  Without per-pair sums (too many annotators), every pair gets the corpus's."""
+    if loc is None:
+        return None
+    cross = loc.between["cross"]
+    if by_annotator:
+        return safe_ratio(cross.annotator_sums, cross.annotator_counts)
+    if cross.pair_sums is None:
+        return np.full(len(codes), loc.mean_between_cross)
+    a, b = codes // n_names, codes % n_names
+    return safe_ratio(cross.pair_sums[a, b], cross.pair_counts[a, b])
+
+
+def _group_rows(record_groups, match_groups, n_groups, raw, loc, baselines=None):
     """Measures per group; ``record_groups``/``match_groups`` are (index, group) arrays
     assigning records (annotator pairs on items) and matched pairs to groups."""
     rec, rec_group = record_groups
@@ -43,7 +64,7 @@ def _group_rows(record_groups, match_groups, n_groups, raw, loc):
     f1, n_records = grouped_means(rec_group, raw["f1"][rec], n_groups)
     agreement, _ = grouped_means(rec_group, raw["agreement"][rec], n_groups)
     iou, n_matched = grouped_means(mat_group, raw["matched_similarity"][mat], n_groups)
-    sigma = _sigma_columns(mat, mat_group, n_groups, loc)
+    sigma = _sigma_columns(mat, mat_group, n_groups, loc, baselines)
     return [{"n_item_pairs": int(n_records[g]), "n_matched": int(n_matched[g]), "detection_f1": f1[g],
              "mean_agreement": agreement[g], "mean_matched_iou": iou[g], **sigma[g]} for g in range(n_groups)]
 
@@ -56,7 +77,7 @@ def pair_rows(objects, records, pairs, raw, loc):
     codes, rec_pair = np.unique(rec_a * len(names) + rec_b, return_inverse=True)
     rec_pair = rec_pair.ravel()
     rows = _group_rows((np.arange(len(records)), rec_pair), (np.arange(len(pairs.record)), rec_pair[pairs.record]),
-                       len(codes), raw, loc)
+                       len(codes), raw, loc, _cross_means(loc, False, codes, len(names)))
     return [{"a": names[c // len(names)], "b": names[c % len(names)], **row} for c, row in zip(codes, rows)]
 
 
@@ -68,7 +89,8 @@ def annotator_rows(objects, records, pairs, raw, loc):
     both_rec = np.tile(np.arange(len(records)), 2)
     both_mat = np.tile(np.arange(len(pairs.record)), 2)
     rows = _group_rows((both_rec, np.concatenate([rec_a, rec_b])),
-                       (both_mat, np.concatenate([rec_a[pairs.record], rec_b[pairs.record]])), len(names), raw, loc)
+                       (both_mat, np.concatenate([rec_a[pairs.record], rec_b[pairs.record]])), len(names), raw, loc,
+                       _cross_means(loc, True))
     n_objects = np.bincount(objects.annotator_of, minlength=len(names))
     n_items = np.bincount(np.array([a for member in objects.members for a in member], dtype=np.intp),
                           minlength=len(names))

@@ -132,8 +132,12 @@ def format_boxes(report, objects="boxes"):
         "",
         f"sigma (localization)      {_estimate(loc['sigma'])}",
         f"  1 = perfect, 0 = no better than {objects} from other images, < 0 = systematically worse",
+        f"sigma_cross               {_estimate(loc['sigma_cross'])}",
+        "  against pairs by different annotators only (the pair and annotator tables use these baselines)",
+        f"sigma_B (Braylan 2022)    {_estimate(loc['significance_share'])}",
+        f"  share of matched pairs below the {loc['significance_level']:g} quantile of between distances",
         f"raw mean matched IoU      {_format_value(d['mean_matched_iou'])}   (no chance correction)",
-        f"KS D within vs between    {_format_value(loc['ks'])}",
+        f"KS D within vs between    {_format_value(loc['ks'])}   (cross: {_format_value(loc['ks_cross'])})",
         f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched pairs; "
         f"between {_format_value(loc['mean_between'])} over {loc['n_between']:,} pairs "
         f"({'exact, all pairs' if loc['between_exact'] else 'sampled'})",

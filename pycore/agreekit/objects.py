@@ -37,9 +37,10 @@ from .arrays import safe_ratio
 from .matching import clusters as make_clusters
 from .matching import match
 from .measures import bootstrap as boot
+from .measures import cross
 from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from .measures.chance import (between_baseline, between_ecdf, ecdf_summary, ks_statistic, resampled_between,
-                              sigma_reason, sigma_value)
+from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
+from .measures.ecdf import between_ecdf, ecdf_summary
 from .results import CI_LEVEL, Report, estimate
 
 
@@ -237,40 +238,75 @@ def _potato_alpha_rule(section, groups, objects, multi):
 # ----------------------------------------------------------------- σ and the intervals
 
 class Localization(NamedTuple):
-    """Within-item distances of the matched pairs and the between-item baseline."""
+    """Within-item distances of the matched pairs and the between-item baselines."""
 
     within: np.ndarray          # distance of each matched pair (aligned with MatchedPairs)
     within_sum: np.ndarray      # per item
     within_n: np.ndarray        # per item
     between: dict               # :func:`agreekit.measures.chance.between_baseline`
     mean_between: float
+    mean_between_cross: float   # over pairs of objects by different annotators (:mod:`agreekit.measures.cross`)
+    below_quantile: np.ndarray  # per item: matched pairs whose distance is below the between quantile
+    significance_level: float
 
 
-def localize(objects, kind, pairs, pair_budget, seed, progress):
+def localize(objects, kind, pairs, pair_budget, seed, progress, significance_level=0.05):
     """The :class:`Localization` of the matched ``pairs``."""
     within = kind.paired_distance(pairs.a, pairs.b) if pairs.a.size else np.zeros(0)
     within_sum = np.bincount(pairs.item, weights=within, minlength=objects.n_items)
     within_n = np.bincount(pairs.item, minlength=objects.n_items).astype(float)
-    between = between_baseline(objects, kind, np.sort(within), pair_budget, seed, progress)
+    order = np.argsort(within, kind="stable")
+    between = between_baseline(objects, kind, within[order], pair_budget, seed, progress, cross=True)
     mean_between = between["sum"] / between["n"] if between["n"] else float("nan")
-    return Localization(within, within_sum, within_n, between, mean_between)
+    cross = between["cross"]
+    mean_cross = cross.total_sum / cross.total_n if cross.total_n else float("nan")
+    below = np.zeros(len(within))
+    below[order] = below_between_quantile(between["le"], between["n"], significance_level)
+    below_quantile = np.bincount(pairs.item, weights=below, minlength=objects.n_items)
+    return Localization(within, within_sum, within_n, between, mean_between, mean_cross, below_quantile,
+                        significance_level)
 
 
-def localization_section(loc, sigma_ci, baseline_se=None):
-    """The report's ``localization``: σ and KS as estimates, their ingredients beside them
-    (``baseline_se``: from :func:`bootstrap_intervals`)."""
+def below_between_quantile(le, n_between, level):
+    """For each sorted within distance w_k, whether w_k < q_level(between).
+
+    q_level is the inverse-ECDF quantile min{x : F_between(x) ≥ level}, so
+    w < q exactly when F_between(w) < level, and F_between(w_k) = le[k] /
+    n_between is exact (after the KS grid snap): no quantile is estimated.
+    """
+    if n_between == 0:
+        return np.zeros(len(le), dtype=bool)
+    return le < level * n_between
+
+
+def localization_section(loc, cis, baseline_se=None):
+    """The report's ``localization``: σ, σ_cross, σ_B and KS as estimates, their ingredients beside
+    them (``cis``: the intervals of :func:`bootstrap_intervals`, or None)."""
+    cis = cis or {}
     within_sorted = np.sort(loc.within)
-    between = loc.between
+    between, cross = loc.between, loc.between["cross"]
     mean_within = mean(loc.within)
-    reason = sigma_reason(len(loc.within), between["n"], loc.mean_between)
+    n = len(loc.within)
+    reason = sigma_reason(n, between["n"], loc.mean_between)
+    reason_cross = sigma_reason(n, cross.total_n, loc.mean_between_cross)
     ks = ks_statistic(within_sorted, between["le"], between["lt"], between["n"])
+    ks_cross = ks_statistic(within_sorted, between["le_cross"], between["lt_cross"], cross.total_n)
+    share = float(loc.below_quantile.sum() / n) if n and between["n"] else float("nan")
     return {
-        "sigma": estimate(sigma_value(mean_within, loc.mean_between), sigma_ci, reason, n=len(loc.within)),
-        "ks": estimate(ks, None, reason, n=len(loc.within)),
+        "sigma": estimate(sigma_value(mean_within, loc.mean_between), cis.get("sigma"), reason, n=n),
+        "ks": estimate(ks, None, reason, n=n),
+        "sigma_cross": estimate(sigma_value(mean_within, loc.mean_between_cross), cis.get("sigma_cross"),
+                                reason_cross, n=n),
+        "ks_cross": estimate(ks_cross, None, reason_cross, n=n),
+        "significance_share": estimate(share, cis.get("significance_share"),
+                                       sigma_reason(n, between["n"], 1.0), n=n),
+        "significance_level": loc.significance_level,
         "mean_within": mean_within,
         "mean_between": loc.mean_between,
+        "mean_between_cross": loc.mean_between_cross,
         "n_within": int(len(loc.within)),
         "n_between": int(between["n"]),
+        "n_between_cross": int(cross.total_n),
         "n_between_possible": int(between["total_pairs"]),
         "between_exact": bool(between["exact"]),
         "between_se": between["se"],
@@ -288,6 +324,17 @@ def _resampled_sigma(counts, loc):
     return 1.0 - safe_ratio(mean_within, mean_between), error
 
 
+def _resampled_localization(counts, loc):
+    """σ_cross (None without dense cross terms) and σ_B of each resample; σ_B holds the between
+    quantile at its full-corpus value and resamples the matched pairs below it."""
+    share = safe_ratio(counts @ loc.below_quantile, counts @ loc.within_n)
+    terms = loc.between["cross_terms"]
+    if terms is None:
+        return None, share
+    mean_within = safe_ratio(counts @ loc.within_sum, counts @ loc.within_n)
+    return 1.0 - safe_ratio(mean_within, resampled_between(terms, counts)[0]), share
+
+
 def _resampled_alpha(counts, per_item):
     n_items, c = per_item.shape[0], per_item.shape[-1]
     if not c:
@@ -296,30 +343,36 @@ def _resampled_alpha(counts, per_item):
 
 
 def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed):
-    """Percentile intervals of σ (None without localization), detection α and classification α, over
-    resamples drawn in chunks; ``baseline_interval_se``: the root mean square over resamples of the error
-    that estimating the baseline's item-pair sums adds to a between mean (None when they are exact)."""
+    """Percentile intervals of σ, σ_cross and σ_B (None without localization; σ_cross also without its
+    dense item-pair terms), detection α and classification α, over resamples drawn in chunks;
+    ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
+    baseline's item-pair sums adds to a between mean (None when they are exact)."""
+    names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
-        return {"sigma": None, "detection": None, "classification": None, "baseline_interval_se": None}
-    sigma, error, detection, classification = [], [], [], []
+        return {**dict.fromkeys(names), "baseline_interval_se": None}
+    values = {name: [] for name in names}
+    error = []
     for counts in boot.resample_count_chunks(n_items, n_resamples, seed):
         if loc is not None:
-            values, errors = _resampled_sigma(counts, loc)
-            sigma.append(values)
+            sigma, errors = _resampled_sigma(counts, loc)
+            values["sigma"].append(sigma)
             error += [errors] if errors is not None else []
-        detection.append(_resampled_alpha(counts, alpha_in.detection))
-        classification.append(_resampled_alpha(counts, alpha_in.classification))
+            sigma_cross, share = _resampled_localization(counts, loc)
+            values["sigma_cross"] += [sigma_cross] if sigma_cross is not None else []
+            values["significance_share"].append(share)
+        values["detection"].append(_resampled_alpha(counts, alpha_in.detection))
+        values["classification"].append(_resampled_alpha(counts, alpha_in.classification))
     error = np.concatenate(error) if error else None
-    return {"sigma": boot.percentile_ci(np.concatenate(sigma)) if sigma else None,
-            "detection": boot.percentile_ci(np.concatenate(detection)),
-            "classification": boot.percentile_ci(np.concatenate(classification)),
-            "baseline_interval_se": float(np.sqrt(np.nanmean(error ** 2))) if error is not None else None}
+    out = {name: boot.percentile_ci(np.concatenate(v)) if v else None for name, v in values.items()}
+    out["baseline_interval_se"] = float(np.sqrt(np.nanmean(error ** 2))) if error is not None else None
+    return out
 
 
 # ----------------------------------------------------------------- the report
 
 def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair_budget, progress=None,
-                  label_equal=lambda a, b: a == b, label_key=str, localization=True, potato_alpha=False):
+                  label_equal=lambda a, b: a == b, label_key=str, localization=True, potato_alpha=False,
+                  significance_level=0.05):
     """All measures of the object engine as a plain dict (see the module docstring).
 
     ``localization=False`` (a kind without σ) leaves σ, KS and the within
@@ -332,7 +385,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     pairs = matched_pairs(records)
     groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
-    loc = localize(objects, kind, pairs, pair_budget, seed, progress) if localization else None
+    loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
     if progress is not None and bootstrap > 0:
         progress(0, 1, "bootstrap")
     cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed)
@@ -342,7 +395,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     if potato_alpha:
         detection = _potato_alpha_rule(detection, groups, objects, multi=False)
         classification = _potato_alpha_rule(classification, groups, objects, multi=True)
-    section = localization_section(loc, cis["sigma"], cis["baseline_interval_se"]) if loc is not None else None
+    section = localization_section(loc, cis, cis["baseline_interval_se"]) if loc is not None else None
     data = {"localization": section} if section is not None else {}
     data.update({
         "detection": detection,
@@ -365,6 +418,12 @@ def object_kind_report(kind, count_key, count, records, objects, data, warnings,
         warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
                         f"{settings['pair_budget']:,}: it is a seeded sample of {loc['n_between']:,} pairs "
                         f"(standard error of the mean {loc['between_se']:.2g})")
+    if settings.get("bootstrap") and loc["between_exact"] and objects.n_items > cross.DENSE_ITEMS:
+        warnings.append(f"no interval for σ_cross: above {cross.DENSE_ITEMS:,} items its item-pair sums are "
+                        "not kept")
+    if len(objects.annotators) > cross.PAIR_ANNOTATORS:
+        warnings.append(f"more than {cross.PAIR_ANNOTATORS:,} annotators: per-pair cross baselines are not "
+                        "kept; the pair table's σ uses the corpus σ_cross baseline")
     if loc["baseline_interval_se"] is not None:
         warnings.append(f"the σ interval's chance baseline is {loc['baseline_interval']} (standard error of a "
                         f"resampled between mean {loc['baseline_interval_se']:.2g})")

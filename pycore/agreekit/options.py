@@ -210,3 +210,6 @@ DISTANCE = Option("distance", "choice", "Distance for σ", "the distance σ and 
 PAIR_BUDGET = Option("pair_budget", "int", "Pair budget (exact baseline up to)",
                      "the largest number of between-item pairs computed exactly; above it a seeded sample",
                      minimum=1, maximum=10 ** 12)
+SIGNIFICANCE_LEVEL = Option("significance_level", "float", "Level of σ_B (share below the between quantile)",
+                            "the between-item distance quantile a within distance must fall below to count in "
+                            "σ_B (Braylan, Alonso & Lease 2022)", minimum=0.001, maximum=0.999)

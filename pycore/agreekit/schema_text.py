@@ -34,6 +34,8 @@ DESCRIPTIONS = {
     "settings.seed": "Seed of the bootstrap (and of a sampled chance baseline in boxes, polygons and cuboids).",
     "settings.pair_budget": "Largest number of between-item pairs the chance baseline computes exactly; above "
                             "it, a seeded sample of at most 2,000,000 pairs.",
+    "settings.significance_level": "Level of σ_B (`localization.significance_share`): the quantile of the "
+                                   "between-item distances a within distance must fall below (default 0.05).",
     "settings.ci_level": "Level of every interval in the report (0.95).",
     "n_items": "Compared items, those with at least two annotators; spans instead counts every item with a "
                "row (compared: `n_items_scored`).",
@@ -94,12 +96,28 @@ DESCRIPTIONS = {
                           "pair, fewer than two compared items or every between-item distance 0.",
     "localization.ks": "Two-sample Kolmogorov–Smirnov D, the largest gap between the ECDFs of the within and "
                        "between distances, in [0, 1]; n: matched pairs; no interval. Undefined (null) when σ is.",
+    "localization.sigma_cross": "σ against the cross-annotator baseline: 1 − `mean_within` / "
+                                "`mean_between_cross`; n: matched pairs. Unlike the pooled σ, an annotator "
+                                "consistent with itself (the same box on every image) does not lower its own "
+                                "baseline. Undefined (null) as for σ; no interval above 2,000 items (a warning).",
+    "localization.ks_cross": "KS D of the within distances against the cross-annotator between distances; n: "
+                             "matched pairs; no interval. Undefined (null) when `sigma_cross` is.",
+    "localization.significance_share": "σ_B of Braylan, Alonso & Lease (2022): the share of matched pairs whose "
+                                       "distance is below the `significance_level` quantile (inverse ECDF) of the "
+                                       "pooled between distances, i.e. 1 − mean(d_within ≥ q); exact (no quantile "
+                                       "is estimated: F_between is read at each within distance). Its interval "
+                                       "resamples items with the quantile held fixed; n: matched pairs.",
+    "localization.significance_level": "The level of `significance_share` (`settings.significance_level`).",
     "localization.mean_within": "Mean distance over the matched pairs; null when there are none.",
     "localization.mean_between": "Chance baseline: mean distance over unordered pairs of objects on different "
                                  "compared items, matched or not (a seeded sample when `between_exact` is "
                                  "false); null when there are no such pairs.",
+    "localization.mean_between_cross": "Cross-annotator baseline: mean distance over unordered pairs of objects "
+                                       "drawn by different annotators on different compared items (of the "
+                                       "sample when `between_exact` is false); null when there are none.",
     "localization.n_within": "Matched pairs whose distances make up `mean_within`.",
     "localization.n_between": "Between-item pairs in `mean_between`: all of them, or the sample's size.",
+    "localization.n_between_cross": "Between-item pairs by different annotators in `mean_between_cross`.",
     "localization.n_between_possible": "All unordered pairs of objects on different compared items.",
     "localization.between_exact": "True when `mean_between` is over every between-item pair, false when over a "
                                   "seeded sample (more pairs than `settings.pair_budget`).",
@@ -140,8 +158,11 @@ DESCRIPTIONS = {
     "pairs[].mean_agreement": "`mean_agreement` over the pair's items.",
     "pairs[].mean_matched_iou": "Mean similarity of the pair's matched objects; null when none matched.",
     "pairs[].mean_within": "Mean distance of the pair's matched objects; null when none matched.",
-    "pairs[].sigma": "σ of the pair: 1 − its `mean_within` / the corpus `localization.mean_between`; n: its "
-                     "matched pairs; no interval. Undefined (null) with no matched pair or no baseline.",
+    "pairs[].sigma": "σ of the pair: 1 − its `mean_within` / its own cross baseline `mean_between_cross`; n: "
+                     "its matched pairs; no interval. Undefined (null) with no matched pair or no baseline.",
+    "pairs[].mean_between_cross": "The pair's chance baseline: mean distance of `a`'s objects on one item to "
+                                  "`b`'s on another (above 1,000 annotators: the corpus "
+                                  "`localization.mean_between_cross`, with a warning).",
     "annotators[].n_objects": "Objects the annotator drew on compared items.",
     "annotators[].n_item_pairs": "Comparisons (item, annotator pair) the annotator takes part in.",
     "annotators[].n_matched": "Matched pairs with one of the annotator's objects.",
@@ -149,9 +170,11 @@ DESCRIPTIONS = {
     "annotators[].mean_agreement": "`mean_agreement` over the annotator's comparisons.",
     "annotators[].mean_matched_iou": "Mean similarity of the annotator's matched pairs; null when none.",
     "annotators[].mean_within": "Mean distance of the annotator's matched pairs; null when none.",
-    "annotators[].sigma": "σ of the annotator: 1 − the `mean_within` of its matched pairs / the corpus "
-                          "`localization.mean_between`; n: those pairs; no interval. Undefined (null) as for "
+    "annotators[].sigma": "σ of the annotator: 1 − the `mean_within` of its matched pairs / its cross "
+                          "baseline `mean_between_cross`; n: those pairs; no interval. Undefined (null) as for "
                           "`pairs[].sigma`.",
+    "annotators[].mean_between_cross": "The annotator's chance baseline: mean distance of its objects to every "
+                                       "other annotator's objects on other items.",
     "labels[].n_objects": "Objects with this label.",
     "labels[].n_matched": "Matched pairs in which either object has this label.",
     "labels[].n_label_mismatch": "Of those, the pairs whose other object has a different label.",

@@ -119,10 +119,12 @@ def box_kind(boxes, distance):
 
 
 @register("boxes", title="Boxes", summary="bounding boxes: item, annotator, x, y, w, h, label",
-          options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+          options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
+                   opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, alternatives=(CORNERS,), synonyms=SYNONYMS, count_key="n_boxes", position=1)
 def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
-          seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
+          seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
+          progress=None):
     """Agreement report for bounding boxes.
 
     Parameters
@@ -142,6 +144,9 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
         Seed of the bootstrap and of a sampled baseline.
     pair_budget : int
         The largest number of between-item pairs computed exactly; above it a seeded sample.
+    significance_level : float
+        The level of σ_B (``localization.significance_share``): the share of matched pairs whose
+        distance is below this quantile of the between-item distances.
     progress : callable, optional
         ``progress(done, total, stage)``, called during long work.
 
@@ -157,10 +162,11 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
     kind = box_kind(box_array, distance)
     label_key, label_equal = label_rules(potato)
     data = object_report(objects, kind, threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed,
-                         pair_budget=pair_budget, progress=progress, label_equal=label_equal,
+                         pair_budget=pair_budget, progress=progress,
+                         significance_level=significance_level, label_equal=label_equal,
                          label_key=label_key, potato_alpha=potato)
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
-                "seed": seed, "pair_budget": pair_budget}
+                "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
     return object_kind_report("boxes", "n_boxes", int(len(box_array)), records, objects, data, warnings, settings)
 
 

@@ -177,10 +177,12 @@ def cuboid_kind(cuboids):
           summary="3D cuboids: item, annotator, cx, cy, cz, sx, sy, sz, qx, qy, qz, qw (or yaw), label",
           options=(opts.THRESHOLD.but(label="IoU₃D threshold for a match"),
                    opts.DISTANCE.but(choices=(opts.Choice("iou", "IoU₃D: 1 − IoU₃D"),)),
-                   opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+                   opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
+                   opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6)
 def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
-            seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
+            seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
+            progress=None):
     """Agreement report for oriented 3D cuboids, in the shape of :func:`agreekit.boxes`.
 
     Parameters
@@ -213,8 +215,9 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
     warnings += more
     label_key, label_equal = label_rules(potato)
     data = object_report(objects, cuboid_kind(array), threshold=threshold, match_mode=match, bootstrap=bootstrap,
-                         seed=seed, pair_budget=pair_budget, progress=progress, label_equal=label_equal,
+                         seed=seed, pair_budget=pair_budget, progress=progress,
+                         significance_level=significance_level, label_equal=label_equal,
                          label_key=label_key, potato_alpha=potato)
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
-                "seed": seed, "pair_budget": pair_budget}
+                "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
     return object_kind_report("cuboids", "n_cuboids", int(len(array)), records, objects, data, warnings, settings)

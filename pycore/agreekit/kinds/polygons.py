@@ -135,10 +135,12 @@ def _duplicates(objects, polygons):
 
 @register("polygons", title="Polygons", summary="polygons: item, annotator, points (x1 y1 x2 y2 ...), label",
           options=(opts.THRESHOLD.but(label="Polygon IoU threshold for a match"), opts.DISTANCE, opts.MATCH,
-                   opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET),
+                   opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
+                   opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
-             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, progress=None):
+             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
+             progress=None):
     """Agreement report for polygons, with the same shape as :func:`agreekit.boxes`.
 
     Parameters
@@ -173,7 +175,8 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
     item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
     data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=threshold, match_mode=match,
                          bootstrap=bootstrap, seed=seed, pair_budget=pair_budget, progress=progress,
+                         significance_level=significance_level,
                          potato_alpha=match == "potato")
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
-                "seed": seed, "pair_budget": pair_budget}
+                "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
     return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings)

@@ -45,6 +45,7 @@ import numpy as np
 
 from ..arrays import safe_ratio
 from . import bootstrap as boot
+from . import cross as cross_sums
 
 DEFAULT_PAIR_BUDGET = 50_000_000
 SAMPLED_PAIRS = 2_000_000
@@ -79,7 +80,7 @@ class KsTable(NamedTuple):
 
 
 def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDGET, seed=boot.DEFAULT_SEED,
-                     progress=None):
+                     progress=None, cross=False):
     """Mean distance over pairs of objects on different items, with KS counts.
 
     Parameters
@@ -97,6 +98,9 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         Seed of the pair sample and of the item-pair sample.
     progress : callable or None
         ``progress(done, total, stage)``.
+    cross : bool
+        Also the cross-annotator baseline (``objects.annotator_of`` and
+        ``objects.annotators`` needed).
 
     Returns
     -------
@@ -107,22 +111,36 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         each sorted within value w_k, how many between distances are ≤ w_k and
         < w_k, after snapping), ``histogram`` (200 bins over [0, 1]); up to
         ``DENSE_ITEMS`` items also ``item_sums`` and ``item_counts``, the dense
-        (n × n) S and N with zero diagonals.
+        (n × n) S and N with zero diagonals.  The cross-annotator baseline (:mod:`.cross`), all None unless
+        ``cross``: ``cross`` (:class:`~.cross.CrossBaseline`), ``le_cross``/``lt_cross`` (KS counts) and
+        ``cross_terms`` (:class:`BetweenTerms`; None on the exact path above ``cross.DENSE_ITEMS`` items).
     """
     sizes = np.diff(objects.offsets).astype(float)
     total_pairs = (sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0
     table = ks_table(within_sorted)
     result = {"le": np.zeros(len(within_sorted)), "lt": np.zeros(len(within_sorted)),
               "histogram": np.zeros(_HISTOGRAM_BINS), "total_pairs": int(total_pairs)}
+    same = {"le": np.zeros(len(within_sorted)), "lt": np.zeros(len(within_sorted)),
+            "histogram": np.zeros(_HISTOGRAM_BINS)}
+    exact = total_pairs <= pair_budget
+    crossing = cross_sums.CrossSums(objects, exact and len(sizes) <= cross_sums.DENSE_ITEMS) if cross else None
+    result.update(cross=None, cross_terms=None, le_cross=None, lt_cross=None)
     if total_pairs == 0:
         result.update(sum=0.0, n=0, exact=True, se=None, terms=_no_pairs(len(sizes)))
-    elif total_pairs <= pair_budget:
+    elif exact:
         sums = _DenseSums(sizes) if len(sizes) <= DENSE_ITEMS else _SampledSums(sizes, seed)
-        _between_exact(objects, kind, table, result, sums, progress)
+        _between_exact(objects, kind, table, (result, same), (sums, crossing), progress)
         result.update(n=int(total_pairs), exact=True, se=None, terms=sums.terms(result["sum"], total_pairs))
     else:
-        _between_sampled(objects, kind, table, result, seed, progress, min(SAMPLED_PAIRS, pair_budget))
+        _between_sampled(objects, kind, table, (result, same), crossing, seed, progress,
+                         min(SAMPLED_PAIRS, pair_budget))
         result["exact"] = False
+    if crossing is not None:
+        if exact:
+            result["cross"] = cross_sums.exact_baseline(crossing, objects, result["sum"])
+            result["cross_terms"] = _cross_terms(result["terms"], crossing, objects)
+        result["le_cross"] = result["le"] - same["le"]
+        result["lt_cross"] = result["lt"] - same["lt"]
     if isinstance(result["terms"].sums, boot.DensePairs):
         result["item_sums"] = result["terms"].sums.matrix
         result["item_counts"] = result["terms"].counts.matrix
@@ -155,6 +173,15 @@ def resampled_between(terms, counts):
     first, second = terms.sums.estimates(counts)
     error = 0.5 * np.sqrt(1.0 - terms.sums.rate) * safe_ratio(first - second, n)
     return safe_ratio(0.5 * (first + second), n), error
+
+
+def _cross_terms(terms, crossing, objects):
+    """The dense :class:`BetweenTerms` of the cross pairs: pooled S and N minus the same-annotator ones."""
+    if crossing.same_items is None or not isinstance(terms.sums, boot.DensePairs):
+        return None
+    same_sums = crossing.same_items + crossing.same_items.T
+    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums),
+                        boot.DensePairs(terms.counts.matrix - cross_sums.same_item_pair_counts(objects)), "exact")
 
 
 def _no_pairs(n_items):
@@ -239,8 +266,10 @@ def _item_blocks(offsets):
         p = q
 
 
-def _between_exact(objects, kind, table, result, sums, progress):
-    """Every between pair, streamed: the total, the KS counts, and the item-pair sums into ``sums``."""
+def _between_exact(objects, kind, table, results, accumulators, progress):
+    """Every between pair, streamed: the total, the KS counts (all pairs and same-annotator pairs, into
+    ``results``), the item-pair sums and the cross-annotator sums (into ``accumulators``)."""
+    (result, same), (sums, crossing) = results, accumulators
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
@@ -252,14 +281,17 @@ def _between_exact(objects, kind, table, result, sums, progress):
         if q - p > 1:  # pairs inside the block: only with a later item
             inner = kind.distance_block(rows, rows)
             later = item_of[rows][None, :] > item_of[rows][:, None]
-            parts.append((np.where(later, inner, 0.0), inner[later], p, q))
+            parts.append((np.where(later, inner, 0.0), inner[later], p, q, rows, later))
         if r1 < n_objects:  # every column after the block is a later item
-            outer = kind.distance_block(rows, np.arange(r1, n_objects))
-            parts.append((outer, outer.ravel(), q, n_items))
-        for block, flat, c0, c1 in parts:
+            columns = np.arange(r1, n_objects)
+            outer = kind.distance_block(rows, columns)
+            parts.append((outer, outer.ravel(), q, n_items, columns, None))
+        for block, flat, c0, c1, cols, valid in parts:
             sums.add(*_item_pair_sums(block, offsets, (p, q), (c0, c1)))
             total += float(flat.sum())
             _accumulate(flat, table, result)
+            if crossing is not None:
+                _accumulate(crossing.add(block, rows, cols, valid), table, same)
         if progress is not None:
             progress(int(r1), n_objects, "chance baseline")
     result["sum"] = total
@@ -348,8 +380,10 @@ def additive_model(sizes, totals, overall):
 
 # ----------------------------------------------------------------- a sample of pairs
 
-def _between_sampled(objects, kind, table, result, seed, progress, sample_size):
-    """A seeded uniform sample of ``sample_size`` between pairs: mean, standard error, KS counts, S and N."""
+def _between_sampled(objects, kind, table, results, crossing, seed, progress, sample_size):
+    """A seeded uniform sample of ``sample_size`` between pairs: mean, standard error, KS counts, S and N,
+    and the same of its cross-annotator pairs."""
+    result, same_counts = results
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
@@ -372,6 +406,11 @@ def _between_sampled(objects, kind, table, result, seed, progress, sample_size):
     result["n"] = int(len(d))
     result["se"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None
     _accumulate(d, table, result)
+    if crossing is not None:
+        same = crossing.add_pairs(i, j, d)
+        _accumulate(d[same], table, same_counts)
+        result["cross"] = cross_sums.sampled_baseline(crossing, i, j, d)
+        result["cross_terms"] = _sampled_terms(item_of[i][~same], item_of[j][~same], d[~same], n_items)
     if progress is not None:
         progress(1, 1, "chance baseline (sampled)")
 
@@ -390,7 +429,7 @@ def _sampled_terms(item_a, item_b, d, n_items):
                         boot.SparsePairs.from_entries(low, high, np.ones(len(d)), n_items), "exact")
 
 
-# ----------------------------------------------------------------- σ and the chart
+# ----------------------------------------------------------------- σ
 
 def sigma_value(mean_within, mean_between):
     """σ = 1 − mean_within / mean_between, NaN when either is undefined or the between mean is not positive."""
@@ -408,29 +447,3 @@ def sigma_reason(n_within, n_between, mean_between):
     if not mean_between > 0:
         return "every between-item distance is 0"
     return None
-
-
-def ecdf_summary(values, points=200):
-    """A compact ECDF of sorted ``values``: at most ``points`` quantile steps."""
-    values = np.sort(np.asarray(values, dtype=float))
-    if values.size == 0:
-        return {"x": [], "y": []}
-    k = np.unique(np.linspace(0, values.size - 1, min(points, values.size)).round().astype(int))
-    return {"x": values[k].tolist(), "y": ((k + 1) / values.size).tolist()}
-
-
-def between_ecdf(within_sorted, le, n_between, histogram):
-    """The between ECDF for the chart: exact at every within value (where KS is
-    read) and at the edges of a 200-bin histogram over [0, 1] (the rest of the curve;
-    at an edge e the value is the share of distances below e, and 1 at e = 1)."""
-    if n_between == 0:
-        return {"x": [], "y": []}
-    x_within = np.unique(within_sorted)
-    last = np.searchsorted(within_sorted, x_within, "right") - 1
-    y_within = le[last] / n_between if len(x_within) else np.zeros(0)
-    edges = np.arange(1, len(histogram) + 1) / len(histogram)
-    y_edges = np.cumsum(histogram) / n_between
-    x = np.concatenate([x_within, edges])
-    y = np.concatenate([y_within, y_edges])
-    order = np.lexsort((y, x))
-    return {"x": x[order].tolist(), "y": y[order].tolist()}

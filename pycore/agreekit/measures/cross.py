@@ -1,0 +1,189 @@
+"""The cross-annotator chance baseline of σ: between-item pairs of objects drawn by *different* annotators.
+
+The pooled baseline (:mod:`.chance`) averages every pair of objects on
+different items, including pairs drawn by one annotator.  An annotator who
+draws the same box on every image adds between-item pairs of distance 0 and so
+lowers the baseline it is judged against.  The cross baseline leaves those
+pairs out:
+
+* ``σ_cross`` of the corpus: the mean over pairs (x, y) on different items
+  with annotator(x) ≠ annotator(y);
+* of an annotator pair {a, b}: a's objects on item i against b's on j ≠ i;
+* of an annotator a: its objects against every other annotator's on other items.
+
+Every between-item pair of objects belongs to exactly one annotator pair, so
+the stream that computes the pooled total accumulates, per block, sums per
+run of one annotator's objects on one item (objects are contiguous by item,
+then by annotator), then per annotator pair.  The same-annotator pairs are
+split off for the KS counts and for the item-pair sums of the interval (up
+to ``DENSE_ITEMS`` items on the exact path; a sampled baseline's interval
+uses its sampled cross pairs); the cross quantities are the pooled ones minus these.  Counts are
+exact in closed form from the objects per (item, annotator).
+
+Per-pair sums are n_annotators² numbers: above ``PAIR_ANNOTATORS`` annotators
+only the per-annotator sums (2·n_annotators numbers) are kept.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import sparse
+
+PAIR_ANNOTATORS = 1_000   # above it no per-pair sums: 1,000² numbers = 8 MB per matrix at the limit
+DENSE_ITEMS = 2_000       # up to it the exact path keeps dense same-annotator item-pair sums for the interval
+
+
+class Runs(NamedTuple):
+    """Maximal runs of one annotator's objects on one item, in object order."""
+
+    start: np.ndarray      # (r + 1,) object offsets of the runs
+    item: np.ndarray       # (r,)
+    annotator: np.ndarray  # (r,)
+
+    @property
+    def size(self):
+        return np.diff(self.start).astype(float)
+
+
+def object_runs(offsets, annotator_of):
+    """The :class:`Runs` of objects contiguous by item and, within an item, by annotator."""
+    n_objects = int(offsets[-1])
+    item_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    change = np.flatnonzero((np.diff(item_of) != 0) | (np.diff(annotator_of) != 0)) + 1
+    start = np.concatenate([[0], change, [n_objects]]).astype(np.intp) if n_objects else np.zeros(1, np.intp)
+    return Runs(start, item_of[start[:-1]], np.asarray(annotator_of)[start[:-1]])
+
+
+class CrossSums:
+    """Accumulates, over between-item blocks, the sums the cross baseline needs.
+
+    Parameters
+    ----------
+    objects : ObjectSet
+    dense_items : bool
+        Also keep the (n_items × n_items) same-annotator item-pair sums, for the interval.
+    """
+
+    def __init__(self, objects, dense_items):
+        self.runs = object_runs(objects.offsets, objects.annotator_of)
+        self.annotator_of = np.asarray(objects.annotator_of)
+        self.n_annotators = len(objects.annotators)
+        self.n_items = objects.n_items
+        a = self.n_annotators
+        self.pairs = np.zeros((a, a)) if a <= PAIR_ANNOTATORS else None
+        self.by_annotator = np.zeros(a)       # Σ over its between pairs with anyone (both sides)
+        self.same = np.zeros(a)               # Σ over its between pairs with itself (once)
+        self.same_items = np.zeros((self.n_items, self.n_items)) if dense_items else None
+
+    def add(self, block, rows, cols, valid=None):
+        """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous whole runs; entries
+        outside ``valid`` are 0) and return its same-annotator between distances (flat)."""
+        same = self.annotator_of[rows][:, None] == self.annotator_of[cols][None, :]
+        if valid is not None:
+            same &= valid
+        starts = self.runs.start
+        r0, r1 = np.searchsorted(starts, [rows[0], rows[-1] + 1])
+        c0, c1 = np.searchsorted(starts, [cols[0], cols[-1] + 1])
+        per_run = np.add.reduceat(block, starts[c0:c1] - cols[0], axis=1)
+        per_run = np.add.reduceat(per_run, starts[r0:r1] - rows[0], axis=0)
+        ann_r, ann_c = self.runs.annotator[r0:r1], self.runs.annotator[c0:c1]
+        a = self.n_annotators
+        self.by_annotator += np.bincount(ann_r, per_run.sum(axis=1), a) + np.bincount(ann_c, per_run.sum(axis=0), a)
+        same_runs = ann_r[:, None] == ann_c[None, :]
+        sr, sc = np.nonzero(same_runs)
+        self.same += np.bincount(ann_r[sr], per_run[sr, sc], a)
+        if self.pairs is not None:
+            codes = ann_r[:, None] * a + ann_c[None, :]
+            self.pairs += np.bincount(codes.ravel(), per_run.ravel(), a * a).reshape(a, a)
+        if self.same_items is not None:
+            np.add.at(self.same_items, (self.runs.item[r0:r1][sr], self.runs.item[c0:c1][sc]), per_run[sr, sc])
+        return block[same]
+
+    def add_pairs(self, first, second, d):
+        """Add sampled between pairs (first[k], second[k]) at distances ``d``; returns the same-annotator mask."""
+        a = self.n_annotators
+        ann_1, ann_2 = self.annotator_of[first], self.annotator_of[second]
+        same = ann_1 == ann_2
+        self.by_annotator += np.bincount(ann_1, d, a) + np.bincount(ann_2, d, a)
+        self.same += np.bincount(ann_1[same], d[same], a)
+        if self.pairs is not None:
+            self.pairs += np.bincount(ann_1 * a + ann_2, d, a * a).reshape(a, a)
+        return same
+
+
+class CrossBaseline(NamedTuple):
+    """Sums and counts of the cross baseline: the corpus, per annotator, per annotator pair."""
+
+    total_sum: float
+    total_n: float
+    annotator_sums: np.ndarray     # (A,)
+    annotator_counts: np.ndarray   # (A,)
+    pair_sums: object              # (A × A) symmetric, zero diagonal; None above PAIR_ANNOTATORS
+    pair_counts: object
+
+
+def exact_counts(objects):
+    """Counts of cross pairs in closed form: (total, per annotator (A,), per pair (A × A) or None).
+
+    With n_ia objects of annotator a on item i, t_a = Σ_i n_ia, n_i = Σ_a n_ia
+    and N = Σ_i n_i: the pair {a, b} has t_a t_b − Σ_i n_ia n_ib pairs, a has
+    t_a (N − t_a) − Σ_i n_ia (n_i − n_ia), and the corpus N²/2 − Σ_i n_i²/2
+    minus the same-annotator Σ_a (t_a² − Σ_i n_ia²)/2.
+    """
+    counts = item_annotator_counts(objects)
+    a = len(objects.annotators)
+    t = np.asarray(counts.sum(axis=0)).ravel()
+    n_item = np.asarray(counts.sum(axis=1)).ravel()
+    square_a = np.asarray(counts.multiply(counts).sum(axis=0)).ravel()
+    same = (t ** 2 - square_a) / 2.0
+    total = (n_item.sum() ** 2 - (n_item ** 2).sum()) / 2.0 - same.sum()
+    shared = np.asarray(counts.T.multiply(n_item).sum(axis=1)).ravel() - square_a   # Σ_i n_ia (n_i − n_ia)
+    per_annotator = t * (t.sum() - t) - shared
+    per_pair = None
+    if a <= PAIR_ANNOTATORS:
+        per_pair = np.outer(t, t) - (counts.T @ counts).toarray()
+        np.fill_diagonal(per_pair, 0.0)
+    return float(total), per_annotator, per_pair
+
+
+def item_annotator_counts(objects):
+    """Objects per (item, annotator) as a sparse (n_items × A) matrix."""
+    runs = object_runs(objects.offsets, objects.annotator_of)
+    return sparse.csr_matrix((runs.size, (runs.item, runs.annotator)),
+                             shape=(objects.n_items, len(objects.annotators)))
+
+
+def same_item_pair_counts(objects):
+    """Σ_a n_ia n_ja per item pair (dense, zero diagonal): the same-annotator pairs of items i and j."""
+    counts = item_annotator_counts(objects)
+    out = (counts @ counts.T).toarray()
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def exact_baseline(sums, objects, pooled_sum):
+    """The :class:`CrossBaseline` of a fully streamed :class:`CrossSums`."""
+    total, per_annotator, per_pair = exact_counts(objects)
+    pair_sums = None
+    if sums.pairs is not None:
+        pair_sums = sums.pairs + sums.pairs.T
+        np.fill_diagonal(pair_sums, 0.0)
+    return CrossBaseline(pooled_sum - float(sums.same.sum()), total, sums.by_annotator - 2.0 * sums.same,
+                         per_annotator, pair_sums, per_pair)
+
+
+def sampled_baseline(sums, first, second, d):
+    """The :class:`CrossBaseline` of sampled pairs: sums and counts over the sampled cross pairs."""
+    a = sums.n_annotators
+    ann_1, ann_2 = sums.annotator_of[first], sums.annotator_of[second]
+    cross = ann_1 != ann_2
+    per_annotator = (np.bincount(ann_1[cross], minlength=a) + np.bincount(ann_2[cross], minlength=a)).astype(float)
+    pair_sums = pair_counts = None
+    if sums.pairs is not None:
+        pair_sums = sums.pairs + sums.pairs.T
+        np.fill_diagonal(pair_sums, 0.0)
+        pair_counts = np.bincount(ann_1[cross] * a + ann_2[cross], minlength=a * a).reshape(a, a).astype(float)
+        pair_counts = pair_counts + pair_counts.T
+    return CrossBaseline(float(d[cross].sum()), float(cross.sum()), sums.by_annotator - 2.0 * sums.same,
+                         per_annotator, pair_sums, pair_counts)
