@@ -228,6 +228,17 @@ def test_polygon_fault_values_are_shortened():
     assert direct.value.value == "0 0 2 2 2 0 0 2"
 
 
+@pytest.mark.parametrize("time", ["1e308", "-1e301", "1.7976931348623157e308"])
+def test_segment_times_beyond_the_ceiling_are_a_located_error(time, tmp_path, capsys):
+    """Found by the fuzz: identical segments [0, 1e308) had an infinite union, so IoU 0 and no match."""
+    text = f"item,annotator,start,end,label\nc,a,{time},{time},x\nc,b,0,1,x\n"
+    error = _error("segments", text, bootstrap=0)
+    assert (error.line, error.column, error.value) == (2, "start", time) and "1e+300" in error.message
+    _cli_error(tmp_path, capsys, "segments", text)
+    report = agreekit.segments("item,annotator,start,end,label\nc,a,0,1e300,x\nc,b,0,1e300,x\n", bootstrap=0)
+    assert report.to_dict()["mean_matched_iou"] == 1.0
+
+
 # --------------------------------------------------------------------------- 4. zero-size boxes at threshold 0
 
 @pytest.mark.parametrize("kind, rows", [

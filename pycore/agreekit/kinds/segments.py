@@ -41,7 +41,7 @@ from ..object_sets import ObjectSet
 from ..objects import ObjectKind, object_report
 from ..registry import register
 from ..results import Report, estimate
-from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, to_float, to_text
+from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, shortened, to_float, to_text
 from .durations import read_durations
 from .unitizing_report import segment_alpha_u
 
@@ -56,6 +56,9 @@ SYNONYMS = {
 REQUIRED = ("item", "annotator", "start", "end")
 
 DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
+# The largest time magnitude: lengths and unions of two segments (sums of four times) stay finite;
+# beyond, they overflow to inf and identical segments would get IoU 0.
+MAX_SECONDS = 1e300
 
 NO_SIGMA_REASON = ("σ is not computed for time segments: its chance baseline compares annotations of "
                    "different items, and a segment from a different clip is not a fair chance comparison "
@@ -127,8 +130,8 @@ def read_segments(source):
     ------
     InputError
         Naming the line and column: missing item or annotator, non-numeric or
-        non-finite time, only one of start and end given, a label without a
-        segment, ``end < start``.
+        non-finite time or one beyond ``MAX_SECONDS``, only one of start and
+        end given, a label without a segment, ``end < start``.
     """
     rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
     raw = {}  # item -> annotator -> [Segment] ([] for "marked nothing")
@@ -164,16 +167,20 @@ def _text(row, column, required=True):
 
 
 def _seconds(row, column):
-    """:func:`~agreekit.rows.to_float`, with a fast path for a string holding a finite number."""
+    """:func:`~agreekit.rows.to_float` within ±``MAX_SECONDS``, with a fast path for a string holding one."""
     value = row.values.get(column)
     if type(value) is str:
         try:
             number = float(value)
         except ValueError:
             number = math.nan
-        if math.isfinite(number):
+        if abs(number) <= MAX_SECONDS:  # False for NaN
             return number
-    return to_float(row, column)  # converts other types, or raises the located error
+    number = to_float(row, column)  # converts other types, or raises the located error
+    if abs(number) > MAX_SECONDS:
+        raise InputError(f"'{column}' is beyond ±{MAX_SECONDS:g} seconds; rescale the times", line=row.line,
+                         column=column, value=shortened(value))
+    return number
 
 
 def _build_tracks(raw):
