@@ -87,3 +87,111 @@ def test_a_report_that_is_not_json_is_a_bug_not_a_crash(bridge, monkeypatch):
     monkeypatch.setitem(registry.KINDS, "masks", dataclasses.replace(kind, function=lambda rows, **o: NotJson()))
     error = run(bridge, "masks", "x")["error"]
     assert error["type"] == "internal" and error["message"].startswith("internal error: ValueError: Out of range float")
+
+
+# ----------------------------------------------------------------- run_convert: dropped files to rows
+
+FORMATS = ROOT / "tests" / "fixtures" / "formats"
+# One fixture set per format, as the page receives it: files by name, a folder by its paths.
+DROPS = {
+    "labelstudio": ["labelstudio/ls_boxes.json"], "coco": ["coco/per_file/alice.json", "coco/per_file/bob.json"],
+    "cvat": ["cvat/replicas"], "potato": ["potato/spans"], "prodigy": ["prodigy/ner_news.jsonl"],
+    "doccano": ["doccano/approved"], "brat": ["brat/corpus"], "rttm": ["rttm"], "textgrid": ["textgrid"],
+    "elan": ["elan/session.eaf"], "audacity": ["audacity/c1_alice.txt"],
+}
+
+
+def dropped(*paths):
+    """``(name, bytes)`` pairs as the page sends them: a file by its name, a folder's files by their paths."""
+    pairs = []
+    for path in map(FORMATS.joinpath, paths):
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        pairs += [(p.relative_to(path.parent).as_posix(), p.read_bytes()) for p in files]
+    return pairs
+
+
+def run_convert(bridge, pairs, kind_hint="", exact=False, progress=None):
+    return json.loads(bridge.run_convert(pairs, kind_hint, exact, progress))
+
+
+@pytest.mark.parametrize("format", sorted(DROPS))
+def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
+    pairs = dropped(*DROPS[format])
+    outcome = run_convert(bridge, list(reversed(pairs)))  # the page's order does not matter: read as a folder is
+    conversion = agreekit.convert([FORMATS / path for path in DROPS[format]])
+    assert outcome == {"ok": True, "plain": False, "format": format,
+                       "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind, "kinds": [],
+                       "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
+                       "summary": conversion.summary()}
+    # The page computes on the CSV texts: the same report as on the conversion's rows and span texts
+    # (but for the line numbers of example spans: the CSV's header is line 1).
+    page_report = agreekit.report(outcome["kind"], outcome["rows_csv"], bootstrap=0,
+                                  **({"lengths": outcome["lengths_csv"]} if outcome["lengths_csv"] else {}))
+    report = agreekit.report(conversion.kind, conversion.rows, bootstrap=0, **conversion.options())
+    assert without_lines(page_report.to_dict(), -1) == without_lines(report.to_dict(), 0)
+
+
+def without_lines(value, shift):
+    """``value`` with each ``line`` (a row's position in its input) moved by ``shift``."""
+    if isinstance(value, dict):
+        return {k: v + shift if k == "line" and isinstance(v, int) else without_lines(v, shift)
+                for k, v in value.items()}
+    return [without_lines(v, shift) for v in value] if isinstance(value, list) else value
+
+
+def test_each_step_is_reported(bridge):
+    stages = []
+    run_convert(bridge, dropped("rttm"), progress=lambda done, total, stage: stages.append((done, total, stage)))
+    assert stages == [(0, 0, "opening 2 files"), (0, 0, "detecting the format"), (0, 0, "reading RTTM"),
+                      (0, 0, "writing the rows")]
+
+
+def test_a_table_no_format_claims_is_read_as_rows_by_the_page(bridge):
+    assert run_convert(bridge, [("boxes.CSV", BOXES.encode())]) == {"ok": True, "plain": True}
+    for pairs in ([("boxes.json", BOXES.encode())], [("a.csv", b"x"), ("b.csv", b"y")]):  # not one plain table
+        error = run_convert(bridge, pairs)["error"]
+        assert error["type"] == "input" and "not a format agreekit reads. Tried Label Studio JSON: " in error["message"]
+
+
+def test_a_broken_record_names_the_file(bridge):
+    outcome = run_convert(bridge, [("ls.json", b'[{"id": 7, "annotations": [{"result": 5}]}]')])
+    with pytest.raises(agreekit.InputError) as caught:
+        agreekit.convert([("ls.json", b'[{"id": 7, "annotations": [{"result": 5}]}]')])
+    error = caught.value
+    assert outcome == {"ok": False, "error": {"type": "input", **error.to_dict(), "detail": error.message}}
+    assert "ls.json" in outcome["error"]["message"]
+
+
+SHAPES = dropped("labelstudio/ls_shapes.json")  # rectangles (one rotated) and polygons
+
+
+def test_several_kinds_take_the_open_tabs_kind_and_list_the_others(bridge):
+    outcome = run_convert(bridge, SHAPES, "boxes")
+    held = [{"kind": kind, "n_annotations": agreekit.convert(SHAPES, kind=kind).summary()["n_annotations"]}
+            for kind in ("boxes", "polygons")]
+    assert outcome["ok"] and outcome["kind"] == "boxes" and outcome["kinds"] == held
+    assert outcome["rows_csv"] == agreekit.convert(SHAPES, kind="boxes").to_csv()
+
+
+def test_several_kinds_and_another_tab_offer_the_choice(bridge):
+    for hint in ("", "segments", "traces"):
+        outcome = run_convert(bridge, SHAPES, hint)
+        assert outcome["ok"] is False and outcome["error"]["type"] == "kind"
+        assert [k["kind"] for k in outcome["kinds"]] == ["boxes", "polygons"]
+        assert outcome["error"]["message"].startswith("Label Studio JSON: the files hold more than one kind")
+    chosen = run_convert(bridge, SHAPES, "polygons", exact=True)
+    assert chosen["kind"] == "polygons" and chosen["kinds"] == []
+    assert chosen["rows_csv"] == agreekit.convert(SHAPES, kind="polygons").to_csv()
+    error = run_convert(bridge, dropped("rttm"), "boxes", exact=True)["error"]
+    assert error["type"] == "input" and error["column"] == "kind"
+
+
+def test_a_bug_in_a_reader_comes_back_as_one_line(bridge, monkeypatch):
+    reader = agreekit.formats.READERS["rttm"]
+
+    def broken(sources, kind, **options):
+        raise ZeroDivisionError("lost the speaker")
+    monkeypatch.setitem(agreekit.formats.READERS, "rttm", dataclasses.replace(reader, read=broken))
+    assert run_convert(bridge, dropped("rttm")) == {"ok": False, "error": {
+        "type": "internal", "message": "internal error: ZeroDivisionError: lost the speaker — please report it, with "
+                                       "the input"}}

@@ -12,6 +12,7 @@ import { encodeShare, decodeShare } from "./share.mjs";
 // page's own module graph does not delay Python's start-up.
 const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
 import { downloadText } from "./download.mjs";
+import { createImporter } from "./import.mjs";
 
 const params = new URLSearchParams(location.search);
 // No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
@@ -277,6 +278,8 @@ async function share(kind) {
     try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { document.execCommand?.("copy"); }
   });
   out.append(field, copy);
+  const imported = importer.shareNote(kind);
+  if (imported) out.append(note(imported));
   const long = url.length > LINK_WARN_CHARS;
   if (long) {
     out.append(note(`Warning: this link is ${url.length.toLocaleString()} characters long. Many e-mail and chat programs ` +
@@ -361,19 +364,22 @@ async function readFileInto(kind, file) {
 
 // ------------------------------------------------------------------ wiring
 
+// Dropped or chosen files: a plain table is read as before, a tool's export converted (import.mjs).
+const importer = createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain: readFileInto });
+
 for (const kind of KINDS) {
   const form = forms[kind];
   form.addEventListener("submit", (event) => { event.preventDefault(); compute(kind); });
   form.addEventListener("input", debounce(() => saveInputs(kind), 300));
   form.addEventListener("change", () => saveInputs(kind));
-  form.elements.file.addEventListener("change", (event) => readFileInto(kind, event.target.files[0]));
+  form.elements.file.addEventListener("change", (event) => importer.open(kind, event.target));
   const area = form.elements.rows;
   area.addEventListener("dragover", (event) => { event.preventDefault(); area.classList.add("drop"); });
   area.addEventListener("dragleave", () => area.classList.remove("drop"));
   area.addEventListener("drop", (event) => {
     event.preventDefault();
     area.classList.remove("drop");
-    readFileInto(kind, event.dataTransfer.files[0]);
+    importer.drop(kind, event.dataTransfer);
   });
   form.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-action]");

@@ -1,15 +1,20 @@
-"""The worker's side of the page: run one report and return JSON (results and errors as data).
+"""The worker's side of the page: run one report, or convert dropped files, and return JSON.
 
-Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report`` is the only
-entry point. Input errors come back with their line, column and value so the page can show
-them next to the paste area; anything else is a bug in agreekit and comes back as one line
-naming the exception (never a traceback), which the page shows in the same place.
+Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report`` and
+``run_convert`` are the entry points, and both answer with data, never an exception. Input
+errors come back with their line, column and value so the page can show them next to the
+paste area; anything else is a bug in agreekit and comes back as one line naming the exception
+(never a traceback), which the page shows in the same place.
 """
 import inspect
 import json
 import re
+from pathlib import PurePosixPath
 
 from agreekit import registry
+from agreekit.cli import PLAIN_TABLES
+from agreekit.formats import READERS, convert, load_sources
+from agreekit.formats.base import detect
 from agreekit.rows import InputError
 
 MAX_MESSAGE_CHARS = 300
@@ -39,6 +44,120 @@ def run_report(kind, rows, options_json, progress=None):
             options["progress"] = lambda done, total, stage="": progress(done, total, stage)
         report = function(rows, **options)
         return json.dumps({"ok": True, "report": report.to_dict()}, allow_nan=False)
+    except InputError as exc:
+        error = {"type": "input", **exc.to_dict(), "detail": exc.message}
+    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
+        error = internal_error(exc)
+    return json.dumps({"ok": False, "error": error})
+
+
+class KindChoice(Exception):
+    """The files hold several kinds and none was asked for: the page offers them as buttons."""
+
+    def __init__(self, message, kinds):
+        super().__init__(message)
+        self.kinds = kinds
+
+
+def _file_bytes(data):
+    """A file's bytes: ``bytes`` in CPython, a proxied ``Uint8Array`` (``to_bytes``) in Pyodide."""
+    return data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+
+
+def _in_folder_order(pairs):
+    """``(name, bytes)`` pairs sorted as a folder is read (by folder, then file name)."""
+    return sorted(pairs, key=lambda pair: (str(PurePosixPath(pair[0]).parent), pair[0]))
+
+
+def _held_kinds(sources, reader, step):
+    """``{kind: conversion}`` for each kind of ``reader`` that reads at least one annotation."""
+    held = {}
+    for kind in reader.kinds:
+        step(f"reading {reader.title} as {kind}")
+        try:
+            conversion = convert(sources, format=reader.name, kind=kind)
+        except InputError:
+            continue
+        if conversion.summary()["n_annotations"]:
+            held[kind] = conversion
+    return held
+
+
+def _read(sources, reader, kind_hint, step):
+    """``(conversion, kinds)``: the kind the files hold, else ``kind_hint`` among those they hold.
+
+    ``kinds`` is ``[{kind, n_annotations}]`` for every kind the files hold when
+    there are several (empty when the reader chose the one kind itself).
+    Raises :class:`KindChoice` when there are several and ``kind_hint`` is not
+    among them, and the reader's own error when none reads.
+    """
+    step(f"reading {reader.title}")
+    try:
+        return convert(sources, format=reader.name), []
+    except InputError as error:
+        if len(reader.kinds) == 1:
+            raise
+        held = _held_kinds(sources, reader, step)
+        if not held:
+            raise error from None
+    kinds = [{"kind": kind, "n_annotations": c.summary()["n_annotations"]} for kind, c in held.items()]
+    if kind_hint not in held:
+        listed = ", ".join(f"{k['kind']} ({k['n_annotations']})" for k in kinds)
+        raise KindChoice(f"{reader.title}: the files hold more than one kind of annotation: {listed} "
+                         "annotations. Choose the kind to read.", kinds)
+    return held[kind_hint], kinds
+
+
+def run_convert(files, kind_hint="", exact=False, progress=None):
+    """Rows for the page from dropped files, as JSON (see docs/web.md, "Worker protocol").
+
+    Parameters
+    ----------
+    files : sequence of (str, bytes)
+        The files' names (paths inside a dropped folder) and bytes; zips are opened.
+        In Pyodide the bytes are a proxied ``Uint8Array``.
+    kind_hint : str
+        The open tab's kind: read when the files hold several kinds and it is one of them.
+    exact : bool
+        Read ``kind_hint`` and nothing else (the user chose it).
+    progress : callable, optional
+        ``progress(done, total, stage)``; called with ``0, 0`` and the stage's name.
+
+    Returns
+    -------
+    str
+        ``{"ok": true, "plain": true}`` for one .csv/.tsv/.txt/.tab file that no
+        format claims (the page reads it as rows); else ``{"ok": true, "plain":
+        false, "format", "format_title", "kind", "kinds", "rows_csv",
+        "lengths_csv", "summary"}``; or ``{"ok": false, "error": {...}, "kinds":
+        [...]}``, ``kinds`` listing the choices when the files hold several.
+    """
+    def step(stage):
+        if progress is not None:
+            progress(0, 0, stage)
+    try:
+        pairs = [(str(name), _file_bytes(data)) for name, data in files]
+        step(f"opening {len(pairs)} file{'s' if len(pairs) != 1 else ''}")
+        sources = load_sources(_in_folder_order(pairs))
+        step("detecting the format")
+        try:
+            reader = READERS[detect(sources)]
+        except InputError:
+            if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
+                return json.dumps({"ok": True, "plain": True})
+            raise
+        if exact:
+            step(f"reading {reader.title} as {kind_hint}")
+            conversion, kinds = convert(sources, format=reader.name, kind=kind_hint), []
+        else:
+            conversion, kinds = _read(sources, reader, kind_hint or None, step)
+        step("writing the rows")
+        return json.dumps({"ok": True, "plain": False, "format": reader.name, "format_title": reader.title,
+                           "kind": conversion.kind, "kinds": kinds, "rows_csv": conversion.to_csv(),
+                           "lengths_csv": conversion.lengths_csv(), "summary": conversion.summary()},
+                          allow_nan=False)
+    except KindChoice as choice:
+        return json.dumps({"ok": False, "error": {"type": "kind", "message": str(choice)}, "kinds": choice.kinds})
     except InputError as exc:
         error = {"type": "input", **exc.to_dict(), "detail": exc.message}
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives

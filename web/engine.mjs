@@ -67,6 +67,10 @@ export class Engine {
         if (outcome.ok) job.resolve({ report: outcome.report, ms: message.ms });
         else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
       }
+      else if (message.type === "converted") {
+        this.pending.delete(message.id);
+        job.resolve(message.outcome);  // run_convert's answer: errors are data too
+      }
       else if (message.type === "error") {
         this.pending.delete(message.id);
         job.reject(Object.assign(new Error(message.error.message), { data: message.error }));
@@ -80,6 +84,16 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, type: "compute", kind, rows, options });
+    });
+  }
+
+  /** Convert files ([{name, buffer}]) in the worker; the buffers are transferred, not copied. */
+  convert(files, kind, exact, onProgress) {
+    if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.worker.postMessage({ id, type: "convert", files, kind, exact }, files.map((file) => file.buffer));
     });
   }
 

@@ -1,6 +1,7 @@
 // Module Web Worker that owns Pyodide. The page never blocks: loading and every report run here.
 //
 // Messages in:  {id, type: "compute", kind, rows, options}
+//               {id, type: "convert", files: [{name, buffer}], kind, exact}   see import_worker.mjs
 // Messages out: {type: "status", stage, message}          loading steps
 //               {type: "ready", versions, timings}         agreekit importable
 //               {type: "fatal", message}                   loading failed (shown by the page)
@@ -9,6 +10,9 @@
 //                                                          or {"ok": false, "error": {type, message, line, column, value}}
 //               {id, type: "error", error, ms}             a failure outside the bridge's own handling
 //                                                          (error.message: one line, never a traceback)
+//               {id, type: "converted", outcome, ms}       bridge.py's run_convert answer (parsed)
+
+import { convertFiles } from "./import_worker.mjs";
 
 const root = new URL("../", import.meta.url);
 const post = (message) => self.postMessage(message);
@@ -56,6 +60,7 @@ async function start() {
   const namespace = py.globals.get("dict")();
   py.runPython(await bridge, { globals: namespace });
   const runReport = namespace.get("run_report");
+  runConvert = namespace.get("run_convert");
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -65,6 +70,7 @@ async function start() {
   return runReport;
 }
 
+let runConvert;  // bridge.py's run_convert, once Python is up
 const ready = start().catch((error) => {
   post({ type: "fatal", message: String(error && error.message ? error.message : error) });
   return null;
@@ -102,4 +108,5 @@ self.onmessage = async (event) => {
     return;
   }
   if (message.type === "compute") compute(runReport, message);
+  else if (message.type === "convert") convertFiles(runConvert, message, post);
 };

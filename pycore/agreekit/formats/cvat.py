@@ -240,7 +240,7 @@ def crop_runs_to_coco(counts, left, top, width, height, image_width, image_heigh
     if left < 0 or top < 0 or left + width > image_width or top + height > image_height:
         raise ValueError(f"the crop {width} × {height} at ({left}, {top}) is not inside the "
                          f"{image_width} × {image_height} image")
-    crop = np.repeat(np.arange(len(counts)) % 2 == 1, counts).reshape(height, width)
+    crop = np.repeat(np.arange(len(counts)) % 2 == 1, counts.astype(np.intp)).reshape(height, width)  # wasm32: intp
     full = np.zeros((image_height, image_width), dtype=bool)
     full[top:top + height, left:left + width] = crop
     return encode(full)

@@ -1,0 +1,273 @@
+// Files in: dropped or chosen files (one or several, a zip, a folder) become the rows of a tab.
+//
+// One .csv/.tsv/.txt/.tab file is read into the paste box at once, as before, and then shown to
+// the worker: if a tool's format claims it (an Audacity label track is a .txt) it is converted
+// like any export. Everything else goes to the worker (web/import_worker.mjs, then bridge.py's
+// run_convert): the format is detected and the rows of one kind come back as CSV; the page
+// switches to that kind's tab, fills the paste box (and the span texts), shows what was read,
+// left out and assumed above the box, and computes. The files never leave the tab: they are
+// read here and transferred to the worker.
+//
+// Safety rule (as in app.mjs): file names, labels and messages are user data; they reach the
+// DOM through textContent only.
+
+const PLAIN_TABLE = /\.(csv|tsv|txt|tab)$/i;  // bridge.py reads such a file as rows when no format claims it
+const LENGTHS_OPTION = "lengths";  // the report option a conversion's span texts fill (Conversion.options)
+const SOURCES_SHOWN = 3;
+// Laying out a textarea costs about a microsecond per character, in one main-thread task: longer
+// conversions go into the box folded away (computing, sharing and downloading read it all the same).
+const FOLD_CHARS = 400_000;
+const COUNTS = [["n_items", "item"], ["n_annotators", "annotator"], ["n_annotations", "annotation"],
+  ["n_saw_nothing", "saw-nothing row"]];
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+
+function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text != null) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+/** A file's name, an entry of a dropped folder, or a chosen folder's file: ``{name, file}``. */
+const named = (file, name = file.webkitRelativePath || file.name) => ({ name, file });
+const hidden = ({ name }) => name.split("/").pop().startsWith(".");  // .DS_Store and the like, as a folder is read
+
+/** Every file under a dropped folder entry, named by its path from the folder (folders sorted by bridge.py). */
+async function walk(entry, out) {
+  if (entry.isFile) {
+    out.push(named(await new Promise((resolve, reject) => entry.file(resolve, reject)), entry.fullPath.replace(/^\//, "")));
+    return;
+  }
+  const reader = entry.createReader();
+  for (;;) {  // readEntries answers in batches until it answers with none
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) return;
+    for (const child of batch) await walk(child, out);
+  }
+}
+
+/**
+ * The importer of the page's forms. ``engine`` converts (engine.convert); the other hooks are
+ * app.mjs's: select a tab, save a tab's input, compute it, and read a plain table into its box.
+ */
+export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain }) {
+  const imported = new Map();  // kind -> the format title of the import that filled its box
+  const progress = { box: $("#progress"), bar: $("#progress-bar"), text: $("#progress-text") };
+  const boxOf = (kind) => $(`#import-${kind}`);
+
+  function hide(box) {
+    box.replaceChildren();
+    box.hidden = true;
+    delete box.dataset.state;
+  }
+
+  /** Forget ``kind``'s import: its rows are being replaced (a table, an example, a share link). */
+  function clear(kind) {
+    imported.delete(kind);
+    const area = forms[kind].elements.rows;
+    if (area.hidden) { area.value = ""; area.hidden = false; }  // emptied first: a folded box is long
+    hide(boxOf(kind));
+  }
+
+  function message(kind, state, text) {
+    const box = boxOf(kind);
+    box.replaceChildren(element("p", text));
+    box.dataset.state = state;
+    box.hidden = false;
+    return box;
+  }
+
+  /** Hide a failed import's message (a summary stays: it still describes the tab's rows). */
+  function hideMessage(kind) {
+    const box = boxOf(kind);
+    if (box.dataset.state === "error" || box.dataset.state === "cancelled") hide(box);
+  }
+
+  function showProgress(what, stage) {
+    progress.box.hidden = false;
+    progress.bar.removeAttribute("value");
+    progress.text.textContent = `Importing ${what}` + (stage ? ` (${stage})` : "") + "…";
+  }
+
+  /** The worker's answer for ``files`` (read here, transferred there). */
+  async function send(files, kind, exact, quiet) {
+    const what = files.length === 1 ? files[0].name : `${files.length} files`;
+    if (!quiet) showProgress(what, engine.ready ? "reading the files" : "waiting for Python to load");
+    try {
+      const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
+      return await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage));
+    } finally {
+      if (!quiet) progress.box.hidden = true;
+    }
+  }
+
+  /** Import ``files`` dropped on ``kind``'s tab; ``chosen`` is a kind the user picked from the offered ones. */
+  async function importFiles(kind, files, chosen = null, kinds = []) {
+    if (!files.length) return;
+    const form = forms[kind];
+    if (!chosen && files.length === 1 && PLAIN_TABLE.test(files[0].name)) {
+      clear(kind);
+      await readPlain(kind, files[0].file);  // at once, even before Python has loaded
+      const written = form.elements.rows.value;
+      let outcome;
+      try { outcome = await send(files, kind, false, true); } catch { return; }  // the table stays
+      if (outcome.plain || form.elements.rows.value !== written) return;  // no format claims it, or edited since
+      await show(kind, files, outcome, kinds);
+      return;
+    }
+    const box = boxOf(kind);
+    box.dataset.busy = "true";
+    let outcome;
+    try {
+      outcome = await send(files, chosen || kind, Boolean(chosen), false);
+    } catch (error) {
+      message(kind, error.cancelled ? "cancelled" : "error",
+        error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error)));
+      return;
+    } finally {
+      delete box.dataset.busy;
+    }
+    await show(kind, files, outcome, outcome.kinds?.length ? outcome.kinds : kinds);
+  }
+
+  function kindButtons(kind, files, kinds, current) {
+    return kinds.filter((k) => k.kind !== current).map((k) => {
+      const button = element("button", `Read ${k.kind} (${plural(k.n_annotations, "annotation")})`);
+      button.type = "button";
+      button.dataset.importKind = k.kind;
+      button.addEventListener("click", () => importFiles(kind, files, k.kind, kinds));
+      return button;
+    });
+  }
+
+  async function show(kind, files, outcome, kinds) {
+    if (!outcome.ok) {
+      const box = message(kind, "error", outcome.error.message);
+      if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, null)));
+      return;
+    }
+    const target = outcome.kind;
+    if (target !== kind) hideMessage(kind);
+    const form = forms[target];
+    selectTab(target);
+    const area = form.elements.rows;
+    const fold = outcome.rows_csv.length > FOLD_CHARS;
+    if (fold) area.hidden = true;  // before the value: a hidden textarea is not laid out
+    area.value = outcome.rows_csv;
+    if (!fold) area.hidden = false;
+    const lengths = form.querySelector(`.options [name="${LENGTHS_OPTION}"]`);
+    if (lengths) lengths.value = outcome.lengths_csv ?? "";  // an earlier corpus's texts never stay
+    saveInputs(target);
+    imported.set(target, outcome.format_title);
+    renderSummary(boxOf(target), outcome, kinds, kindButtons(kind, files, kinds, target), fold ? area : null);
+    await compute(target);
+  }
+
+  function renderSummary(box, outcome, kinds, buttons, folded) {
+    const summary = outcome.summary;
+    const head = element("p");
+    head.append(element("strong", `Imported ${outcome.format_title}`), ` from ${sourcesText(summary.sources)}: `);
+    COUNTS.forEach(([key, word], index) => {
+      const count = element("span", summary[key].toLocaleString());
+      count.dataset.count = key;
+      head.append(index ? (index === COUNTS.length - 1 ? " and " : ", ") : "", count,
+        ` ${word}${summary[key] === 1 ? "" : "s"}`);
+    });
+    head.append(".");
+    box.replaceChildren(head);
+    if (kinds.length > 1) {
+      const held = kinds.map((k) => `${k.kind} (${plural(k.n_annotations, "annotation")})`).join(", ");
+      const why = outcome.kinds?.length ? ", the kind of the open tab" : ", as chosen";
+      box.append(choices(`The files hold more than one kind: ${held}. Read as ${outcome.kind}${why}. `, buttons));
+    }
+    if (summary.n_skipped) {
+      box.append(element("p", `Left out ${plural(summary.n_skipped, "annotation")}:`),
+        list(Object.entries(summary.skipped).map(([reason, n]) => `${n.toLocaleString()} × ${reason}`), "import-skipped"));
+    }
+    if (summary.warnings.length) box.append(element("p", "Warnings:"), list(summary.warnings, "import-warnings"));
+    box.append(element("p", "The box below holds the converted rows: edit them freely; a share link carries " +
+      "them, not your files.", "muted"));
+    if (folded) box.append(unfoldNote(folded, summary));
+    box.dataset.state = "done";
+    box.dataset.format = outcome.format;
+    box.hidden = false;
+  }
+
+  function unfoldNote(area, summary) {
+    const lines = summary.n_annotations + summary.n_saw_nothing;
+    const p = element("p", `The ${lines.toLocaleString()} rows (${(area.value.length / 1e6).toFixed(1)} MB) are in the ` +
+      "box, folded away: showing that much text keeps the page busy for a while. ", "folded");
+    const show = element("button", "Show the rows");
+    show.type = "button";
+    show.addEventListener("click", () => { area.hidden = false; p.remove(); });
+    p.append(show);
+    return p;
+  }
+
+  function choices(text, buttons) {
+    const p = element("p", text, "kinds");
+    p.append(...buttons);
+    return p;
+  }
+
+  function list(lines, className) {
+    const ul = element("ul", null, className);
+    for (const line of lines) ul.append(element("li", line));
+    return ul;
+  }
+
+  function sourcesText(sources) {
+    const shown = sources.slice(0, SOURCES_SHOWN).join(", ");
+    return sources.length <= SOURCES_SHOWN ? shown : `${sources.length} files (${shown}, …)`;
+  }
+
+  /** A file input's files (a chosen folder's files named by their paths), then the input cleared for the next choice. */
+  function open(kind, input) {
+    const files = [...input.files].map((file) => named(file)).filter((file) => !hidden(file));
+    input.value = "";
+    return importFiles(kind, files);
+  }
+
+  /** A drop's files and folders; the entries must be taken while the drop event runs. */
+  function drop(kind, dataTransfer) {
+    const items = [...(dataTransfer.items || [])].filter((item) => item.kind === "file");
+    const dropped = items.length
+      ? items.map((item) => ({ entry: item.webkitGetAsEntry?.() ?? null, file: item.getAsFile() }))
+      : [...dataTransfer.files].map((file) => ({ entry: null, file }));
+    return (async () => {
+      const files = [];
+      for (const { entry, file } of dropped) {
+        if (entry?.isDirectory) await walk(entry, files);
+        else if (file) files.push(named(file, file.name));
+      }
+      return importFiles(kind, files.filter((file) => !hidden(file)));
+    })();
+  }
+
+  /** The sentence a share link of ``kind``'s tab shows beside it, if the box holds imported rows. */
+  function shareNote(kind) {
+    const title = imported.get(kind);
+    return title ? `This link carries the rows converted from your ${title} files, as they stand in the box; ` +
+      "the files themselves stay on your computer." : null;
+  }
+
+  for (const [kind, form] of Object.entries(forms)) {
+    form.elements.folder?.addEventListener("change", (event) => open(kind, event.target));
+    form.elements.rows.addEventListener("input", () => {  // the summary describes the rows as imported
+      const box = boxOf(kind);
+      if (box.dataset.state !== "done") return;
+      box.dataset.state = "edited";
+      box.prepend(element("p", "The rows have been edited since this import.", "warning"));
+    });
+    form.addEventListener("click", (event) => {  // an example replaces the rows
+      if (event.target.closest('button[data-action="example"]')) clear(kind);
+    });
+  }
+  window.addEventListener("hashchange", () => {  // a share link replaces its tab's rows
+    const kind = location.hash.split("/")[1];
+    if (Object.hasOwn(forms, kind)) clear(kind);
+  });
+  return { open, drop, shareNote };
+}

@@ -1,0 +1,25 @@
+// The worker's side of importing files: hand the dropped files to bridge.py's run_convert.
+//
+// In:  {id, type: "convert", files: [{name, buffer}], kind, exact}   the buffers are transferred
+// Out: {id, type: "progress", done: 0, total: 0, stage}               each step of the conversion
+//      {id, type: "converted", outcome, ms}                           run_convert's answer, parsed here
+//
+// The answer is parsed in the worker: it is a few small fields and one long string (the rows),
+// which the page receives by a plain copy, where parsing megabytes of JSON would block it.
+
+/** Convert ``message.files`` with ``runConvert`` (bridge.py) and post the answer. */
+export function convertFiles(runConvert, { id, files, kind, exact }, post) {
+  const started = performance.now();
+  let outcome;
+  try {
+    const pairs = files.map(({ name, buffer }) => [name, new Uint8Array(buffer)]);
+    const progress = (done, total, stage) => post({ id, type: "progress", done, total, stage });
+    outcome = JSON.parse(runConvert(pairs, kind || "", Boolean(exact), progress));
+  } catch (error) {
+    // Outside the bridge's own handling (the call itself failed): one line, like a report's bug.
+    const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
+    const message = `internal error: ${text} — please report it, with the files`;
+    outcome = { ok: false, error: { type: "internal", message } };
+  }
+  post({ id, type: "converted", outcome, ms: performance.now() - started });
+}
