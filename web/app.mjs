@@ -12,6 +12,7 @@ import { encodeShare, decodeShare } from "./share.mjs";
 // page's own module graph does not delay Python's start-up.
 const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
 import { downloadText } from "./download.mjs";
+import { FirstOpen, readExample } from "./first_open.mjs";
 
 const params = new URLSearchParams(location.search);
 // No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
@@ -43,6 +44,7 @@ const engine = new Engine({
       `agreekit ${versions.agreekit} (loaded in ${(timings.ready / 1000).toFixed(1)} s).`;
     statusLine.dataset.state = "ready";
     loadError.hidden = true;
+    firstOpen.pythonReady();
   },
   onFatal(message) {
     statusLine.textContent = "Python could not be loaded.";
@@ -70,6 +72,7 @@ function selectTab(kind, { focus = false } = {}) {
     $(`#${tab.getAttribute("aria-controls")}`).hidden = !on;
   }
   try { localStorage.setItem(STORAGE_PREFIX + "tab", kind); } catch { /* storage may be off */ }
+  firstOpen.shown(kind);
 }
 
 for (const tab of tabs) {
@@ -213,26 +216,31 @@ async function compute(kind) {
   }
   if (!rows.trim()) { showError(kind, { message: "Paste some rows first (or load the example)." }); return; }
   const results = $(`#results-${kind}`);
+  const run = latestRun[kind] = (latestRun[kind] ?? 0) + 1;
+  const superseded = () => run !== latestRun[kind];  // a newer run of this tab renders instead
   results.setAttribute("aria-busy", "true");
   results.dataset.state = "computing";
   results.dataset.options = JSON.stringify(options);  // what was sent, for tests and scripts
   showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
+    if (superseded()) return;
     const { renderReport } = await renderer();
     await renderReport(results, report, { kind, ms });
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
     $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
   } catch (error) {
+    if (superseded()) return;
     results.dataset.state = error.cancelled ? "cancelled" : "error";
     if (error.cancelled) statusLine.textContent = "Cancelled. Restarting Python…";
     else showError(kind, error.data ?? { message: String(error.message || error) });
   } finally {
-    results.removeAttribute("aria-busy");
-    hideProgress();
+    if (!superseded()) { results.removeAttribute("aria-busy"); hideProgress(); }
   }
 }
+
+const latestRun = {};  // kind -> number of its latest report run
 
 function showProgress(kind, done, total, stage) {
   progressBox.hidden = false;
@@ -331,18 +339,10 @@ async function openShareFragment(fragment) {
 
 // ------------------------------------------------------------------ examples and files
 
-/** An example button's rows (dist/examples/<data-example>.csv) and option files (data-option-files). */
+/** An example button's rows and option files, written into the form and computed. */
 async function loadExample(kind, button) {
-  const example = { rows: `examples/${button.dataset.example}.csv`, options: JSON.parse(button.dataset.optionFiles || "{}") };
-  const fetchText = async (path) => {
-    const response = await fetch(path);
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-    return response.text();
-  };
   try {
-    const rows = await fetchText(example.rows);
-    const options = {};
-    for (const [name, path] of Object.entries(example.options)) options[name] = await fetchText(path);
+    const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);
   } catch (error) {
     showError(kind, { message: `The example could not be loaded (${error.message}).` });
@@ -396,6 +396,7 @@ window.addEventListener("hashchange", () => {
   if (location.hash.startsWith("#v1/")) openShareFragment(location.hash);
 });
 
+const firstOpen = new FirstOpen({ forms, storagePrefix: STORAGE_PREFIX, writeInputs, compute });
 for (const kind of KINDS) restoreInputs(kind);
 if (location.hash.startsWith("#v1/")) {
   openShareFragment(location.hash);
