@@ -227,6 +227,7 @@ async function compute(kind) {
     if (superseded()) return;
     const { renderReport } = await renderer();
     await renderReport(results, report, { kind, ms });
+    if (superseded()) return;
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
     $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
