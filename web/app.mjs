@@ -409,4 +409,7 @@ if (location.hash.startsWith("#v1/")) {
 
 // For tests and users' scripts: the engine and the page's state, read-only use.
 setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
+// Offline after this visit: the service worker caches the site once Python has loaded (not competing with it).
+firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
+  .catch((error) => console.warn("agreekit: no offline copy:", error));
 window.agreekit = { engine, compute };
