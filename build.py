@@ -23,6 +23,7 @@ import http.server
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -350,10 +351,10 @@ def build(local_source: str | None = None) -> Path:
 
     # The page: index.html and kinds.json from the registry; forms.py only writes them.
     build_page(staging)
-    shutil.copytree(ROOT / "web", staging / "web", ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py"))
+    shutil.copytree(ROOT / "web", staging / "web",
+                    ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
     build_examples(staging / "examples")
-    (staging / "build-info.json").write_text(json.dumps(
-        {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION}, indent=1))
+    stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION})
 
     for path in staging.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
@@ -362,6 +363,40 @@ def build(local_source: str | None = None) -> Path:
     staging.rename(DIST)
     log(f"built {DIST} (wheel {wheel.name}, sha256 {digest[:12]})")
     return DIST
+
+
+def site_files(site: Path) -> list[str]:
+    """Every file of the site, as sorted POSIX paths relative to it (precompressed copies left out)."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.suffix != ".gz")
+
+
+def site_hash(site: Path) -> str:
+    """The build's version: sha256 over each file's path and sha256 (build-info.json and sw.js carry it)."""
+    digest = hashlib.sha256()
+    for name in site_files(site):
+        if name not in ("build-info.json", "sw.js"):
+            digest.update(f"{name}\0{sha256_of(site / name)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def stamp_build(site: Path, info: dict) -> str:
+    """Write build-info.json (``info`` and the site's content hash as ``build``) and sw.js; the hash."""
+    version = site_hash(site)
+    (site / "build-info.json").write_text(json.dumps({**info, "build": version}, indent=1))
+    write_service_worker(site, version)
+    return version
+
+
+def write_service_worker(site: Path, version: str):
+    """``sw.js`` at the site root (its scope: the whole site) from web/sw.js, with this build's
+    version and the files it caches (the root URL and every file but itself)."""
+    files = ["./"] + [name for name in site_files(site) if name != "sw.js"]
+    line = f"const BUILD = {json.dumps({'version': version, 'files': files})};  // agreekit:build"
+    script, found = re.subn(r"^const BUILD = .*// agreekit:build.*$", lambda _: line,
+                            (ROOT / "web" / "sw.js").read_text(encoding="utf-8"), count=1, flags=re.M)
+    if not found:
+        raise SystemExit("web/sw.js has no `const BUILD = …  // agreekit:build` line to fill in")
+    (site / "sw.js").write_text(script, encoding="utf-8")
 
 
 def verify_against_lock(pyodide_dir: Path):

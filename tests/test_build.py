@@ -130,3 +130,47 @@ def test_serve_command_prints_its_url_and_serves_the_page():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------- offline: build hash and sw.js
+
+def sw_build(site):
+    """The BUILD object build.py wrote into sw.js."""
+    line = next(line for line in (site / "sw.js").read_text().splitlines() if line.startswith("const BUILD = "))
+    return json.loads(line.removeprefix("const BUILD = ").split(";  // agreekit:build")[0])
+
+
+def small_site(folder, page=b"<p>page</p>"):
+    for name, data in {"index.html": page, "web/app.mjs": b"app", "pyodide/p.wasm": b"\0asm",
+                       "pyodide/p.wasm.gz": b"derived"}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_the_build_hash_covers_the_files_and_sw_js_lists_them(tmp_path):
+    site = small_site(tmp_path / "a")
+    version = build.stamp_build(site, {"wheel": "w.whl"})
+    assert json.loads((site / "build-info.json").read_text()) == {"wheel": "w.whl", "build": version}
+    assert sw_build(site) == {"version": version,
+                              "files": ["./", "build-info.json", "index.html", "pyodide/p.wasm", "web/app.mjs"]}
+    assert (site / "sw.js").read_text().count("self.addEventListener(\"fetch\"") == 1  # the worker itself follows
+    same = small_site(tmp_path / "b")
+    assert build.stamp_build(same, {"wheel": "w.whl"}) == version  # reproducible; the stamp itself is not hashed
+    (same / "pyodide" / "p.wasm.gz").write_bytes(b"other")
+    assert build.site_hash(same) == version  # a precompressed copy is derived: not part of the version
+    changed = small_site(tmp_path / "c", page=b"<p>a later page</p>")
+    assert build.stamp_build(changed, {"wheel": "w.whl"}) != version
+
+
+def test_the_built_service_worker_caches_every_file_of_dist():
+    if not (build.DIST / "sw.js").exists():
+        pytest.skip("dist/ not built (python3 build.py builds it)")
+    stamp = sw_build(build.DIST)
+    assert stamp["version"] == json.loads((build.DIST / "build-info.json").read_text())["build"]
+    assert stamp["version"] == build.site_hash(build.DIST)
+    on_disk = sorted(p.relative_to(build.DIST).as_posix() for p in build.DIST.rglob("*")
+                     if p.is_file() and p.suffix != ".gz" and p != build.DIST / "sw.js")
+    assert stamp["files"] == ["./"] + on_disk
+    assert not (build.DIST / "web" / "sw.js").exists()  # one worker script, at the root (its scope)
+    assert "worker-src 'self'" in (build.DIST / "index.html").read_text()

@@ -13,6 +13,7 @@ import { encodeShare, decodeShare } from "./share.mjs";
 const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
 import { downloadText } from "./download.mjs";
 import { createImporter } from "./import.mjs";
+import { FirstOpen, readExample } from "./first_open.mjs";
 
 const params = new URLSearchParams(location.search);
 // No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
@@ -44,6 +45,7 @@ const engine = new Engine({
       `agreekit ${versions.agreekit} (loaded in ${(timings.ready / 1000).toFixed(1)} s).`;
     statusLine.dataset.state = "ready";
     loadError.hidden = true;
+    firstOpen.pythonReady();
   },
   onFatal(message) {
     statusLine.textContent = "Python could not be loaded.";
@@ -71,6 +73,7 @@ function selectTab(kind, { focus = false } = {}) {
     $(`#${tab.getAttribute("aria-controls")}`).hidden = !on;
   }
   try { localStorage.setItem(STORAGE_PREFIX + "tab", kind); } catch { /* storage may be off */ }
+  firstOpen.shown(kind);
 }
 
 for (const tab of tabs) {
@@ -214,26 +217,32 @@ async function compute(kind) {
   }
   if (!rows.trim()) { showError(kind, { message: "Paste some rows first (or load the example)." }); return; }
   const results = $(`#results-${kind}`);
+  const run = latestRun[kind] = (latestRun[kind] ?? 0) + 1;
+  const superseded = () => run !== latestRun[kind];  // a newer run of this tab renders instead
   results.setAttribute("aria-busy", "true");
   results.dataset.state = "computing";
   results.dataset.options = JSON.stringify(options);  // what was sent, for tests and scripts
   showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
+    if (superseded()) return;
     const { renderReport } = await renderer();
     await renderReport(results, report, { kind, ms });
+    if (superseded()) return;
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
     $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
   } catch (error) {
+    if (superseded()) return;
     results.dataset.state = error.cancelled ? "cancelled" : "error";
     if (error.cancelled) statusLine.textContent = "Cancelled. Restarting Python…";
     else showError(kind, error.data ?? { message: String(error.message || error) });
   } finally {
-    results.removeAttribute("aria-busy");
-    hideProgress();
+    if (!superseded()) { results.removeAttribute("aria-busy"); hideProgress(); }
   }
 }
+
+const latestRun = {};  // kind -> number of its latest report run
 
 function showProgress(kind, done, total, stage) {
   progressBox.hidden = false;
@@ -334,18 +343,10 @@ async function openShareFragment(fragment) {
 
 // ------------------------------------------------------------------ examples and files
 
-/** An example button's rows (dist/examples/<data-example>.csv) and option files (data-option-files). */
+/** An example button's rows and option files, written into the form and computed. */
 async function loadExample(kind, button) {
-  const example = { rows: `examples/${button.dataset.example}.csv`, options: JSON.parse(button.dataset.optionFiles || "{}") };
-  const fetchText = async (path) => {
-    const response = await fetch(path);
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-    return response.text();
-  };
   try {
-    const rows = await fetchText(example.rows);
-    const options = {};
-    for (const [name, path] of Object.entries(example.options)) options[name] = await fetchText(path);
+    const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);
   } catch (error) {
     showError(kind, { message: `The example could not be loaded (${error.message}).` });
@@ -402,6 +403,7 @@ window.addEventListener("hashchange", () => {
   if (location.hash.startsWith("#v1/")) openShareFragment(location.hash);
 });
 
+const firstOpen = new FirstOpen({ forms, storagePrefix: STORAGE_PREFIX, writeInputs, compute });
 for (const kind of KINDS) restoreInputs(kind);
 if (location.hash.startsWith("#v1/")) {
   openShareFragment(location.hash);
@@ -413,4 +415,7 @@ if (location.hash.startsWith("#v1/")) {
 
 // For tests and users' scripts: the engine and the page's state, read-only use.
 setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
+// Offline after this visit: the service worker caches the site once Python has loaded (not competing with it).
+firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
+  .catch((error) => console.warn("agreekit: no offline copy:", error));
 window.agreekit = { engine, compute };

@@ -87,11 +87,15 @@ def guard(context, origin):
 
 @pytest.fixture
 def open_page(browser):
-    """open_page(url, **context_options) → page in a fresh, guarded context; checks at teardown."""
+    """open_page(url, **context_options) → page in a fresh, guarded context; checks at teardown.
+
+    The page's service worker is blocked unless a test asks for it (``service_workers="allow"``):
+    a test that reloads then still talks to the server, as it expects.
+    """
     contexts = []
 
     def opener(url, **options):
-        context = browser.new_context(**options)
+        context = browser.new_context(**{"service_workers": "block", **options})
         origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
         record = {"foreign": guard(context, origin), "dialogs": [], "errors": []}
         page = context.new_page()

@@ -1,0 +1,62 @@
+// The example on first open. A tab with no saved input (and not filled by a share link) shows its
+// first example (the first example button of its panel) the first time it is shown, and computes
+// it once Python is ready: a new visitor sees a result without looking for a button.
+//
+// Nothing is saved: the tab stays "never filled" until the user edits it, so a revisit opens on
+// the example again. Whatever the user does first wins: typing, pasting, a file, a share link or a
+// Compute click before the example arrives or before Python is ready leaves the tab alone.
+
+/** The rows and option files of an example button (dist/examples/<data-example>.csv, data-option-files). */
+export async function readExample(button) {
+  const fetchText = async (path) => {
+    const response = await fetch(path);
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return response.text();
+  };
+  const rows = await fetchText(`examples/${button.dataset.example}.csv`);
+  const options = {};
+  for (const [name, path] of Object.entries(JSON.parse(button.dataset.optionFiles || "{}"))) {
+    options[name] = await fetchText(path);
+  }
+  return { rows, options };
+}
+
+export class FirstOpen {
+  /**
+   * forms: {kind: form}; storagePrefix: the saved inputs' localStorage key prefix;
+   * writeInputs(kind, rows, options) and compute(kind): the page's own.
+   */
+  constructor({ forms, storagePrefix, writeInputs, compute }) {
+    Object.assign(this, { forms, storagePrefix, writeInputs, compute });
+    this.shownKinds = new Set();
+    this.ready = new Promise((resolve) => { this.pythonReady = resolve; });
+  }
+
+  /** The page shows tab `kind`: fill its example the first time, if nothing else has filled it. */
+  shown(kind) {
+    if (this.shownKinds.has(kind)) return;
+    this.shownKinds.add(kind);
+    if (!this.hasSavedInput(kind)) this.fill(kind).catch(() => {});  // an example that fails to load stays a button
+  }
+
+  hasSavedInput(kind) {
+    try { return localStorage.getItem(this.storagePrefix + kind) !== null; } catch { return false; }
+  }
+
+  async fill(kind) {
+    const form = this.forms[kind];
+    const button = form.querySelector('button[data-action="example"]');
+    if (!button) return;
+    let touched = false;
+    form.addEventListener("input", () => { touched = true; }, { once: true });
+    const untouched = () => !touched && form.elements.rows.value === "";
+    const example = await readExample(button);
+    if (!untouched()) return;
+    this.writeInputs(kind, example.rows, example.options);
+    await this.ready;
+    const results = document.getElementById(`results-${kind}`);
+    // Edited since, or a report already asked for (its data-state is set): the user's input wins.
+    if (touched || form.elements.rows.value !== example.rows || results?.dataset.state) return;
+    this.compute(kind);
+  }
+}
