@@ -120,7 +120,7 @@ def run_cell(page, name):
     page.wait_for_function(
         "([name, runs]) => Number(document.querySelector(`.cell[data-cell='${name}']`).dataset.runs || 0) > runs",
         arg=[name, runs], timeout=CELL_MS)
-    page.ran.add(name)
+    getattr(page, "ran", set()).add(name)  # the module page remembers which cells ran
     return box.get_attribute("data-state"), box.locator(".py-editor-output").inner_text()
 
 
@@ -242,8 +242,10 @@ def test_the_next_visit_offers_the_edits_back(browser, site):
 def test_a_lesson_share_link_carries_its_cells(workshop, browser, site):
     prepared = cell_code("segments-run").replace("bootstrap=200", "bootstrap=50")
     set_code(workshop, "segments-run", prepared)
+    exercise = get_code(workshop, "segments-exercise")  # as the teacher left it (earlier tests: the solution)
     section = workshop.locator("section#segments")
     section.locator(".share-lesson button").click()
+    workshop.wait_for_function("() => document.querySelector('#segments .share-link').value !== ''")
     link = section.locator(".share-link").input_value()
     assert re.fullmatch(re.escape(site.url) + r"workshop\.html#w1/segments/[A-Za-z0-9_-]+", link), link
     workshop.locator('.cell[data-cell="segments-run"] [data-action="reset"]').click()
@@ -256,8 +258,9 @@ def test_a_lesson_share_link_carries_its_cells(workshop, browser, site):
     assert attendee.locator("#restore").is_hidden()
     attendee.wait_for_selector('body[data-cells="mounted"]', timeout=WORKSHOP_LOAD_MS)
     assert get_code(attendee, "segments-run") == prepared
-    assert get_code(attendee, "segments-exercise") == cell_code("segments-exercise")
+    assert get_code(attendee, "segments-exercise") == exercise
     assert get_code(attendee, "traces-run") == cell_code("traces-run")
+    attendee.wait_for_selector('#ws-status[data-state="ready"]', timeout=WORKSHOP_LOAD_MS)
     state, output = run_cell(attendee, "segments-run")
     assert state == "done" and "f1@0.1 = " in output
 

@@ -25,7 +25,8 @@ export function isolationProblem(win = window) {
              fix: `serve the folder instead: ${serve}.` };
   }
   if (!win.isSecureContext) {
-    return { what: `<code>${win.location.origin}</code> is plain http to another machine, which browsers do not treat as `
+    const origin = String(win.location.origin).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return { what: `<code>${origin}</code> is plain http to another machine, which browsers do not treat as `
                + "a secure context; only a secure context can be cross-origin isolated, which the Python cells "
                + "need (for SharedArrayBuffer).",
              fix: `each attendee serves the page on their own laptop (${serve}), or the page is served over HTTPS.` };
