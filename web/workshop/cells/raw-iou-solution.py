@@ -1,0 +1,5 @@
+# σ by hand: 1 − (mean distance of matched boxes) / (mean distance at chance).
+loc = careful_pair.localization
+my_sigma = 1 - loc.mean_within / loc.mean_between
+
+check("raw-iou", my_sigma, careful_pair)

@@ -1,0 +1,4 @@
+import agreekit
+from workshop import *  # note, show, check, np, plt, simulate
+
+ready()

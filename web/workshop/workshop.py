@@ -1,0 +1,143 @@
+"""Helpers of the workshop page's cells: printing numbers, drawing figures, checking exercises.
+
+The page's setup cell runs ``from workshop import *`` in the one Pyodide that all
+cells share (PyScript copies this file there, see ``dist/workshop.json``). The same
+module runs in CPython, where ``show`` only closes the figure: the tests run every
+cell there too and compare the numbers each prints with the browser's.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("agg")  # no DOM in PyScript's worker: draw to PNG, put the PNG in the page
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+import agreekit  # noqa: E402
+from agreekit import simulate  # noqa: E402
+
+IN_BROWSER = sys.platform == "emscripten"
+ACTIONABLE_OUTCOMES = ("label_only", "boundary_only", "both", "missed")  # the five-way table bar exact
+__all__ = ["agreekit", "check", "note", "np", "plt", "ready", "show", "simulate"]
+
+
+def note(name, value):
+    """Print ``name = value`` with every digit of the number (None when undefined).
+
+    One line per number, in this form, so that the tests can read what a cell
+    found and compare it with CPython's result of the same code.
+    """
+    if value is not None:
+        value = float(value)
+    print(f"{name} = {value!r}")
+
+
+def show(fig, alt):
+    """Draw ``fig`` below the cell that is running, as a PNG described by ``alt``, and close it."""
+    if IN_BROWSER:
+        from pyscript import window
+
+        png = io.BytesIO()
+        fig.savefig(png, format="png", dpi=110, bbox_inches="tight")
+        window.agreekitWorkshop.showFigure(base64.b64encode(png.getvalue()).decode("ascii"), alt)
+    plt.close(fig)
+
+
+def ready():
+    """Tell the page that Python is ready, with the versions it runs."""
+    versions = {"python": sys.version.split()[0], "agreekit": agreekit.__version__,
+                "numpy": np.__version__, "matplotlib": matplotlib.__version__}
+    if IN_BROWSER:
+        from pyscript import window
+
+        window.agreekitWorkshop.pythonReady(", ".join(f"{k} {v}" for k, v in versions.items()))
+    return versions
+
+
+# --------------------------------------------------------------------------- exercise checks
+
+def _close(a, b, tolerance=1e-9):
+    return a is not None and b is not None and math.isclose(float(a), float(b), rel_tol=tolerance,
+                                                            abs_tol=tolerance)
+
+
+def _check_raw_iou(my_sigma, report):
+    loc = report.localization
+    expected = 1 - loc.mean_within / loc.mean_between
+    if _close(my_sigma, expected) and _close(my_sigma, loc.sigma.value):
+        return True, f"σ = 1 − {loc.mean_within:.4f} / {loc.mean_between:.4f} = {expected:.4f}, as the report says."
+    return False, "σ is 1 − mean_within / mean_between, both in report.localization."
+
+
+def _check_threshold(lowest_defined, sweep):
+    defined = [t for t, report in sorted(sweep.items()) if report.detection.value is not None]
+    if not defined:
+        return False, "no threshold of the sweep gives a defined detection α: widen the sweep."
+    if lowest_defined is not None and _close(lowest_defined, defined[0]):
+        return True, (f"below {defined[0]} every annotator matched every object: nothing to tell apart, "
+                      "so detection α is undefined, and all the disagreement is σ's.")
+    return False, "look for the first threshold whose report.detection.value is not None."
+
+
+def _check_ks(share_worst, report, worst=12):
+    within = sorted((row["mean_within"] for row in report.items if row["mean_within"] is not None), reverse=True)
+    expected = sum(within[:worst]) / sum(within)
+    if _close(share_worst, expected):
+        return True, (f"{worst} of {len(within)} images carry {expected:.0%} of the distance between matched "
+                      "boxes: fix those images (or their annotator), not the guidelines.")
+    return False, f"sum the mean_within of the {worst} largest rows of report.items, divided by the sum of all."
+
+
+def _check_spans(rewrite, report):
+    total = report.disagreement.total
+    shares = {"label_only": total.shares["label_only"], "boundary_only": total.shares["boundary_only"],
+              "both": total.shares["both"], "missed": total.shares["missed_a"] + total.shares["missed_b"]}
+    expected = max(shares, key=shares.get)
+    if rewrite == expected:
+        return True, f"{expected} ({shares[expected]:.0%} of spans): rewrite the {report.disagreement.remedies[expected]}"
+    return False, f"pick the largest of {', '.join(ACTIONABLE_OUTCOMES)} (missed = missed_a + missed_b)."
+
+
+def _check_segments(claim_tolerance, report, target=0.75):
+    reached = [row["tolerance"] for row in report.boundary_sweep if row["f1"] is not None and row["f1"] >= target]
+    if not reached:
+        return False, f"no tolerance of the sweep reaches F1 {target}: add larger ones."
+    if _close(claim_tolerance, reached[0]):
+        return True, f"boundaries agree (F1 ≥ {target}) only within ±{reached[0]} s: say so with the number."
+    return False, f"the smallest row['tolerance'] of report.boundary_sweep with row['f1'] ≥ {target}."
+
+
+def _check_traces(worst_step, report):
+    defined = [row for row in report.steps if row["alpha"]["value"] is not None]
+    worst = min(defined, key=lambda row: row["alpha"]["value"])
+    if worst_step == worst["step"]:
+        return True, f"step {worst['step']}: α {worst['alpha']['value']:.2f}. Read its disputed units first."
+    return False, "the step of report.steps with the smallest defined row['alpha']['value']."
+
+
+def _check_bootstrap(n_needed, widths, target=0.05):
+    c = float(np.median([width * math.sqrt(n) for n, width in widths.items()]))
+    expected = math.ceil((c / target) ** 2)
+    if n_needed == expected:
+        return True, f"width ≈ {c:.3f}/√n, so about {expected} images for a width of {target}."
+    return False, "c = the median of width × √n over the sweep; then n = (c / 0.05)², rounded up."
+
+
+CHECKS = {"raw-iou": _check_raw_iou, "threshold": _check_threshold, "ks": _check_ks, "spans": _check_spans,
+          "segments": _check_segments, "traces": _check_traces, "bootstrap": _check_bootstrap}
+
+
+def check(lesson, answer, *evidence):
+    """Check an exercise's ``answer`` against what the lesson's cell computed; print the verdict.
+
+    Prints ``CHECK <lesson>: PASS`` or ``CHECK <lesson>: not yet``, then why or a hint.
+    Returns whether it passed.
+    """
+    passed, message = CHECKS[lesson](answer, *evidence)
+    print(f"CHECK {lesson}: {'PASS' if passed else 'not yet'} — {message}")
+    return passed
