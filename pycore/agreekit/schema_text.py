@@ -172,7 +172,12 @@ DESCRIPTIONS = {
     "disagreement.total.shares.both": "Share of compared spans in matches differing in both.",
     "disagreement.total.shares.missed_a": "Share of compared spans that are `missed_a`.",
     "disagreement.total.shares.missed_b": "Share of compared spans that are `missed_b`.",
-    "disagreement.pairs": "The table per annotator pair that shares a scored item.",
+    "disagreement.pairs": "The table per annotator pair that shares a scored item; above 5,000 such pairs "
+                          "(`MAX_PAIR_ROWS`), only the 5,000 that share the most items (ties in annotator "
+                          "order), with a warning.",
+    "disagreement.pairs_shown": "Pairs listed in `disagreement.pairs` (at most 5,000).",
+    "disagreement.n_pairs_total": "Annotator pairs that share a scored item; every total, F1 and α counts all "
+                                  "of them, listed or not.",
     "disagreement.pairs[].a": "The pair's first annotator (names sorted: `a` before `b`).",
     "disagreement.pairs[].b": "The pair's second annotator.",
     "disagreement.pairs[].n_items": "Scored items on which both are compared.",
@@ -357,7 +362,12 @@ DESCRIPTIONS = {
              "interval over traces. Undefined (null) when nothing is pairable or every pairable label is equal.",
     "alpha.level": "The metric of α: `nominal` or `ordinal`.",
     "cohen_kappa": "Cohen's κ of every annotator pair over the units both labelled, and its mean over pairs.",
-    "cohen_kappa.pairs": "One row per annotator pair that shares a labelled unit.",
+    "cohen_kappa.pairs": "One row per annotator pair that shares a labelled unit; above 5,000 such pairs "
+                         "(`MAX_PAIR_ROWS`), only the 5,000 that share the most units (ties in annotator "
+                         "order), with a warning.",
+    "cohen_kappa.pairs_shown": "Pairs listed in `cohen_kappa.pairs` (at most 5,000).",
+    "cohen_kappa.n_pairs_total": "Annotator pairs that share a labelled unit; the mean κ and its interval count "
+                                 "all of them, listed or not.",
     "cohen_kappa.pairs[].a": "The pair's first annotator (names sorted: `a` before `b`).",
     "cohen_kappa.pairs[].b": "The pair's second annotator.",
     "cohen_kappa.pairs[].kappa": "Cohen's κ = (p_o − p_e) / (1 − p_e), p_e from each annotator's own label "
