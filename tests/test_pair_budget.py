@@ -160,6 +160,36 @@ def test_kappa_blocks_change_no_number(monkeypatch):
     assert trace_kind.traces(rows, bootstrap=300).to_json() == expected
 
 
+def reference_resampled_mean(values, unit_trace, n_traces, n_cat, resamples):
+    """Mean κ per resample computed pair by pair, as one (resamples × pairs) array (the unblocked way)."""
+    per_pair, totals = [], []
+    for a in range(values.shape[1]):
+        for b in range(a + 1, values.shape[1]):
+            shared = (values[:, a] >= 0) & (values[:, b] >= 0)
+            if shared.any():
+                tables = np.zeros((n_traces, n_cat, n_cat))
+                np.add.at(tables, (unit_trace[shared], values[shared, a], values[shared, b]), 1.0)
+                reweighted = (resamples @ tables.reshape(n_traces, -1)).reshape(-1, n_cat, n_cat)
+                per_pair.append(kappa.cohen_kappa(reweighted).kappa)
+                totals.append(tables.sum(axis=0))
+    defined = np.isfinite(kappa.cohen_kappa(np.array(totals)).kappa)
+    resampled = np.stack(per_pair, axis=1)[:, defined]
+    finite = np.isfinite(resampled)
+    return np.where(finite, resampled, 0.0).sum(axis=1) / finite.sum(axis=1)
+
+
+@pytest.mark.parametrize("pairs_per_block, cell_budget", [(kappa.PAIRS_PER_BLOCK, kappa.CELL_BUDGET), (7, 40)])
+def test_resampled_mean_kappa_is_the_unblocked_one_to_the_bit(monkeypatch, pairs_per_block, cell_budget):
+    monkeypatch.setattr(kappa, "PAIRS_PER_BLOCK", pairs_per_block)
+    monkeypatch.setattr(kappa, "CELL_BUDGET", cell_budget)
+    rng = np.random.default_rng(2)
+    values = np.where(rng.random((40, 30)) < 0.7, rng.integers(0, 3, (40, 30)), -1)
+    unit_trace = np.repeat(np.arange(8), 5)
+    resamples = np.random.default_rng(3).multinomial(8, np.full(8, 1 / 8), size=200).astype(float)
+    got = kappa.pair_kappas(values, unit_trace, 8, 3, resamples)
+    assert np.array_equal(got.resampled_mean, reference_resampled_mean(values, unit_trace, 8, 3, resamples))
+
+
 def test_kappa_blocks_stay_within_the_budget(monkeypatch):
     monkeypatch.setattr(kappa, "PAIRS_PER_BLOCK", 40)
     rng = np.random.default_rng(1)

@@ -286,6 +286,7 @@ def _cohen_section(data: StepLabels, resamples):
 
 
 def _pair_warnings(cohen):
+    """Say so when ``cohen_kappa.pairs`` lists fewer pairs than share a unit."""
     if cohen["n_pairs_total"] <= cohen["pairs_shown"]:
         return []
     return [f"{cohen['n_pairs_total']} annotator pairs share a labelled unit: cohen_kappa.pairs lists the "

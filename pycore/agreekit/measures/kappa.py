@@ -190,9 +190,10 @@ def fleiss_kappa(agree_sum, n_units, category_totals, m) -> np.ndarray:
 # --------------------------------------------------------------------------- every annotator pair
 
 # Cohen's κ of every annotator pair is computed block by block: a block has at most PAIRS_PER_BLOCK
-# possible pairs and CELL_BUDGET label pairs (units × the two annotators' labels), and the bootstrap
-# holds at most CELL_BUDGET reweighted table cells at once.  Memory is then bounded by the budgets
-# and the data, not by n_annotators²; the tables are counts, so any block size gives the same κ.
+# possible pairs (its dense tables: C² cells each) and CELL_BUDGET label pairs (two annotators'
+# labels on one unit), and the bootstrap holds at most CELL_BUDGET reweighted margins at once.
+# Memory is then bounded by the budgets and the data, not by n_annotators²; tables and margins
+# are counts, so any block size gives the same κ.
 PAIRS_PER_BLOCK = 5000
 CELL_BUDGET = 1 << 22
 
@@ -213,7 +214,10 @@ class PairBlock(NamedTuple):
 
 
 class LabelList(NamedTuple):
-    """Every label as (unit, annotator, category), sorted by annotator, with the unit counts it needs."""
+    """Every label as (unit, annotator, category), sorted by annotator, and as a sparse one-hot matrix.
+
+    The pairs' tables are products of slices of ``one_hot``.
+    """
 
     unit: np.ndarray
     annotator: np.ndarray
@@ -226,6 +230,7 @@ class LabelList(NamedTuple):
 
     @classmethod
     def of(cls, values, unit_trace, n_traces, n_categories):
+        """The labels of ``values`` (arguments as :func:`pair_blocks`)."""
         annotator, unit = np.nonzero(np.asarray(values).T >= 0)
         category = np.asarray(values)[unit, annotator]
         one_hot = sparse.csc_matrix((np.ones(len(unit)), (unit, annotator * n_categories + category)),
