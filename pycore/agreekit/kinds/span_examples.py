@@ -41,11 +41,25 @@ def _span_dict(text, span):
     return out
 
 
-def item_examples(item, annotators, all_spans, offsets, score, limit=MAX_EXAMPLES):
-    """The item's first ``limit`` disagreements, pair by pair, with plain-text context when texts are known.
+def _example(item, annotators, all_spans, i, j, kind, span, partner):
+    """One disagreement of annotators i and j: a matched pair (partner ≥ 0) or a span left alone."""
+    if partner >= 0:
+        sa, sb = _span_dict(item.text, all_spans[span]), _span_dict(item.text, all_spans[partner])
+        lo, hi = min(sa["start"], sb["start"]), max(sa["end"], sb["end"])
+    else:
+        lone = _span_dict(item.text, all_spans[span])
+        sa, sb = (lone, None) if kind == MISSED_A else (None, lone)
+        lo, hi = lone["start"], lone["end"]
+    return {"a": annotators[i], "b": annotators[j], "outcome": OUTCOMES[kind],
+            "span_a": sa, "span_b": sb, "context": context(item.text, lo, hi)}
+
+
+def pair_examples(item, annotators, all_spans, offsets, scores, limit=MAX_EXAMPLES):
+    """The first ``limit`` disagreements of a block of pairs, pair by pair, with plain-text context when texts are known.
 
     Per pair: matched pairs that are not exact, then spans marked only by A,
-    then spans marked only by B.
+    then spans marked only by B, each in span order.  Blocks come in pair
+    order, so an item's examples are those of its first blocks.
 
     Parameters
     ----------
@@ -55,8 +69,8 @@ def item_examples(item, annotators, all_spans, offsets, score, limit=MAX_EXAMPLE
     all_spans : list of agreekit.kinds.span_input.Span
         Their spans, annotator k's at ``offsets[k]:offsets[k+1]``.
     offsets : list of int
-    score : agreekit.measures.span_outcomes.ItemScore
-        The item's five-way matches.
+    scores : agreekit.measures.span_outcomes.PairScores
+        A block of the item's pairs with their five-way matches.
     limit : int
 
     Returns
@@ -66,34 +80,18 @@ def item_examples(item, annotators, all_spans, offsets, score, limit=MAX_EXAMPLE
         ``{start, end, label, line}`` (and ``text`` when known), None on the
         side that marked nothing.
     """
-    m = len(annotators)
-    owner = np.repeat(np.arange(m), np.diff(offsets))
-    pair_of = np.full((m, m), -1, dtype=np.intp)
-    for p, (i, j) in enumerate(score.pairs):
-        pair_of[i, j] = p
-    # Candidates as (pair, outcome code, span, partner); per pair, codes sort matched < missed_a < missed_b.
-    inexact = score.outcome != EXACT
-    matched_with = np.zeros((len(owner), m), dtype=bool)
-    matched_with[score.rows, owner[score.cols]] = True
-    matched_with[score.cols, owner[score.rows]] = True
-    lonely, other = np.nonzero(~matched_with & (owner[:, None] != np.arange(m)[None, :]))
-    pair = np.concatenate([score.pair[inexact],
-                           pair_of[np.minimum(owner[lonely], other), np.maximum(owner[lonely], other)]])
-    code = np.concatenate([score.outcome[inexact], np.where(owner[lonely] < other, MISSED_A, MISSED_B)])
-    span = np.concatenate([score.rows[inexact], lonely])
-    partner = np.concatenate([score.cols[inexact], np.full(len(lonely), -1)])
-    order = np.lexsort((span, code >= 4, pair))[:limit]
     out = []
-    for p, kind, r, c in zip(pair[order].tolist(), code[order].tolist(), span[order].tolist(),
-                             partner[order].tolist()):
-        i, j = score.pairs[p]
-        if c >= 0:
-            sa, sb = _span_dict(item.text, all_spans[r]), _span_dict(item.text, all_spans[c])
-            lo, hi = min(sa["start"], sb["start"]), max(sa["end"], sb["end"])
-        else:
-            lone = _span_dict(item.text, all_spans[r])
-            sa, sb = (lone, None) if kind == MISSED_A else (None, lone)
-            lo, hi = lone["start"], lone["end"]
-        out.append({"a": annotators[i], "b": annotators[j], "outcome": OUTCOMES[kind],
-                    "span_a": sa, "span_b": sb, "context": context(item.text, lo, hi)})
+    for p in np.flatnonzero(scores.counts[:, EXACT + 1:].sum(axis=1) > 0).tolist():
+        if len(out) >= limit:
+            break
+        i, j = int(scores.first[p]), int(scores.second[p])
+        in_pair = scores.pair == p
+        rows, cols, outcome = scores.rows[in_pair], scores.cols[in_pair], scores.outcome[in_pair]
+        inexact = np.flatnonzero(outcome != EXACT)
+        inexact = inexact[np.argsort(rows[inexact], kind="stable")]
+        candidates = ([(int(outcome[k]), int(rows[k]), int(cols[k])) for k in inexact]
+                      + [(MISSED_A, r, -1) for r in np.setdiff1d(np.arange(offsets[i], offsets[i + 1]), rows).tolist()]
+                      + [(MISSED_B, c, -1) for c in np.setdiff1d(np.arange(offsets[j], offsets[j + 1]), cols).tolist()])
+        out += [_example(item, annotators, all_spans, i, j, kind, span, partner)
+                for kind, span, partner in candidates[:limit - len(out)]]
     return out

@@ -27,12 +27,12 @@ from ..arrays import name_list
 from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
 from ..measures.span_characters import item_char_alpha
 from ..measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
-from ..measures.span_outcomes import (bootstrap_means, label_outcomes, mean_defined, outcome_row,
-                                      pooled_label_f1, score_item)
+from ..measures.span_outcomes import (LabelTally, bootstrap_means, label_outcomes, mean_defined, outcome_row,
+                                      pooled_label_f1, score_pairs)
 from ..registry import register
 from ..results import CI_LEVEL, Report, estimate
 from ..rows import InputError
-from .span_examples import item_examples
+from .span_examples import MAX_EXAMPLES, pair_examples
 from .span_input import COLUMNS, SYNONYMS, Item, build_items, read_lengths, read_spans
 from .unitizing_report import span_alpha_u
 
@@ -48,6 +48,9 @@ PARTIAL_RULE = "same label, and equal or overlapping by at least half of either 
 OUTCOMES_NOTE = ("matched pairs count once, missed spans once per side: "
                  "2·(exact + label_only + boundary_only + both) + missed_a + missed_b = n_spans; "
                  "shares are shares of those spans. Per label, counts are spans.")
+# Annotator pairs listed in disagreement.pairs.  Above it the report lists the pairs that share the
+# most items and says so; every total, F1 and α still counts every pair (docs/spans.md).
+MAX_PAIR_ROWS = 5000
 
 
 # --------------------------------------------------------------------------- scoring the corpus
@@ -112,52 +115,39 @@ class _Corpus:
 
 
 class _ItemResult(NamedTuple):
-    """One scored item: its report row, its three values, and what the corpus tables count.
-
-    The label-id arrays are gathered over every pair of every item and counted
-    once at the end.
-    """
+    """One scored item: its report row, its three values and its five-way totals."""
 
     row: dict
     exact_f1: float
     partial_f1: float
     char_alpha: float  # NaN when undefined
-    first: np.ndarray  # corpus annotator id of each pair's A
-    second: np.ndarray  # ... and B
-    counts: np.ndarray  # (pairs × 6) outcome counts
-    pair_f1: np.ndarray  # (pairs × 2) exact and partial F1
-    matched_a: np.ndarray  # labels of the two spans and the outcome of each five-way match
-    matched_b: np.ndarray
-    matched_kind: np.ndarray
-    exact_tp: np.ndarray
-    exact_total: np.ndarray
-    partial_tp: np.ndarray
-    compared: np.ndarray  # the label of each span once per other annotator
+    outcomes: np.ndarray  # (6,) summed over the item's pairs
 
 
-def _score(scored_item, corpus, match):
-    """Score one item (:class:`_ItemResult`)."""
+def _score(scored_item, corpus, match, tally, table):
+    """Score one item (:class:`_ItemResult`), adding its pairs to ``tally`` and ``table`` block by block."""
     item, annotators = scored_item
     by_annotator = [_in_order(item.spans[a], match) for a in annotators]
     all_spans = [span for spans in by_annotator for span in spans]
     offsets = np.cumsum([0] + [len(spans) for spans in by_annotator]).tolist()
     track = Track.of(all_spans, corpus.label_ids)
+    ids = np.array([corpus.annotator_ids[a] for a in annotators], dtype=np.intp)
+    outcomes, exact_f1, partial_f1, examples = np.zeros(len(OUTCOMES), dtype=np.intp), [], [], []
     try:
-        score = score_item(track, offsets, match)
+        for scores in score_pairs(track, offsets, match, len(corpus.labels)):
+            outcomes += scores.counts.sum(axis=0)
+            exact_f1.append(scores.exact_f1)
+            partial_f1.append(scores.partial_f1)
+            tally.add(track, scores)
+            table.add(ids[scores.first], ids[scores.second], scores)
+            examples += pair_examples(item, annotators, all_spans, offsets, scores, MAX_EXAMPLES - len(examples))
     except TooManySpans as error:
         raise InputError(str(error)) from None
     alpha = item_char_alpha(track, offsets, item.length, "potato" if match == "potato" else "optimal",
                             len(corpus.labels) + 1)
-    exact, partial = float(np.mean(score.exact_f1)), float(np.mean(score.partial_f1))
-    row = _item_row(item, annotators, all_spans, offsets, score, exact, partial, alpha)
-    ids = np.array([corpus.annotator_ids[a] for a in annotators])
-    return _ItemResult(row, exact, partial, alpha.value,
-                       ids[[i for i, _ in score.pairs]], ids[[j for _, j in score.pairs]], score.counts,
-                       np.stack([score.exact_f1, score.partial_f1], axis=1),
-                       track.label[score.rows], track.label[score.cols], score.outcome,
-                       score.exact_tp, score.exact_total, np.repeat(track.label[score.partial_rows], 2),
-                       # Each span is compared with every other annotator of the item: m − 1 times.
-                       np.repeat(track.label, len(annotators) - 1))
+    exact, partial = float(np.mean(np.concatenate(exact_f1))), float(np.mean(np.concatenate(partial_f1)))
+    return _ItemResult(_item_row(item, annotators, all_spans, outcomes, exact, partial, alpha, examples),
+                       exact, partial, alpha.value, outcomes)
 
 
 def _in_order(spans, match):
@@ -170,9 +160,8 @@ def _in_order(spans, match):
     return spans if match == "potato" else sorted(spans, key=lambda span: (span.start, span.end, span.label))
 
 
-def _item_row(item, annotators, all_spans, offsets, score, exact, partial, alpha):
+def _item_row(item, annotators, all_spans, outcomes, exact, partial, alpha, examples):
     """The report row of a scored item."""
-    outcomes = score.counts.sum(axis=0)
     n_disagreements = int(outcomes.sum() - outcomes[EXACT])
     n_compared = 2 * int(outcomes[:4].sum()) + int(outcomes[4:].sum())
     disagreeing = n_compared - 2 * int(outcomes[EXACT])
@@ -185,7 +174,7 @@ def _item_row(item, annotators, all_spans, offsets, score, exact, partial, alpha
         "disagreement_share": disagreeing / n_compared if n_compared else 0.0,
         "n_disagreements": n_disagreements,
         "outcomes": dict(zip(OUTCOMES, outcomes.tolist())),
-        "examples": item_examples(item, annotators, all_spans, offsets, score) if n_disagreements else [],
+        "examples": examples,
     }
 
 
@@ -242,53 +231,109 @@ def _corpus_estimate(values, counts, what):
     return estimate(value, ci=ci, reason=reason, n=n_defined)
 
 
-class _PairTable(NamedTuple):
-    """Per annotator pair ``[a, b]`` (corpus ids, a < b), summed over the items both read."""
+def _pair_keys(first, second, n_annotators):
+    """One int64 key per annotator pair (corpus ids, first < second); keys sort in pair order."""
+    return first.astype(np.int64) * n_annotators + second
 
-    outcomes: np.ndarray  # (n × n × 6)
-    f1_sums: np.ndarray  # (n × n × 2): exact, partial
-    n_items: np.ndarray  # (n × n)
+
+def _items_per_pair(scored, corpus, merge_at=1 << 20):
+    """Every annotator pair that reads an item together (sorted keys) and how many items it shares.
+
+    Counted from the items' annotator lists before any scoring; the pairs of
+    each item are merged into the running counts once they outnumber them, so
+    memory follows the pairs that occur.
+    """
+    keys, counts, pending = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.intp), []
+    n_pending = 0
+    for scored_item in scored:
+        ids = np.array([corpus.annotator_ids[a] for a in scored_item.annotators], dtype=np.intp)
+        first, second = np.triu_indices(len(ids), 1)
+        pending.append(_pair_keys(ids[first], ids[second], len(corpus.annotators)))
+        n_pending += len(first)
+        if n_pending >= max(len(keys), merge_at):
+            keys, counts = _merge_counts(keys, counts, pending)
+            pending, n_pending = [], 0
+    return _merge_counts(keys, counts, pending)
+
+
+def _merge_counts(keys, counts, pending):
+    """``keys`` with their ``counts``, plus one for each key of each array in ``pending``."""
+    if not pending:
+        return keys, counts
+    merged, inverse = np.unique(np.concatenate([keys, *pending]), return_inverse=True)
+    weights = np.concatenate([counts, np.ones(sum(len(batch) for batch in pending), dtype=np.intp)])
+    return merged, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(merged)).astype(np.intp)
+
+
+class _PairTable(NamedTuple):
+    """Per listed annotator pair (corpus ids a < b), sums over the items both read; :meth:`add` adds a block.
+
+    The pairs listed are every pair that reads an item together, or, above
+    ``MAX_PAIR_ROWS`` of them, the ``MAX_PAIR_ROWS`` that share the most
+    items (ties in pair order).
+    """
+
+    keys: np.ndarray  # sorted :func:`_pair_keys` of the listed pairs
+    n_items: np.ndarray  # (listed,)
+    outcomes: np.ndarray  # (listed × 6)
+    f1_sums: np.ndarray  # (listed × 2): exact, partial
+    n_annotators: int
+    n_pairs_total: int  # pairs that read an item together
 
     @classmethod
-    def of(cls, results, n_annotators):
-        outcomes = np.zeros((n_annotators, n_annotators, len(OUTCOMES)), dtype=np.intp)
-        f1_sums = np.zeros((n_annotators, n_annotators, 2))
-        n_items = np.zeros((n_annotators, n_annotators), dtype=np.intp)
-        for result in results:
-            # Within one item each (first, second) pair occurs once, so plain fancy-index += is exact.
-            outcomes[result.first, result.second] += result.counts
-            f1_sums[result.first, result.second] += result.pair_f1
-            n_items[result.first, result.second] += 1
-        return cls(outcomes, f1_sums, n_items)
+    def of(cls, scored, corpus):
+        keys, n_items = _items_per_pair(scored, corpus)
+        if len(keys) > MAX_PAIR_ROWS:
+            listed = np.sort(np.lexsort((keys, -n_items))[:MAX_PAIR_ROWS])
+            keys, n_items, n_total = keys[listed], n_items[listed], len(keys)
+        else:
+            n_total = len(keys)
+        return cls(keys, n_items, np.zeros((len(keys), len(OUTCOMES)), dtype=np.intp), np.zeros((len(keys), 2)),
+                   len(corpus.annotators), n_total)
+
+    def add(self, first, second, scores):
+        """Add a block of one item's pairs (corpus ids ``first``, ``second``; :class:`PairScores`)."""
+        keys = _pair_keys(first, second, self.n_annotators)
+        at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
+        listed = self.keys[at] == keys if len(self.keys) else np.zeros(len(keys), dtype=bool)
+        # Within one item each pair occurs once, so plain fancy-index += is exact.
+        self.outcomes[at[listed]] += scores.counts[listed]
+        self.f1_sums[at[listed]] += np.stack([scores.exact_f1[listed], scores.partial_f1[listed]], axis=1)
 
     def rows(self, annotators):
-        """One row per pair that read an item together: mean F1 over those items and the outcomes."""
+        """One row per listed pair, in pair order: mean F1 over the items both read and the outcomes."""
         rows = []
-        for ia, ib in zip(*np.triu_indices(len(annotators), 1)):
-            if self.n_items[ia, ib] == 0:
-                continue
-            rows.append({"a": annotators[ia], "b": annotators[ib], "n_items": int(self.n_items[ia, ib]),
-                         "exact_f1": self.f1_sums[ia, ib, 0] / self.n_items[ia, ib],
-                         "partial_f1": self.f1_sums[ia, ib, 1] / self.n_items[ia, ib],
-                         **outcome_row(self.outcomes[ia, ib])})
+        for k, key in enumerate(self.keys.tolist()):
+            ia, ib = divmod(key, self.n_annotators)
+            rows.append({"a": annotators[ia], "b": annotators[ib], "n_items": int(self.n_items[k]),
+                         "exact_f1": self.f1_sums[k, 0] / self.n_items[k],
+                         "partial_f1": self.f1_sums[k, 1] / self.n_items[k],
+                         **outcome_row(self.outcomes[k])})
         return rows
 
+    def warnings(self):
+        """Say so when the pairs listed are fewer than the pairs."""
+        if self.n_pairs_total <= len(self.keys):
+            return []
+        return [f"{self.n_pairs_total} annotator pairs read an item together: disagreement.pairs lists the "
+                f"{len(self.keys)} that share the most items (ties in annotator order); the totals, F1, α "
+                "and the per-label and per-item tables count every pair"]
 
-def _disagreement(results, corpus, table):
-    """The five-way table in total, per annotator pair and per label."""
+
+def _disagreement(corpus, tally, table, total):
+    """The five-way table in total, per annotator pair (as listed) and per label."""
     return {
-        "total": outcome_row(table.outcomes.sum(axis=(0, 1))),
+        "total": outcome_row(total),
         "pairs": table.rows(corpus.annotators),
-        "labels": label_outcomes(corpus.labels, _concat([result.matched_a for result in results]),
-                                 _concat([result.matched_b for result in results]),
-                                 _concat([result.matched_kind for result in results]),
-                                 _concat([result.compared for result in results])),
+        "pairs_shown": len(table.keys),
+        "n_pairs_total": table.n_pairs_total,
+        "labels": label_outcomes(corpus.labels, tally),
         "remedies": REMEDIES,
         "note": OUTCOMES_NOTE,
     }
 
 
-def _label_scores(items, corpus, results):
+def _label_scores(items, corpus, tally):
     """Per label: spans, annotators using it, and exact and partial F1 pooled over items and pairs."""
     n = len(corpus.labels)
     spans_per_label = np.zeros(n, dtype=np.intp)
@@ -298,16 +343,9 @@ def _label_scores(items, corpus, results):
             for label, count in Counter(span.label for span in ss).items():
                 spans_per_label[corpus.label_ids[label]] += count
                 users[corpus.label_ids[label]].add(annotator)
-    exact, partial = pooled_label_f1(n, _concat([result.exact_tp for result in results]),
-                                     _concat([result.exact_total for result in results]),
-                                     _concat([result.partial_tp for result in results]),
-                                     _concat([result.compared for result in results]))
+    exact, partial = pooled_label_f1(tally)
     return [{"label": label, "n_spans": int(spans_per_label[k]), "n_annotators": len(users[k]),
              "exact_f1": exact[k], "partial_f1": partial[k]} for k, label in enumerate(corpus.labels)]
-
-
-def _concat(arrays):
-    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.intp)
 
 
 # --------------------------------------------------------------------------- the report
@@ -357,10 +395,13 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         bootstrap ``ci``, ``ci_level``, ``reason``, ``n`` items with a defined
         value), ``unitizing_alpha`` (Krippendorff's α_U over characters,
         :mod:`agreekit.kinds.unitizing_report`; needs ``lengths``),
-        ``disagreement`` (``total``, ``pairs``, ``labels``,
-        ``remedies``, ``note``), ``labels``, ``items`` (``char_alpha`` an
+        ``disagreement`` (``total``, ``pairs``, ``pairs_shown``,
+        ``n_pairs_total``, ``labels``, ``remedies``, ``note``), ``labels``, ``items`` (``char_alpha`` an
         estimate per item), ``warnings``, ``settings``, ``n_items``,
-        ``n_items_scored``, ``n_annotators``, ``n_spans``.
+        ``n_items_scored``, ``n_annotators``, ``n_spans``.  Above
+        ``MAX_PAIR_ROWS`` annotator pairs, ``disagreement.pairs`` lists those
+        sharing the most items (``pairs_shown`` of ``n_pairs_total``), with a
+        warning; every other number counts every pair.
 
     Raises
     ------
@@ -378,9 +419,11 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     scored, dropped = _gather(items, match)
     warnings.extend(_mode_warnings(items, dropped, match))
     corpus = _Corpus.of(items)
+    tally, table = LabelTally.zeros(len(corpus.labels)), _PairTable.of(scored, corpus)
+    warnings.extend(table.warnings())
     results = []
     for done, scored_item in enumerate(scored, start=1):
-        results.append(_score(scored_item, corpus, match))
+        results.append(_score(scored_item, corpus, match, tally, table))
         if progress is not None:
             progress(done, len(scored), "items")
     item_rows = _item_rows(results, items, scored)
@@ -396,8 +439,9 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         "partial_f1": estimates.partial_f1,
         "char_alpha": estimates.char_alpha,
         "unitizing_alpha": span_alpha_u(items, length_source, bootstrap, seed, warnings),
-        "disagreement": _disagreement(results, corpus, _PairTable.of(results, len(corpus.annotators))),
-        "labels": _label_scores(items, corpus, results),
+        "disagreement": _disagreement(corpus, tally, table,
+                                      sum((result.outcomes for result in results), np.zeros(len(OUTCOMES), dtype=np.intp))),
+        "labels": _label_scores(items, corpus, tally),
         "items": item_rows,
         "warnings": warnings,
     }

@@ -14,7 +14,9 @@ Measures, over all units, per step position (step s of every trace) and per trac
   pairs within a unit (:func:`~agreekit.measures.kappa.unit_agreement`), averaged
   over units with m_u ≥ 2 labels.
 * Cohen's κ (:func:`~agreekit.measures.kappa.cohen_kappa`; Cohen 1960) for every
-  annotator pair over the units both labelled, and the mean over pairs where κ is defined.
+  annotator pair over the units both labelled, and the mean over pairs where κ is defined
+  (:func:`~agreekit.measures.kappa.pair_kappas`, block by block). Above ``MAX_PAIR_ROWS``
+  pairs the report lists those sharing the most units and says so.
 * Fleiss' κ (:func:`~agreekit.measures.kappa.fleiss_kappa`; Fleiss 1971) when every
   unit has the same number m ≥ 2 of annotators; otherwise null, with the reason.
 
@@ -38,7 +40,7 @@ from .. import options as opts
 from ..arrays import safe_ratio
 from ..measures import bootstrap as boot
 from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
-from ..measures.kappa import cohen_kappa, fleiss_kappa, kappa_reason, unit_agreement
+from ..measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
 from ..registry import register
 from ..results import CI_LEVEL, Report, estimate
 from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, to_float, to_int, to_text
@@ -52,6 +54,9 @@ SYNONYMS = {
 }
 LEVELS = ("nominal", "ordinal")
 DEFAULT_TOP_UNITS = 50
+# Annotator pairs listed in cohen_kappa.pairs.  Above it the report lists the pairs that share the most
+# units and says so; the mean κ and its interval count every pair (docs/traces.md).
+MAX_PAIR_ROWS = 5000
 
 
 # --------------------------------------------------------------------------- input
@@ -255,55 +260,38 @@ def _percent_section(sums: UnitSums, resamples):
     return estimate(percent, percent_ci, "no unit has two or more labels", n=sums.pairable.sum())
 
 
-class PairTables(NamedTuple):
-    """The contingency tables of one annotator pair on the units both labelled."""
-
-    a: int                 # annotator indices, a < b
-    b: int
-    per_trace: np.ndarray  # (traces, C, C)
-    total: np.ndarray      # (C, C)
-
-
-def _pair_tables(data: StepLabels):
-    """Tables of every annotator pair that shares a labelled unit, in pair order."""
-    n_ann, n_cat, n_traces = len(data.annotators), len(data.categories), len(data.traces)
-    out = []
-    for a in range(n_ann):
-        for b in range(a + 1, n_ann):
-            shared = (data.values[:, a] >= 0) & (data.values[:, b] >= 0)
-            if not shared.any():
-                continue
-            per_trace = np.zeros((n_traces, n_cat, n_cat))
-            np.add.at(per_trace, (data.unit_trace[shared], data.values[shared, a], data.values[shared, b]), 1.0)
-            out.append(PairTables(a, b, per_trace, per_trace.sum(axis=0)))
-    return out
-
-
 def _cohen_section(data: StepLabels, resamples):
-    pairs = _pair_tables(data)
-    fits = [cohen_kappa(pair.total) for pair in pairs]
-    rows = [{"a": data.annotators[pair.a], "b": data.annotators[pair.b],
-             "kappa": estimate(fit.kappa, None, kappa_reason(pair.total), n=pair.total.sum()),
-             "percent_agreement": float(fit.observed), "n_units": int(pair.total.sum())}
-            for pair, fit in zip(pairs, fits)]
-    kappas = np.array([float(fit.kappa) for fit in fits])
-    defined = np.isfinite(kappas)
-    mean = float(kappas[defined].mean()) if defined.any() else float("nan")
+    pairs = pair_kappas(data.values, data.unit_trace, len(data.traces), len(data.categories), resamples,
+                        MAX_PAIR_ROWS)
+    listed = pairs.listed
+    rows = [{"a": data.annotators[a], "b": data.annotators[b],
+             "kappa": estimate(kappa, None, kappa_reason(table), n=table.sum()),
+             "percent_agreement": float(observed), "n_units": int(table.sum())}
+            for a, b, table, kappa, observed in zip(listed.a.tolist(), listed.b.tolist(), listed.tables,
+                                                    listed.kappa, listed.observed)]
+    defined = np.isfinite(pairs.kappas)
+    mean = float(pairs.kappas[defined].mean()) if defined.any() else float("nan")
     mean_ci = None
-    if resamples is not None and pairs and math.isfinite(mean):
-        # Per pair, the resampled tables are the trace tables reweighted by the draw counts;
-        # a resample averages κ over the pairs defined on the data where it is defined in that resample.
-        resampled = np.stack([cohen_kappa(_reweighted(resamples, pair.per_trace)).kappa for pair in pairs],
-                             axis=1)[:, defined]
-        finite = np.isfinite(resampled)
-        mean_ci = boot.percentile_ci(safe_ratio(np.where(finite, resampled, 0.0).sum(axis=1), finite.sum(axis=1)))
+    if pairs.resampled_mean is not None and len(pairs.kappas) and math.isfinite(mean):
+        mean_ci = boot.percentile_ci(pairs.resampled_mean)
     n_ann = len(data.annotators)
     reason = ("fewer than two annotators" if n_ann < 2 else
-              "no annotator pair shares a labelled unit" if not pairs else
+              "no annotator pair shares a labelled unit" if not len(pairs.kappas) else
               "κ is undefined for every annotator pair")
     return {"pairs": rows,
+            "pairs_shown": len(rows),
+            "n_pairs_total": len(pairs.kappas),
             "mean": estimate(mean, mean_ci, reason, n=defined.sum()),
-            "n_pairs_without_shared_units": n_ann * (n_ann - 1) // 2 - len(pairs)}
+            "n_pairs_without_shared_units": n_ann * (n_ann - 1) // 2 - len(pairs.kappas)}
+
+
+def _pair_warnings(cohen):
+    """Say so when ``cohen_kappa.pairs`` lists fewer pairs than share a unit."""
+    if cohen["n_pairs_total"] <= cohen["pairs_shown"]:
+        return []
+    return [f"{cohen['n_pairs_total']} annotator pairs share a labelled unit: cohen_kappa.pairs lists the "
+            f"{cohen['pairs_shown']} that share the most units (ties in annotator order); the mean κ, its "
+            "interval and every other number count every pair"]
 
 
 def _fleiss_section(data: StepLabels, sums: UnitSums, resamples):
@@ -445,5 +433,5 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "traces": _trace_section(data, sums, level),
         "units": _disputed_units(data, sums, top_units),
         "n_disputed_units": int(np.sum(sums.pairable & (sums.p_unit < 1.0))),
-        "warnings": list(data.warnings),
+        "warnings": list(data.warnings) + _pair_warnings(cohen),
     })

@@ -6,8 +6,10 @@ relations — the characters shared (:func:`overlap`), the five-way kind
 (:func:`pair_kinds`), partial agreement (:func:`partial_graph`, and Potato's
 :func:`potato_agreement`) — and the one-to-one matchings built on them: maximum
 (:func:`maximum_matching`), lexicographic five-way (:func:`five_way_matching`)
-and Potato's first-fit in row order (:func:`first_fit`).  The measures and their
-definitions are in :mod:`agreekit.measures.span_outcomes`.
+and Potato's first-fit in row order (:func:`first_fit`).  :class:`ItemLayout`
+says where each annotator's spans sit in an item's track and cuts its annotator
+pairs into :class:`PairBlock` s of at most ``CELL_BUDGET`` span × span cells.
+The measures and their definitions are in :mod:`agreekit.measures.span_outcomes`.
 
 References
 ----------
@@ -31,6 +33,11 @@ NONE = -1  # kind of two spans that are never paired
 # Lexicographic weights K³, K², K, 1 stay exact integers in float64 while
 # min(|A|, |B|)·K³ < 2⁵³, i.e. K < 9,700; larger would not fit in memory anyway.
 MAX_SPANS_PER_ANNOTATOR = 9000
+# Span × span cells (and, divided by PAIR_CELLS, annotator pairs) compared at once.  An item's
+# pairs are scored in blocks of this size, so memory stays bounded however many annotators read it;
+# every pair is matched on its own, so the blocks change no number.
+CELL_BUDGET = 1 << 21
+PAIR_CELLS = 16
 
 
 class TooManySpans(ValueError):
@@ -83,6 +90,85 @@ class FiveWay(NamedTuple):
     outcome: np.ndarray
     missed_a: np.ndarray
     missed_b: np.ndarray
+
+
+# --------------------------------------------------------------------------- an item's annotator pairs
+
+class PairBlock(NamedTuple):
+    """Annotators ``lo..hi−1`` against every later annotator of an item: the spans compared and the pairs.
+
+    ``rows`` are the spans of annotators lo..hi−1, ``cols`` those of the
+    annotators after lo; relations are (rows × cols) matrices in local indices.
+    """
+
+    lo: int
+    rows: slice
+    cols: slice
+    first: np.ndarray  # annotators of each pair
+    second: np.ndarray
+    row_owner: np.ndarray  # annotator of each row span and of each column span
+    col_owner: np.ndarray
+    pair_start: np.ndarray  # pair_start[i − lo]: index of the block's first pair (i, ·)
+
+    def pair_of(self, rows, cols):
+        """The block's pair of each edge between local row span ``rows[e]`` and local column span ``cols[e]``."""
+        first, second = self.row_owner[rows], self.col_owner[cols]
+        return self.pair_start[first - self.lo] + second - first - 1
+
+    def local(self, span_slice, side):
+        """A slice of the track in the local indices of ``side`` (``rows`` or ``cols``)."""
+        return slice(span_slice.start - side.start, span_slice.stop - side.start)
+
+
+class ItemLayout(NamedTuple):
+    """Where each annotator's spans sit in an item's track, and where each annotator's pairs start."""
+
+    offsets: np.ndarray  # (m + 1,) annotator k's spans at offsets[k]:offsets[k+1]
+    owner: np.ndarray  # annotator of each span
+    pair_start: np.ndarray  # (m + 1,) pairs (i, ·) are pair_start[i]:pair_start[i+1], in pair order
+
+    @classmethod
+    def of(cls, offsets):
+        """The layout of an item whose annotator k has spans ``offsets[k]:offsets[k+1]``."""
+        offsets = np.asarray(offsets, dtype=np.intp)
+        m = len(offsets) - 1
+        later = m - 1 - np.arange(m, dtype=np.intp)  # pairs (i, j) with j > i
+        # int64: m(m − 1)/2 outgrows a 32-bit intp (Pyodide) before memory does.
+        return cls(offsets, np.repeat(np.arange(m, dtype=np.intp), np.diff(offsets)),
+                   np.concatenate([[0], np.cumsum(later, dtype=np.int64)]))
+
+    def spans(self, k):
+        """The slice of annotator k's spans."""
+        return slice(int(self.offsets[k]), int(self.offsets[k + 1]))
+
+    def blocks(self):
+        """Blocks of first annotators whose (rows × cols) cells fit ``CELL_BUDGET`` (at least one annotator)."""
+        m, n_spans = len(self.offsets) - 1, int(self.offsets[-1])
+        lo = 0
+        while lo < m - 1:
+            n_cols = n_spans - int(self.offsets[lo + 1])
+            hi_cells = np.searchsorted(self.offsets, self.offsets[lo] + CELL_BUDGET // max(n_cols, 1), "right") - 1
+            hi_pairs = np.searchsorted(self.pair_start, self.pair_start[lo] + CELL_BUDGET // PAIR_CELLS, "right") - 1
+            hi = min(max(int(min(hi_cells, hi_pairs)), lo + 1), m - 1)
+            yield self._block(lo, hi)
+            lo = hi
+
+    def _block(self, lo, hi):
+        m = len(self.offsets) - 1
+        first = np.repeat(np.arange(lo, hi, dtype=np.intp), np.diff(self.pair_start[lo:hi + 1]))
+        pair_start = (self.pair_start[lo:hi] - self.pair_start[lo]).astype(np.intp)
+        second = first + 1 + np.arange(len(first), dtype=np.intp) - pair_start[first - lo]
+        rows = slice(int(self.offsets[lo]), int(self.offsets[hi]))
+        cols = slice(int(self.offsets[lo + 1]), int(self.offsets[m]))
+        return PairBlock(lo, rows, cols, first, second, self.owner[rows], self.owner[cols], pair_start)
+
+    def times_compared(self, block):
+        """Per span, the pairs of ``block`` it is in (as A in (i, ·) for i in the block, as B otherwise)."""
+        k = np.arange(len(self.offsets) - 1, dtype=np.intp)
+        hi = block.lo + len(block.pair_start)
+        as_first = np.where((k >= block.lo) & (k < hi), len(k) - 1 - k, 0)
+        as_second = np.clip(np.minimum(k, hi) - block.lo, 0, None)
+        return (as_first + as_second)[self.owner]
 
 
 # --------------------------------------------------------------------------- two sets of spans

@@ -29,6 +29,8 @@ For two annotators A and B with |A| and |B| spans on one item:
   so 2·(exact + label_only + boundary_only + both) + missed_a + missed_b
   = |A| + |B|.  The scenarios are those of nervaluate after SemEval-2013
   Task 9, split so that each outcome points to one remedy.
+* an item's pairs are scored block by block (:func:`score_pairs`), so memory
+  is bounded however many annotators read it; blocks change no number.
 * per item, each F1 is the mean over the item's annotator pairs; over a corpus,
   the unweighted mean over items, undefined items skipped (as Potato's
   ``_aggregate_span``), and bootstrapped by reweighting items.
@@ -54,22 +56,25 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import safe_ratio
-from .span_matching import (BOTH, EXACT, LABEL_ONLY, OUTCOMES, Matching, f1, first_fit, five_way_matching,
-                            maximum_matching, overlap, pair_kinds, partial_graph, potato_agreement)
+from .span_matching import (BOTH, EXACT, LABEL_ONLY, OUTCOMES, ItemLayout, Matching, f1, first_fit,
+                            five_way_matching, maximum_matching, overlap, pair_kinds, partial_graph,
+                            potato_agreement)
 
 
-class ItemScore(NamedTuple):
-    """Every annotator pair of one item.
+class PairScores(NamedTuple):
+    """A block of an item's annotator pairs ``(first[p], second[p])``, first < second, in pair order.
 
-    Pairs are ``(i, j)``, i < j, indices into the item's annotators.  Span
-    indices refer to the item's track.  ``counts`` is (pairs × 6) in
-    the order of ``OUTCOMES``; ``rows, cols, outcome, pair`` list the five-way
-    matches; ``partial_rows`` the A side of the partial matches; ``exact_tp``
-    and ``exact_total`` the label ids that exact F1 counts (as TP, twice per
-    match, and in |A| + |B|).
+    Annotators are indices into the item's annotators, spans indices into its
+    track.  ``counts`` is (pairs × 6) in the order of ``OUTCOMES``;
+    ``rows, cols, outcome, pair`` list the five-way matches (``pair`` indexes
+    this block's pairs).  Per label id: ``exact_tp`` the spans exact F1 counts
+    as matched (two per match), ``exact_total`` those in its |A| + |B|,
+    ``partial_tp`` those partial F1 counts as matched, ``compared`` every span
+    once per pair of the block it is in.
     """
 
-    pairs: list
+    first: np.ndarray
+    second: np.ndarray
     exact_f1: np.ndarray
     partial_f1: np.ndarray
     counts: np.ndarray
@@ -77,90 +82,76 @@ class ItemScore(NamedTuple):
     cols: np.ndarray
     outcome: np.ndarray
     pair: np.ndarray
-    partial_rows: np.ndarray
     exact_tp: np.ndarray
     exact_total: np.ndarray
+    partial_tp: np.ndarray
+    compared: np.ndarray
+
+    @property
+    def pairs(self):
+        """The pairs as ``(first, second)`` tuples."""
+        return list(zip(self.first.tolist(), self.second.tolist()))
 
 
-class _Layout(NamedTuple):
-    """Where each annotator's spans sit in an item's track, and the item's annotator pairs."""
+def _twice(span, partner_owner):
+    """Where ``span[e]`` has the same partner annotator as ``span[e − 1]``: a span with two partners.
 
-    offsets: list
-    sizes: np.ndarray  # spans per annotator
-    owner: np.ndarray  # annotator of each span
-    pairs: list  # (i, j), i < j
-    pair_of: np.ndarray  # (m × m) index of pair (i, j) in ``pairs``, −1 elsewhere
-    n_a: np.ndarray  # spans of the first annotator of each pair
-    n_b: np.ndarray
-
-    @classmethod
-    def of(cls, offsets):
-        m = len(offsets) - 1
-        sizes = np.diff(offsets)
-        pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
-        pair_of = np.full((m, m), -1, dtype=np.intp)
-        for p, (i, j) in enumerate(pairs):
-            pair_of[i, j] = p
-        n_a = sizes[[i for i, _ in pairs]] if pairs else np.zeros(0, dtype=np.intp)
-        n_b = sizes[[j for _, j in pairs]] if pairs else np.zeros(0, dtype=np.intp)
-        return cls(offsets, sizes, np.repeat(np.arange(m), sizes), pairs, pair_of, n_a, n_b)
-
-    def block(self, k):
-        """The slice of annotator k's spans."""
-        return slice(self.offsets[k], self.offsets[k + 1])
-
-    def pair_index(self, rows, cols):
-        """The pair of each edge between span ``rows[e]`` and span ``cols[e]``."""
-        return self.pair_of[self.owner[rows], self.owner[cols]]
+    Edges must come sorted by span, then by partner (so by partner annotator).
+    """
+    return (span[1:] == span[:-1]) & (partner_owner[1:] == partner_owner[:-1])
 
 
-def _match_pairs(edges, layout, solve):
-    """One-to-one matchings of every annotator pair of an item, from one (spans × spans) edge matrix.
+def _match_pairs(edges, block, spans_of, solve):
+    """One-to-one matchings of every annotator pair of a block, from its (rows × cols) edge matrix.
 
     A pair whose edges already form a matching (no span has two partners in
     the other annotator) takes all its edges: any optimal matching uses them
-    all.  Only the other pairs call ``solve(block_a, block_b)``, which returns
-    a block-local :class:`Matching`.  Returns a global :class:`Matching`.
+    all.  Only the other, crowded, pairs call ``solve(local_a, local_b)``,
+    which returns a :class:`Matching` local to the two annotators' slices
+    (``spans_of(k)`` is annotator k's).  Returns a :class:`Matching` in the
+    block's local indices.
     """
-    owner, m = layout.owner, len(layout.offsets) - 1
-    edges = edges & (owner[:, None] < owner[None, :])  # each pair once, A before B
-    membership = (owner[:, None] == np.arange(m)[None, :]).astype(float)  # spans × annotators
-    weights = edges.astype(float)
-    crowded = np.zeros((m, m), dtype=bool)
-    span, other = np.nonzero(weights @ membership > 1)  # a span of A with two partners in B
-    crowded[owner[span], other] = True
-    span, other = np.nonzero(weights.T @ membership > 1)  # a span of B with two partners in A
-    crowded[other, owner[span]] = True
-    if crowded.any():
-        edges &= ~np.repeat(np.repeat(crowded, layout.sizes, axis=0), layout.sizes, axis=1)
-    rows, cols = np.nonzero(edges)
-    rows, cols = [rows], [cols]
-    for i, j in zip(*np.nonzero(crowded)):
-        block_a, block_b = layout.block(i), layout.block(j)
-        found = solve(block_a, block_b)
-        rows.append(found.rows + block_a.start)
-        cols.append(found.cols + block_b.start)
-    return Matching(np.concatenate(rows).astype(np.intp), np.concatenate(cols).astype(np.intp))
+    rows, cols = np.nonzero(edges)  # sorted by row, then column
+    cols_t, rows_t = np.nonzero(edges.T)  # sorted by column, then row
+    twice, twice_t = _twice(rows, block.col_owner[cols]), _twice(cols_t, block.row_owner[rows_t])
+    crowded = np.zeros(len(block.first), dtype=bool)
+    crowded[block.pair_of(rows[1:][twice], cols[1:][twice])] = True
+    crowded[block.pair_of(rows_t[1:][twice_t], cols_t[1:][twice_t])] = True
+    free = ~crowded[block.pair_of(rows, cols)]
+    found_rows, found_cols = [rows[free]], [cols[free]]
+    for p in np.flatnonzero(crowded).tolist():
+        local_a = block.local(spans_of(block.first[p]), block.rows)
+        local_b = block.local(spans_of(block.second[p]), block.cols)
+        found = solve(local_a, local_b)
+        found_rows.append(found.rows + local_a.start)
+        found_cols.append(found.cols + local_b.start)
+    return Matching(np.concatenate(found_rows).astype(np.intp), np.concatenate(found_cols).astype(np.intp))
 
 
 class _F1Scores(NamedTuple):
-    """The F1 part of :class:`ItemScore`."""
+    """The F1 part of :class:`PairScores`."""
 
     exact_f1: np.ndarray
     partial_f1: np.ndarray
-    partial_rows: np.ndarray
     exact_tp: np.ndarray
     exact_total: np.ndarray
+    partial_tp: np.ndarray
 
 
-def _optimal_f1(track, shared, layout, exact_matches, exact_tp_per_pair):
-    """Exact F1 from the five-way EXACT matches; partial F1 from maximum matchings."""
-    graph = partial_graph(track, track, shared)
-    partial = _match_pairs(graph, layout, lambda a, b: maximum_matching(graph[a, b]))
-    partial_tp = np.bincount(layout.pair_index(partial.rows, partial.cols), minlength=len(layout.pairs))
-    return _F1Scores(f1(exact_tp_per_pair, layout.n_a, layout.n_b), f1(partial_tp, layout.n_a, layout.n_b),
-                     partial.rows, np.repeat(track.label[exact_matches], 2),
-                     np.repeat(track.label, len(layout.offsets) - 2))
+def _optimal_f1(a, b, shared, later, block, layout, exact_tp, exact_rows, compared):
+    """Exact F1 from the five-way EXACT matches, partial F1 from maximum matchings.
+
+    ``exact_tp``: EXACT matches per pair; ``exact_rows``: their block-local A spans.
+    """
+    graph = partial_graph(a, b, shared) & later
+    partial = _match_pairs(graph, block, layout.spans, lambda x, y: maximum_matching(graph[x, y]))
+    n_pairs, n_labels = len(block.first), len(compared)
+    partial_tp = np.bincount(block.pair_of(partial.rows, partial.cols), minlength=n_pairs)
+    n_a, n_b = np.diff(layout.offsets)[block.first], np.diff(layout.offsets)[block.second]
+    # Every span is in |A| + |B| once per pair it is in: exact F1's total is ``compared``.
+    return _F1Scores(f1(exact_tp, n_a, n_b), f1(partial_tp, n_a, n_b),
+                     2 * np.bincount(a.label[exact_rows], minlength=n_labels), compared,
+                     2 * np.bincount(a.label[partial.rows], minlength=n_labels))
 
 
 def _potato_f1(tp, n_a, n_b):
@@ -172,30 +163,61 @@ def _potato_f1(tp, n_a, n_b):
     return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
 
 
-def _potato_f1s(track, shared, layout):
+def _potato_f1s(track, a, b, shared, block, layout, n_labels):
     """Potato's: exact F1 on sets of (start, end, label), partial F1 by first-fit in row order."""
-    exact_f1, partial_f1, exact_tp, exact_total, partial_rows = [], [], [], [], []
-    agree = potato_agreement(track, track, shared)
+    exact_f1, partial_f1, exact_tp, exact_total, partial_tp = [], [], [], [], []
+    agree = potato_agreement(a, b, shared)
     keys = list(zip(track.start.tolist(), track.end.tolist(), track.label.tolist()))
-    sets = [set(keys[layout.block(k)]) for k in range(len(layout.offsets) - 1)]
-    for i, j in layout.pairs:
+    sets = {k: set(keys[layout.spans(k)]) for k in range(block.lo, len(layout.offsets) - 1)}
+    sizes = np.diff(layout.offsets).tolist()
+    for i, j in zip(block.first.tolist(), block.second.tolist()):
         common = [label for _, _, label in sets[i] & sets[j]]
         exact_f1.append(_potato_f1(len(common), len(sets[i]), len(sets[j])))
         exact_tp.extend(common * 2)
         exact_total.extend([label for _, _, label in sets[i]] + [label for _, _, label in sets[j]])
-        rows = first_fit(agree[layout.block(i), layout.block(j)]).rows
-        partial_f1.append(_potato_f1(len(rows), layout.sizes[i], layout.sizes[j]))
-        partial_rows.append(rows + layout.offsets[i])
-    return _F1Scores(np.array(exact_f1), np.array(partial_f1),
-                     np.concatenate(partial_rows) if partial_rows else np.zeros(0, dtype=np.intp),
-                     np.array(exact_tp, dtype=np.intp), np.array(exact_total, dtype=np.intp))
+        local_a, local_b = block.local(layout.spans(i), block.rows), block.local(layout.spans(j), block.cols)
+        rows = first_fit(agree[local_a, local_b]).rows
+        partial_f1.append(_potato_f1(len(rows), sizes[i], sizes[j]))
+        partial_tp.extend(a.label[rows + local_a.start].tolist() * 2)
+    return _F1Scores(np.array(exact_f1), np.array(partial_f1), *(
+        np.bincount(np.array(labels, dtype=np.intp), minlength=n_labels)
+        for labels in (exact_tp, exact_total, partial_tp)))
 
 
-def score_item(track, offsets, match="optimal"):
-    """Five-way table and exact / partial F1 of every annotator pair of one item.
+def _score_block(track, layout, block, match, n_labels):
+    """Five-way table and exact / partial F1 of the pairs of one block (:class:`PairScores`)."""
+    a = track.part(block.rows.start, block.rows.stop)
+    b = track.part(block.cols.start, block.cols.stop)
+    later = block.row_owner[:, None] < block.col_owner[None, :]  # each pair once, A before B
+    shared = overlap(a, b)
+    kinds = pair_kinds(a, b, shared)
+    rows, cols = _match_pairs((kinds >= 0) & later, block, layout.spans, lambda x, y: five_way_matching(kinds[x, y]))
+    pair = block.pair_of(rows, cols)
+    outcome = kinds[rows, cols].astype(np.intp)
+    n_pairs = len(block.first)
+    matched = np.bincount(pair * 4 + outcome, minlength=4 * n_pairs).reshape(n_pairs, 4)
+    n_matched = matched.sum(axis=1)
+    sizes = np.diff(layout.offsets)
+    counts = np.concatenate([matched, (sizes[block.first] - n_matched)[:, None],
+                             (sizes[block.second] - n_matched)[:, None]], axis=1)
+    compared = np.bincount(track.label, weights=layout.times_compared(block), minlength=n_labels).astype(np.intp)
+    if match == "potato":
+        scores = _potato_f1s(track, a, b, shared, block, layout, n_labels)
+    else:
+        scores = _optimal_f1(a, b, shared, later, block, layout, matched[:, EXACT], rows[outcome == EXACT],
+                             compared)
+    return PairScores(block.first, block.second, scores.exact_f1, scores.partial_f1, counts,
+                      rows + block.rows.start, cols + block.cols.start, outcome, pair,
+                      scores.exact_tp, scores.exact_total, scores.partial_tp, compared)
 
-    The five-way kinds and the partial graph are computed once for all the
-    item's spans; each pair is a block of them.
+
+def score_pairs(track, offsets, match="optimal", n_labels=None):
+    """Five-way table and exact / partial F1 of every annotator pair of one item, block by block.
+
+    The pairs are taken in pair order, in blocks whose span × span relations
+    fit ``CELL_BUDGET`` cells, so memory is bounded by the budget and by the
+    spans, not by the square of the annotators.  Each pair is matched on its
+    own: the blocks change no number.
 
     Parameters
     ----------
@@ -206,10 +228,13 @@ def score_item(track, offsets, match="optimal"):
     match : {"optimal", "potato"}
         Maximum matchings, or Potato 2.8's set and first-fit rules for F1.
         The five-way table is the same in both.
+    n_labels : int, optional
+        Length of the per-label counts (default: the largest label id + 1).
 
-    Returns
-    -------
-    ItemScore
+    Yields
+    ------
+    PairScores
+        One per block, in pair order.
 
     Raises
     ------
@@ -221,25 +246,40 @@ def score_item(track, offsets, match="optimal"):
     Definitions: this module and ``docs/spans.md``; the ``potato`` rules:
     ``docs/potato-differences.md``.
     """
-    layout = _Layout.of(offsets)
-    shared = overlap(track, track)
-    kinds = pair_kinds(track, track, shared)
-    matches = _match_pairs(kinds >= 0, layout, lambda a, b: five_way_matching(kinds[a, b]))
-    order = np.lexsort((matches.rows, layout.pair_index(matches.rows, matches.cols)))
-    rows, cols = matches.rows[order], matches.cols[order]
-    outcome = kinds[rows, cols].astype(np.intp)
-    pair = layout.pair_index(rows, cols)
-    n_pairs = len(layout.pairs)
-    matched = np.bincount(pair * 4 + outcome, minlength=4 * n_pairs).reshape(n_pairs, 4)
-    n_matched = matched.sum(axis=1)
-    counts = np.concatenate([matched, (layout.n_a - n_matched)[:, None], (layout.n_b - n_matched)[:, None]],
-                            axis=1)
-    if match == "potato":
-        scores = _potato_f1s(track, shared, layout)
-    else:
-        scores = _optimal_f1(track, shared, layout, rows[outcome == EXACT], matched[:, EXACT])
-    return ItemScore(layout.pairs, scores.exact_f1, scores.partial_f1, counts, rows, cols, outcome, pair,
-                     scores.partial_rows, scores.exact_tp, scores.exact_total)
+    layout = ItemLayout.of(offsets)
+    for block in layout.blocks():
+        yield _score_block(track, layout, block, match, _n_labels(track, n_labels))
+
+
+def _n_labels(track, n_labels):
+    """``n_labels``, or by default the largest label id of ``track`` + 1."""
+    if n_labels is not None:
+        return n_labels
+    return int(track.label.max()) + 1 if len(track) else 0
+
+
+def score_item(track, offsets, match="optimal", n_labels=None):
+    """Every annotator pair of one item as one :class:`PairScores`: :func:`score_pairs`, concatenated.
+
+    For small items and tests; the report folds the blocks one by one.
+    Parameters as :func:`score_pairs`.
+
+    Returns
+    -------
+    PairScores
+    """
+    blocks = list(score_pairs(track, offsets, match, n_labels))
+    if not blocks:  # fewer than two annotators
+        empty, counts = np.zeros(0, dtype=np.intp), np.zeros(_n_labels(track, n_labels), dtype=np.intp)
+        return PairScores(empty, empty, np.zeros(0), np.zeros(0), np.zeros((0, len(OUTCOMES)), dtype=np.intp),
+                          empty, empty, empty, empty, counts, counts, counts, counts)
+    pair_offsets = np.cumsum([0] + [len(block.first) for block in blocks[:-1]])
+    joined = {field: np.concatenate([getattr(block, field) for block in blocks])
+              for field in ("first", "second", "exact_f1", "partial_f1", "counts", "rows", "cols", "outcome")}
+    summed = {field: sum(getattr(block, field) for block in blocks)
+              for field in ("exact_tp", "exact_total", "partial_tp", "compared")}
+    return PairScores(**joined, pair=np.concatenate([block.pair + offset for block, offset
+                                                     in zip(blocks, pair_offsets)]), **summed)
 
 
 # --------------------------------------------------------------------------- tables and corpus means
@@ -270,7 +310,42 @@ def outcome_row(counts):
     return {**dict(zip(OUTCOMES, counts)), "n_spans": n, "shares": dict(zip(OUTCOMES, _shares(spans, n)))}
 
 
-def label_outcomes(label_names, label_a, label_b, kind, compared):
+class LabelTally(NamedTuple):
+    """Per-label counts summed over every pair of every item; :meth:`add` adds a block in place.
+
+    ``matched`` (labels × 4): spans of each label in matched pairs of each
+    kind (a pair adds to the labels of both its spans); ``confusion``
+    (labels × labels): label_only and both pairs, counted both ways;
+    ``compared``, ``exact_tp``, ``exact_total``, ``partial_tp``: the sums of
+    the :class:`PairScores` fields of those names.
+    """
+
+    matched: np.ndarray
+    confusion: np.ndarray
+    compared: np.ndarray
+    exact_tp: np.ndarray
+    exact_total: np.ndarray
+    partial_tp: np.ndarray
+
+    @classmethod
+    def zeros(cls, n_labels):
+        """An empty tally of ``n_labels`` labels."""
+        return cls(np.zeros((n_labels, 4), dtype=np.intp), np.zeros((n_labels, n_labels), dtype=np.intp),
+                   *(np.zeros(n_labels, dtype=np.intp) for _ in range(4)))
+
+    def add(self, track, scores):
+        """Add one block of pairs, ``scores`` (:class:`PairScores`) on the item's ``track``."""
+        label_a, label_b = track.label[scores.rows], track.label[scores.cols]
+        np.add.at(self.matched, (label_a, scores.outcome), 1)
+        np.add.at(self.matched, (label_b, scores.outcome), 1)
+        mismatch = (scores.outcome == LABEL_ONLY) | (scores.outcome == BOTH)
+        np.add.at(self.confusion, (label_a[mismatch], label_b[mismatch]), 1)
+        np.add.at(self.confusion, (label_b[mismatch], label_a[mismatch]), 1)
+        for name in ("compared", "exact_tp", "exact_total", "partial_tp"):
+            getattr(self, name)[:] += getattr(scores, name)
+
+
+def label_outcomes(label_names, tally):
     """The five-way table per label, counted in spans, with label confusions.
 
     A matched pair adds its outcome to the label of each of its two spans; a
@@ -279,10 +354,7 @@ def label_outcomes(label_names, label_a, label_b, kind, compared):
     Parameters
     ----------
     label_names : list of str
-    label_a, label_b, kind : np.ndarray
-        Label ids of the two spans and the outcome of every matched pair.
-    compared : np.ndarray
-        The label id of every span once per annotator it was compared with.
+    tally : LabelTally
 
     Returns
     -------
@@ -291,15 +363,8 @@ def label_outcomes(label_names, label_a, label_b, kind, compared):
         exact, label_only, boundary_only, both, missed, and ``confused_with``
         (the other label of label_only and both pairs, most frequent first).
     """
-    n = len(label_names)
-    table = np.zeros((n, 5), dtype=np.intp)
-    np.add.at(table, (label_a, kind), 1)
-    np.add.at(table, (label_b, kind), 1)
-    table[:, 4] = np.bincount(compared, minlength=n) - table[:, :4].sum(axis=1)
-    mismatch = (kind == LABEL_ONLY) | (kind == BOTH)
-    confusion = np.zeros((n, n), dtype=np.intp)
-    np.add.at(confusion, (label_a[mismatch], label_b[mismatch]), 1)
-    np.add.at(confusion, (label_b[mismatch], label_a[mismatch]), 1)
+    table = np.concatenate([tally.matched, (tally.compared - tally.matched.sum(axis=1))[:, None]], axis=1)
+    confusion = tally.confusion
     names = ("exact", "label_only", "boundary_only", "both", "missed")
     rows = []
     for k, label in enumerate(label_names):
@@ -319,24 +384,18 @@ class LabelF1(NamedTuple):
     partial: np.ndarray
 
 
-def pooled_label_f1(n_labels, exact_tp, exact_total, partial_tp, compared):
+def pooled_label_f1(tally):
     """Exact and partial F1 per label, pooled over items and pairs: 2·TP_L / Σ(|A_L| + |B_L|).
 
     Parameters
     ----------
-    n_labels : int
-    exact_tp, partial_tp : np.ndarray
-        The label id of each matched span (twice per match).
-    exact_total, compared : np.ndarray
-        The label id of each span once per pair it was compared in.
+    tally : LabelTally
 
     Returns
     -------
     LabelF1
     """
-    exact = safe_ratio(np.bincount(exact_tp, minlength=n_labels), np.bincount(exact_total, minlength=n_labels))
-    partial = safe_ratio(np.bincount(partial_tp, minlength=n_labels), np.bincount(compared, minlength=n_labels))
-    return LabelF1(exact, partial)
+    return LabelF1(safe_ratio(tally.exact_tp, tally.exact_total), safe_ratio(tally.partial_tp, tally.compared))
 
 
 def mean_defined(values):
