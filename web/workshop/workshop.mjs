@@ -241,7 +241,12 @@ async function applyShareLink() {
   if (!shared) return new Set();
   const section = document.querySelector(`section.lesson[data-lesson="${CSS.escape(shared.lesson)}"]`);
   const names = Object.keys(shared.cells).filter((name) => cells.has(name) && section?.contains(cells.get(name).box));
-  for (const name of names) setCode(name, shared.cells[name]);
+  for (const name of names) {
+    setCode(name, shared.cells[name]);
+    if (shared.cells[name] !== cells.get(name).original) {  // kept like an edit: a reload keeps the teacher's code
+      localStorage.setItem(STORE + name, JSON.stringify({ code: shared.cells[name], time: Date.now() }));
+    }
+  }
   const title = section?.querySelector("h2")?.textContent ?? shared.lesson;
   note.textContent = names.length
     ? `The cells of “${title}” come from the link you opened. Reset cell brings back the lesson's own code.`
