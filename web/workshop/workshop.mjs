@@ -277,8 +277,8 @@ async function start() {
   document.addEventListener("click", onRunClick, true);
   document.addEventListener("py-editor:done", onRunDone);
   setInterval(saveEdits, SAVE_EVERY_MS);
-  setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): about 15 s, "
-    + "longer the first time…");
+  setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): this takes a while, "
+    + "up to a minute on a slow laptop…");
   const timer = setTimeout(() => pythonIsReady || setStatus("failed",
     `Python did not start within ${READY_TIMEOUT_MS / 60000} minutes. Reload the page; if it happens again, `
     + "open the browser's console to see why."), READY_TIMEOUT_MS);
