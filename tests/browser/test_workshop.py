@@ -256,6 +256,7 @@ def test_a_lesson_share_link_carries_its_cells(workshop, browser, site):
     note.wait_for(state="visible")
     assert "Segments" in note.inner_text()
     assert attendee.locator("#restore").is_hidden()
+    assert json.loads(stored(attendee, "segments-run"))["code"] == prepared  # a reload keeps the teacher's code
     attendee.wait_for_selector('body[data-cells="mounted"]', timeout=WORKSHOP_LOAD_MS)
     assert get_code(attendee, "segments-run") == prepared
     assert get_code(attendee, "segments-exercise") == exercise

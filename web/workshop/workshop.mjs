@@ -241,7 +241,12 @@ async function applyShareLink() {
   if (!shared) return new Set();
   const section = document.querySelector(`section.lesson[data-lesson="${CSS.escape(shared.lesson)}"]`);
   const names = Object.keys(shared.cells).filter((name) => cells.has(name) && section?.contains(cells.get(name).box));
-  for (const name of names) setCode(name, shared.cells[name]);
+  for (const name of names) {
+    setCode(name, shared.cells[name]);
+    if (shared.cells[name] !== cells.get(name).original) {  // kept like an edit: a reload keeps the teacher's code
+      localStorage.setItem(STORE + name, JSON.stringify({ code: shared.cells[name], time: Date.now() }));
+    }
+  }
   const title = section?.querySelector("h2")?.textContent ?? shared.lesson;
   note.textContent = names.length
     ? `The cells of “${title}” come from the link you opened. Reset cell brings back the lesson's own code.`
@@ -272,8 +277,8 @@ async function start() {
   document.addEventListener("click", onRunClick, true);
   document.addEventListener("py-editor:done", onRunDone);
   setInterval(saveEdits, SAVE_EVERY_MS);
-  setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): about 15 s, "
-    + "longer the first time…");
+  setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): this takes a while, "
+    + "up to a minute on a slow laptop…");
   const timer = setTimeout(() => pythonIsReady || setStatus("failed",
     `Python did not start within ${READY_TIMEOUT_MS / 60000} minutes. Reload the page; if it happens again, `
     + "open the browser's console to see why."), READY_TIMEOUT_MS);
