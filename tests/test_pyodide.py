@@ -7,7 +7,6 @@ Pyodide under Node and compared with CPython to 1e-12.  Needs ``dist/pyodide``
 (``python3 build.py``) and Node.js; skipped with the reason otherwise.
 """
 import json
-import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 import agreekit
 from agreekit.simulate import centred_corpus, crowd_corpus
+from same_report import assert_same
 
 ROOT = Path(__file__).resolve().parents[1]
 PYODIDE = ROOT / "dist" / "pyodide"
@@ -37,6 +37,23 @@ def _reference(name):
     return json.loads(path.read_text())["cases"] if path.exists() else []
 
 
+def _crowd_spans(n_annotators):
+    """One document and ``n_annotators``: 179,700 pairs for 600, more than one scoring block."""
+    lines = ["item,annotator,start,end,label"]
+    for k in range(n_annotators):
+        lines.append(f"doc,a{k},{k % 7},{10 + k % 5},{'PER' if k % 3 else 'ORG'}")
+    return "\n".join(lines) + "\n"
+
+
+def _crowd_traces(n_annotators):
+    """Two traces of three steps, each step labelled by every annotator: κ pairs in several blocks."""
+    lines = ["trace,step,annotator,label"]
+    for trace in ("t1", "t2"):
+        for step in range(3):
+            lines += [f"{trace},{step},a{k},{'ok' if (k + step) % 4 else 'bad'}" for k in range(n_annotators)]
+    return "\n".join(lines) + "\n"
+
+
 def build_cases():
     cases = []
 
@@ -54,6 +71,8 @@ def build_cases():
         p = case["params"]
         add("boxes", case["input"]["rows"], threshold=p["threshold"], distance=p["distance"], match="potato")
     add("spans", _example("spans.csv"), lengths=_example("spans-lengths.csv"))
+    add("spans", _crowd_spans(n_annotators=600), bootstrap=0)  # pairs in several blocks, pair rows capped
+    add("traces", _crowd_traces(n_annotators=3000), bootstrap=0)
     for case in _reference("spans.json"):
         for match in ("optimal", "potato"):
             add("spans", case["input"]["rows"], lengths=case["input"]["item_lengths"], match=match)
@@ -70,20 +89,6 @@ def build_cases():
         cases.append({"kind": "masks", "rows": masks, "options": {}})
     return cases
 
-
-def assert_same(a, b, where="report"):
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys(), where
-        for key in a:
-            assert_same(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), where
-        for k, (x, y) in enumerate(zip(a, b)):
-            assert_same(x, y, f"{where}.{k}")
-    elif isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
-        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), (where, a, b)
-    else:
-        assert a == b, (where, a, b)
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,15 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
 import agreekit
-from agreekit.share import LongLinkWarning, read_share_fragment, share_fragment, share_link
+from agreekit.share import MAX_DECODED_BYTES, LongLinkWarning, read_share_fragment, share_fragment, share_link
 
 
 def decode_by_hand(link):
@@ -84,12 +86,35 @@ def test_damaged_links_are_rejected(bad, message):
         read_share_fragment(bad)
 
 
-def test_decompression_bomb_is_refused():
+def deflated_link(document: bytes):
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
-    bomb = compressor.compress(b'{"rows": "' + b"a" * (80 * 1024 * 1024)) + compressor.flush()
-    link = "#v1/boxes/" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    payload = compressor.compress(document) + compressor.flush()
+    return "#v1/boxes/" + base64.urlsafe_b64encode(payload).decode().rstrip("=")
+
+
+def test_decompression_bomb_is_refused():
+    link = deflated_link(b'{"rows": "' + b"a" * (80 * 1024 * 1024))
     with pytest.raises(ValueError, match="too large"):
         read_share_fragment(link)
+
+
+def test_the_cap_is_what_a_link_can_carry_and_the_message_says_so():
+    assert MAX_DECODED_BYTES == 8 * 1024 * 1024
+    # the page's copy of the cap (web/share.mjs) is the same number
+    page = (Path(__file__).resolve().parents[1] / "web" / "share.mjs").read_text()
+    assert re.search(r"export const MAX_DECODED_BYTES = 8 \* 1024 \* 1024;", page)
+    wrapper = len(b'{"rows":"","options":{}}')
+    at_cap = deflated_link(b'{"rows":"' + b"a" * (MAX_DECODED_BYTES - wrapper) + b'","options":{}}')
+    assert len(read_share_fragment(at_cap)[1]) == MAX_DECODED_BYTES - wrapper
+    over = deflated_link(b'{"rows":"' + b"a" * (MAX_DECODED_BYTES - wrapper + 1) + b'","options":{}}')
+    with pytest.raises(ValueError, match=r"too large \(over 8 MiB once decompressed; a link carries about 2 MB\)"):
+        read_share_fragment(over)
+
+
+def test_a_link_the_page_would_refuse_is_not_written():
+    rows = "a" * MAX_DECODED_BYTES  # compresses to a short link, but decodes over the cap
+    with pytest.raises(ValueError, match="too large for a share link .over 8 MiB"):
+        share_link("boxes", rows)
 
 
 def test_long_link_warns_but_still_works():

@@ -7,13 +7,14 @@
 // values) reaches the DOM through textContent or attribute values only, never as HTML.
 
 import { Engine } from "./engine.mjs";
-import { encodeShare, decodeShare } from "./share.mjs";
+import { encodeShare, decodeShare, TooLargeError } from "./share.mjs";
 // The renderer (and the chart library under it) loads after the worker has started, so the
 // page's own module graph does not delay Python's start-up.
 const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
 import { downloadText } from "./download.mjs";
 import { createImporter } from "./import.mjs";
 import { FirstOpen, readExample } from "./first_open.mjs";
+import { STORAGE_PREFIX, holdLargeRows, isHeld, lineOf, restoreInputs, rowsOf, saveInputs, setRows } from "./inputs.mjs";
 
 const params = new URLSearchParams(location.search);
 // No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
@@ -21,7 +22,6 @@ const params = new URLSearchParams(location.search);
 const LOAD_TIMEOUT_MS = Number(params.get("loadTimeout")) || 120000;
 const LINK_WARN_CHARS = 8000;        // e-mail and chat programs often cut longer links
 const LINK_MAX_CHARS = 2 * 1024 * 1024;  // Chromium's URL limit
-const STORAGE_PREFIX = "agreekit.input.v1.";
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const tabs = [...document.querySelectorAll('[role="tab"]')];
@@ -130,7 +130,7 @@ function labelOf(field) {
 
 function writeInputs(kind, rows, options) {
   const form = forms[kind];
-  form.elements.rows.value = rows;
+  setRows(form, rows);
   const unknown = [];
   for (const field of form.querySelectorAll(".options [name]")) {  // back to the defaults first
     if (field.tagName === "SELECT") field.value = [...field.options].find((o) => o.defaultSelected)?.value ?? field.options[0].value;
@@ -150,50 +150,42 @@ function writeInputs(kind, rows, options) {
   return unknown;
 }
 
-function saveInputs(kind) {
-  const form = forms[kind];
-  const options = {};
-  for (const field of form.querySelectorAll(".options [name]")) options[field.name] = field.value;
-  try {
-    localStorage.setItem(STORAGE_PREFIX + kind, JSON.stringify({ rows: form.elements.rows.value, fields: options }));
-  } catch { /* quota or storage off: the input stays in the page */ }
-}
-
-function restoreInputs(kind) {
-  let saved;
-  try { saved = JSON.parse(localStorage.getItem(STORAGE_PREFIX + kind) || "null"); } catch { saved = null; }
-  if (!saved || typeof saved.rows !== "string") return;
-  const form = forms[kind];
-  form.elements.rows.value = saved.rows;
-  for (const [name, value] of Object.entries(saved.fields || {})) {
-    const field = form.querySelector(`.options [name="${CSS.escape(name)}"]`);
-    if (field && typeof value === "string") field.value = value;
-  }
-}
-
 // ------------------------------------------------------------------ errors next to the paste area
 
+/**
+ * The error next to the paste area. An input error names the line and column, and the input it
+ * is in: the rows, or the option field named by `error.field` (e.g. the span lengths box).
+ */
 function showError(kind, error) {
   const box = $(`#error-${kind}`);
   box.replaceChildren();
   if (!error) { box.hidden = true; return; }
+  const form = forms[kind];
+  const target = error.field ? form.querySelector(`.options [name="${CSS.escape(error.field)}"]`) : form.elements.rows;
+  const inField = error.field && target ? `${labelOf(target)}, line` : "Line";
   const text = document.createElement("p");
   if (error.line != null) {
     const where = document.createElement("strong");
-    where.textContent = `Line ${error.line}` + (error.column != null ? `, column "${error.column}"` : "") + ": ";
+    where.textContent = `${inField} ${error.line}` + (error.column != null ? `, column "${error.column}"` : "") + ": ";
     text.append(where, error.detail ?? error.message);
   } else {
     text.textContent = error.message;
   }
   box.append(text);
-  if (error.line != null) {
+  if (error.line != null && !error.field && isHeld(form)) {  // no box to select in: show the line
+    const line = document.createElement("pre");
+    line.className = "error-line";
+    line.textContent = lineOf(rowsOf(form), error.line);
+    box.append(line);
+  } else if (error.line != null && target?.tagName === "TEXTAREA") {
     const go = document.createElement("button");
     go.type = "button";
-    go.textContent = `Go to line ${error.line}`;
-    go.addEventListener("click", () => selectLine(forms[kind].elements.rows, error.line));
+    go.textContent = `Go to line ${error.line}` + (error.field ? ` of “${labelOf(target)}”` : "");
+    go.addEventListener("click", () => selectLine(target, error.line));
     box.append(go);
   }
   box.dataset.line = error.line ?? "";
+  box.dataset.field = error.field ?? "rows";
   box.hidden = false;
 }
 
@@ -209,7 +201,7 @@ function selectLine(textarea, line) {
 async function compute(kind) {
   const form = forms[kind];
   showError(kind, null);
-  const rows = form.elements.rows.value;
+  const rows = rowsOf(form);
   let options;
   try { options = readOptions(form); } catch (error) {
     if (error instanceof OptionError) { showError(kind, { message: error.message }); return; }
@@ -245,12 +237,12 @@ async function compute(kind) {
 const latestRun = {};  // kind -> number of its latest report run
 
 function showProgress(kind, done, total, stage) {
-  progressBox.hidden = false;
+  progressBox.dataset.state = "on";
   if (total > 0) { progressBar.max = total; progressBar.value = done; } else progressBar.removeAttribute("value");
   progressText.textContent = `Computing ${kind}` + (stage ? ` (${stage})` : "") + (total > 0 ? `: ${done} / ${total}` : "…");
 }
 
-function hideProgress() { progressBox.hidden = true; }
+function hideProgress() { progressBox.dataset.state = "off"; }
 
 $("#cancel").addEventListener("click", () => engine.cancel());
 
@@ -264,7 +256,14 @@ async function share(kind) {
   out.hidden = false;
   let options;
   try { options = readOptions(form); } catch (error) { showError(kind, { message: error.message }); return; }
-  const fragment = await encodeShare(kind, form.elements.rows.value, options);
+  let fragment;
+  try { fragment = await encodeShare(kind, rowsOf(form), options); } catch (error) {
+    if (!(error instanceof TooLargeError)) throw error;
+    out.append(note(`${error.message[0].toUpperCase()}${error.message.slice(1)}. Use “Download input” and send the file instead.`),
+      downloadInputButton(kind));
+    out.dataset.state = "too-long";
+    return;
+  }
   const url = location.href.split("#")[0] + fragment;
   if (url.length > LINK_MAX_CHARS) {
     out.append(note(`This input is too large for a link (${url.length.toLocaleString()} characters; browsers stop at about 2 million). ` +
@@ -319,7 +318,7 @@ function downloadInput(kind) {
   const form = forms[kind];
   let options = {};
   try { options = readOptions(form); } catch { /* the rows still download */ }
-  downloadText(`agreekit-${kind}-input.csv`, form.elements.rows.value, "text/csv");
+  downloadText(`agreekit-${kind}-input.csv`, rowsOf(form), "text/csv");
   if (Object.keys(options).length) {
     downloadText(`agreekit-${kind}-options.json`, JSON.stringify(options, null, 1), "application/json");
   }
@@ -337,7 +336,7 @@ async function openShareFragment(fragment) {
     showError(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
     return;
   }
-  saveInputs(data.kind);
+  saveInputs(forms[data.kind]);
   await compute(data.kind);
 }
 
@@ -345,34 +344,41 @@ async function openShareFragment(fragment) {
 
 /** An example button's rows and option files, written into the form and computed. */
 async function loadExample(kind, button) {
+  const results = $(`#results-${kind}`);
+  results.dataset.state = "loading";  // at once: the tab's earlier result is no longer the answer
   try {
     const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);
   } catch (error) {
+    results.dataset.state = "error";
     showError(kind, { message: `The example could not be loaded (${error.message}).` });
     return;
   }
-  saveInputs(kind);
+  saveInputs(forms[kind]);
   await compute(kind);
 }
 
 async function readFileInto(kind, file) {
   if (!file) return;
-  forms[kind].elements.rows.value = await file.text();
-  saveInputs(kind);
+  setRows(forms[kind], await file.text());
+  saveInputs(forms[kind]);
   showError(kind, null);
 }
 
 // ------------------------------------------------------------------ wiring
 
 // Dropped or chosen files: a plain table is read as before, a tool's export converted (import.mjs).
-const importer = createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain: readFileInto });
+const importer = createImporter({
+  engine, forms, selectTab, compute, readPlain: readFileInto, setRows, rowsOf, isHeld,
+  saveInputs: (kind) => saveInputs(forms[kind]),
+});
 
 for (const kind of KINDS) {
   const form = forms[kind];
   form.addEventListener("submit", (event) => { event.preventDefault(); compute(kind); });
-  form.addEventListener("input", debounce(() => saveInputs(kind), 300));
-  form.addEventListener("change", () => saveInputs(kind));
+  holdLargeRows(form);
+  form.addEventListener("input", debounce(() => saveInputs(form), 300));
+  form.addEventListener("change", () => saveInputs(form));
   form.elements.file.addEventListener("change", (event) => importer.open(kind, event.target));
   const area = form.elements.rows;
   area.addEventListener("dragover", (event) => { event.preventDefault(); area.classList.add("drop"); });
@@ -403,8 +409,8 @@ window.addEventListener("hashchange", () => {
   if (location.hash.startsWith("#v1/")) openShareFragment(location.hash);
 });
 
-const firstOpen = new FirstOpen({ forms, storagePrefix: STORAGE_PREFIX, writeInputs, compute });
-for (const kind of KINDS) restoreInputs(kind);
+const firstOpen = new FirstOpen({ forms, storagePrefix: STORAGE_PREFIX, writeInputs, compute, rowsOf });
+for (const kind of KINDS) restoreInputs(forms[kind]);
 if (location.hash.startsWith("#v1/")) {
   openShareFragment(location.hash);
 } else {
@@ -418,4 +424,4 @@ setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
 // Offline after this visit: the service worker caches the site once Python has loaded (not competing with it).
 firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
   .catch((error) => console.warn("agreekit: no offline copy:", error));
-window.agreekit = { engine, compute };
+window.agreekit = { engine, compute, rows: (kind) => rowsOf(forms[kind]) };

@@ -18,6 +18,7 @@ from agreekit.formats.base import detect
 from agreekit.rows import InputError
 
 MAX_MESSAGE_CHARS = 300
+WRITING_STAGE = "writing the report"  # the last progress stage, after the kind's own
 # An absolute path (POSIX or Windows) standing alone: shown by its last part only.
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[\\/](?:[^\s'\"\\/]+[\\/])+([^\s'\"\\/]+)")
 
@@ -43,6 +44,8 @@ def run_report(kind, rows, options_json, progress=None):
         if progress is not None and "progress" in inspect.signature(function).parameters:
             options["progress"] = lambda done, total, stage="": progress(done, total, stage)
         report = function(rows, **options)
+        if progress is not None:
+            progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
         return json.dumps({"ok": True, "report": report.to_dict()}, allow_nan=False)
     except InputError as exc:
         error = {"type": "input", **exc.to_dict(), "detail": exc.message}

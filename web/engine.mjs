@@ -11,7 +11,7 @@ export class Engine {
   start() {
     this.ready = false;
     this.failed = false;
-    this.pending = new Map();  // id -> {resolve, reject, onProgress}
+    this.pending = new Map();  // id -> {resolve, reject, onProgress, parts: the long lists' rows so far}
     this.stage = "starting the worker";
     this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
     this.worker.onmessage = (event) => this.receive(event.data);
@@ -61,10 +61,13 @@ export class Engine {
       const job = this.pending.get(message.id);
       if (!job) return;
       if (message.type === "progress") job.onProgress?.(message.done, message.total, message.stage);
-      else if (message.type === "outcome") {
+      else if (message.type === "part") {
+        const rows = (job.parts[message.part] ??= []);
+        for (const row of message.rows) rows.push(row);
+      } else if (message.type === "outcome") {
         this.pending.delete(message.id);
-        const outcome = JSON.parse(message.json);
-        if (outcome.ok) job.resolve({ report: outcome.report, ms: message.ms });
+        const { outcome } = message;
+        if (outcome.ok) job.resolve({ report: attachParts(outcome.report, message.parts, job.parts), ms: message.ms });
         else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
       }
       else if (message.type === "converted") {
@@ -82,7 +85,7 @@ export class Engine {
     if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, parts: [] });
       this.worker.postMessage({ id, type: "compute", kind, rows, options });
     });
   }
@@ -110,4 +113,13 @@ export class Engine {
     this.worker.terminate();
     this.start();
   }
+}
+
+/** The report with each long list the worker sent in slices (parts[k]) put back at its key path (paths[k]). */
+function attachParts(report, paths, parts) {
+  paths.forEach((path, k) => {
+    const parent = path.slice(0, -1).reduce((object, key) => object[key], report);
+    parent[path.at(-1)] = parts[k] ?? [];
+  });
+  return report;
 }

@@ -24,10 +24,10 @@ export async function readExample(button) {
 export class FirstOpen {
   /**
    * forms: {kind: form}; storagePrefix: the saved inputs' localStorage key prefix;
-   * writeInputs(kind, rows, options) and compute(kind): the page's own.
+   * writeInputs(kind, rows, options), compute(kind) and rowsOf(form) (shown or held): the page's own.
    */
-  constructor({ forms, storagePrefix, writeInputs, compute }) {
-    Object.assign(this, { forms, storagePrefix, writeInputs, compute });
+  constructor({ forms, storagePrefix, writeInputs, compute, rowsOf }) {
+    Object.assign(this, { forms, storagePrefix, writeInputs, compute, rowsOf });
     this.shownKinds = new Set();
     this.ready = new Promise((resolve) => { this.pythonReady = resolve; });
   }
@@ -48,15 +48,18 @@ export class FirstOpen {
     const button = form.querySelector('button[data-action="example"]');
     if (!button) return;
     let touched = false;
-    form.addEventListener("input", () => { touched = true; }, { once: true });
-    const untouched = () => !touched && form.elements.rows.value === "";
+    const touch = () => { touched = true; };
+    // Focus counts as a touch: text typed or pasted into a box must not land next to an example
+    // written while the user was already in it.
+    for (const type of ["input", "focusin", "pointerdown"]) form.addEventListener(type, touch, { once: true });
+    const untouched = () => !touched && !form.contains(document.activeElement) && this.rowsOf(form) === "";
     const example = await readExample(button);
     if (!untouched()) return;
     this.writeInputs(kind, example.rows, example.options);
     await this.ready;
     const results = document.getElementById(`results-${kind}`);
     // Edited since, or a report already asked for (its data-state is set): the user's input wins.
-    if (touched || form.elements.rows.value !== example.rows || results?.dataset.state) return;
+    if (touched || this.rowsOf(form) !== example.rows || results?.dataset.state) return;
     this.compute(kind);
   }
 }

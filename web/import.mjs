@@ -52,7 +52,7 @@ async function walk(entry, out) {
  * The importer of the page's forms. ``engine`` converts (engine.convert); the other hooks are
  * app.mjs's: select a tab, save a tab's input, compute it, and read a plain table into its box.
  */
-export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain }) {
+export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld }) {
   const imported = new Map();  // kind -> the format title of the import that filled its box
   const progress = { box: $("#progress"), bar: $("#progress-bar"), text: $("#progress-text") };
   const boxOf = (kind) => $(`#import-${kind}`);
@@ -66,8 +66,8 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   /** Forget ``kind``'s import: its rows are being replaced (a table, an example, a share link). */
   function clear(kind) {
     imported.delete(kind);
-    const area = forms[kind].elements.rows;
-    if (area.hidden) { area.value = ""; area.hidden = false; }  // emptied first: a folded box is long
+    const form = forms[kind];
+    if (form.elements.rows.hidden || isHeld(form)) setRows(form, "");  // emptied first: a folded box is long
     hide(boxOf(kind));
   }
 
@@ -110,10 +110,10 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     if (!chosen && files.length === 1 && PLAIN_TABLE.test(files[0].name)) {
       clear(kind);
       await readPlain(kind, files[0].file);  // at once, even before Python has loaded
-      const written = form.elements.rows.value;
+      const written = rowsOf(form);
       let outcome;
       try { outcome = await send(files, kind, false, true); } catch { return; }  // the table stays
-      if (outcome.plain || form.elements.rows.value !== written) return;  // no format claims it, or edited since
+      if (outcome.plain || rowsOf(form) !== written) return;  // no format claims it, or edited since
       await show(kind, files, outcome, kinds);
       return;
     }
@@ -153,10 +153,10 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     const form = forms[target];
     selectTab(target);
     const area = form.elements.rows;
-    const fold = outcome.rows_csv.length > FOLD_CHARS;
-    if (fold) area.hidden = true;  // before the value: a hidden textarea is not laid out
-    area.value = outcome.rows_csv;
-    if (!fold) area.hidden = false;
+    setRows(form, outcome.rows_csv);  // over LARGE_INPUT_CHARS held by the page (inputs.mjs)
+    // Folded: hidden in this same task, before any layout (a hidden textarea is not laid out).
+    const fold = !isHeld(form) && outcome.rows_csv.length > FOLD_CHARS;
+    if (fold) area.hidden = true;
     const lengths = form.querySelector(`.options [name="${LENGTHS_OPTION}"]`);
     if (lengths) lengths.value = outcome.lengths_csv ?? "";  // an earlier corpus's texts never stay
     saveInputs(target);

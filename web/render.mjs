@@ -116,11 +116,19 @@ function recordsTable(report, key, title, { kind, explain } = {}) {
 function nestedTable(report, key, nestedKey, idColumns, title, { kind } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records) || !records.some((r) => Array.isArray(r?.[nestedKey]) && r[nestedKey].length)) return null;
-  const rows = [];
-  records.forEach((record, i) => (record[nestedKey] || []).forEach((inner, j) => rows.push({ i, j, record, inner: flatten(inner) })));
-  const columns = [...new Set(rows.slice(0, 200).flatMap((r) => Object.keys(r.inner)))];
-  const numeric = new Set(columns.filter((c) => rows.some((r) => typeof r.inner[c] === "number")));
-  const shown = rows.slice(0, TABLE_PREVIEW_ROWS * 4);
+  // Only the shown rows are flattened now: a large corpus nests hundreds of thousands.
+  const flatRows = (limit) => {
+    const rows = [];
+    for (let i = 0; i < records.length && rows.length < limit; i++) {
+      const nested = records[i][nestedKey] || [];
+      for (let j = 0; j < nested.length && rows.length < limit; j++) rows.push({ i, j, record: records[i], inner: flatten(nested[j]) });
+    }
+    return rows;
+  };
+  const total = records.reduce((n, record) => n + (record[nestedKey]?.length ?? 0), 0);
+  const shown = flatRows(TABLE_PREVIEW_ROWS * 4);
+  const columns = [...new Set(shown.slice(0, 200).flatMap((r) => Object.keys(r.inner)))];
+  const numeric = new Set(columns.filter((c) => shown.some((r) => typeof r.inner[c] === "number")));
   const table = h("table", {},
     h("thead", {}, h("tr", {}, [...idColumns, ...columns].map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
     h("tbody", {}, shown.map(({ i, j, record, inner }) => h("tr", {},
@@ -129,13 +137,13 @@ function nestedTable(report, key, nestedKey, idColumns, title, { kind } = {}) {
         ? h("td", { class: "num" }, metric(`${key}.${i}.${nestedKey}.${j}.${c}`, inner[c]))
         : h("td", {}, inner[c] == null ? "" : String(inner[c])))))));
   const downloadCsv = () => {
-    const flat = rows.map(({ record, inner }) => ({ ...Object.fromEntries(idColumns.map((c) => [c, record[c]])), ...inner }));
+    const flat = flatRows(Infinity).map(({ record, inner }) => ({ ...Object.fromEntries(idColumns.map((c) => [c, record[c]])), ...inner }));
     downloadText(`agreekit-${kind}-${key}-${nestedKey}.csv`, toCsv([...idColumns, ...columns], flat), "text/csv");
   };
   return h("section", { class: "card table-card", dataset: { table: `${key}.${nestedKey}` } }, h("h3", {}, title),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title }, table),
     h("p", { class: "table-actions" },
-      rows.length > shown.length ? h("span", { class: "muted" }, `Showing ${shown.length} of ${rows.length}; the CSV has all. `) : null,
+      total > shown.length ? h("span", { class: "muted" }, `Showing ${shown.length} of ${total}; the CSV has all. `) : null,
       h("button", { type: "button", onclick: downloadCsv }, "Download CSV")),
     settingsLine(report));
 }
@@ -151,37 +159,45 @@ function responsive(plot, container) {
   observer.observe(container);
 }
 
-function upperBound(sorted, x) {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] <= x) lo = mid + 1; else hi = mid; }
-  return lo;
+/** True for the report's ECDF summary {x: ascending, y: fraction ≤ x} with at least one point. */
+function isEcdf(ecdf) {
+  return Boolean(ecdf && Array.isArray(ecdf.x) && ecdf.x.length && ecdf.x.length === ecdf.y?.length);
 }
 
-/** The report's ECDF summary {x: ascending, y: fraction ≤ x} as a right-continuous step function. */
-function stepFunction(ecdf) {
-  if (!ecdf || !Array.isArray(ecdf.x) || !ecdf.x.length || ecdf.x.length !== ecdf.y?.length) return null;
-  const { x, y } = ecdf;
-  return { x, at: (value) => { const j = upperBound(x, value) - 1; return j < 0 ? 0 : y[j]; } };
+/**
+ * Two step functions ({x: ascending, y}, right-continuous: y of the last x ≤ a value) at the
+ * distinct x of both: {x, a, b}. One pass over both lists: the between ECDF of a large corpus
+ * has a point at every distinct within distance (a million and more).
+ */
+function mergeSteps(first, second) {
+  const x = [], a = [], b = [];
+  let i = 0, j = 0, ya = 0, yb = 0;
+  while (i < first.x.length || j < second.x.length) {
+    const next = Math.min(i < first.x.length ? first.x[i] : Infinity, j < second.x.length ? second.x[j] : Infinity);
+    while (i < first.x.length && first.x[i] === next) ya = first.y[i++];
+    while (j < second.x.length && second.x[j] === next) yb = second.y[j++];
+    x.push(next); a.push(ya); b.push(yb);
+  }
+  return { x, a, b };
 }
 
 /** ECDFs of within-item and between-item distances with the largest vertical gap marked. */
 function ecdfChart(report) {
   const loc = report.localization || {};
-  const within = stepFunction(loc.within_ecdf);
-  const between = stepFunction(loc.between_ecdf);
   const card = h("section", { class: "card chart-card" }, h("h3", {}, "Within-item vs between-item distances (ECDF)"));
-  if (!within || !between) {
+  if (!isEcdf(loc.within_ecdf) || !isEcdf(loc.between_ecdf)) {
     card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
     return card;
   }
-  const all = [...new Set([...within.x, ...between.x])].sort((a, b) => a - b);
-  let gap = all[0];
-  for (const x of all) if (Math.abs(within.at(x) - between.at(x)) > Math.abs(within.at(gap) - between.at(gap))) gap = x;
+  const both = mergeSteps(loc.within_ecdf, loc.between_ecdf);
+  let gap = 0;
+  for (let i = 1; i < both.x.length; i++) if (Math.abs(both.a[i] - both.b[i]) > Math.abs(both.a[gap] - both.b[gap])) gap = i;
   // A canvas 900 px wide needs no more than ~1,500 steps per curve; keep the gap's x exactly.
-  const stride = Math.ceil(all.length / 1500);
-  const xs = all.filter((x, i) => i % stride === 0 || i === all.length - 1 || x === gap);
-  const fw = xs.map(within.at), fb = xs.map(between.at);
-  const gapAt = xs.indexOf(gap);
+  const stride = Math.ceil(both.x.length / 1500);
+  const kept = [];
+  for (let i = 0; i < both.x.length; i++) if (i % stride === 0 || i === both.x.length - 1 || i === gap) kept.push(i);
+  const xs = kept.map((i) => both.x[i]), fw = kept.map((i) => both.a[i]), fb = kept.map((i) => both.b[i]);
+  const gapAt = kept.indexOf(gap);
   const target = h("div", { class: "chart", role: "img",
     "aria-label": "Empirical distribution functions of within-item and between-item distances" });
   card.append(h("p", { class: "muted" },

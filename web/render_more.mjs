@@ -7,7 +7,7 @@ import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { VIEWS, boxesView, recordsTable, chartWidth, responsive } from "./render.mjs";
 import { h, get, metric, estimate, coefficient, estimateCell, settingsLine, section } from "./dom.mjs";
 import { downloadText, toCsv } from "./download.mjs";
-import { decodeRuns, compareMasks, CLASS } from "./masks_draw.mjs";
+import { CLASS, COLOURS } from "./masks_draw.mjs";
 
 export { renderReport } from "./render.mjs";
 
@@ -15,13 +15,9 @@ const TABLE_PREVIEW_ROWS = 50;
 const MASK_ITEMS_PER_PAGE = 6;
 const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
 const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
-// Okabe–Ito colours: told apart with the common colour-vision deficiencies.
-const COLOURS = {
-  [CLASS.background]: [255, 255, 255],
-  [CLASS.agree]: [110, 116, 128],
-  [CLASS.missed]: [0, 114, 178],
-  [CLASS.extra]: [230, 159, 0],
-};
+// Larger masks are not drawn. The drawing worker's time grows with the runs, not the pixels, but a
+// figure of a mask this large pools blocks of 40 × 40 pixels or more into each canvas pixel and shows little.
+const MASK_MAX_PIXELS = 200_000_000;
 
 // ------------------------------------------------------------------ tables of records holding estimates
 
@@ -124,32 +120,35 @@ function maskItemTable(report, kind) {
     settingsLine(report));
 }
 
-/** A canvas drawing per-pixel classes (Uint8Array, column-major like the runs) at most MASK_MAX_CANVAS wide. */
-function classCanvas(classes, width, height, label) {
-  const step = Math.max(1, Math.ceil(Math.max(width, height) / MASK_MAX_CANVAS));
-  const cw = Math.ceil(width / step), ch = Math.ceil(height / step);
-  const pooled = new Uint8Array(cw * ch);  // row-major; the highest class in each block wins
-  for (let x = 0; x < width; x++) {
-    const column = x * height, px = (x / step) | 0;
-    for (let y = 0; y < height; y++) {
-      const c = classes[column + y];
-      const at = ((y / step) | 0) * cw + px;
-      if (c > pooled[at]) pooled[at] = c;
+// ------------------------------------------------------------------ mask figures, drawn in a worker
+
+/** The mask-drawing worker (masks_worker.mjs): one at a time, replaced when a new report is shown. */
+const drawer = {
+  worker: null, pending: new Map(), nextId: 1,
+  /** Forget the drawings of an earlier report: stop its worker if it is still drawing. */
+  reset() {
+    if (this.worker && this.pending.size) { this.worker.terminate(); this.worker = null; }
+    for (const { reject } of this.pending.values()) reject(new Error("replaced by a newer report"));
+    this.pending.clear();
+  },
+  draw(item) {
+    if (!this.worker) {
+      this.worker = new Worker(new URL("./masks_worker.mjs", import.meta.url), { type: "module" });
+      this.worker.onmessage = ({ data }) => {
+        const job = this.pending.get(data.id);
+        this.pending.delete(data.id);
+        if (data.error) job?.reject(new Error(data.error)); else job?.resolve(data);
+      };
     }
-  }
-  const canvas = h("canvas", { width: cw, height: ch, role: "img", "aria-label": label, class: "mask-canvas" });
-  const scale = MASK_DISPLAY_PX / Math.max(width, height);
-  canvas.style.width = `${Math.round(width * scale)}px`;  // height follows the canvas's aspect ratio
-  const context = canvas.getContext("2d");
-  const image = context.createImageData(cw, ch);
-  for (let i = 0; i < pooled.length; i++) {
-    const [r, g, b] = COLOURS[pooled[i]];
-    image.data[4 * i] = r; image.data[4 * i + 1] = g; image.data[4 * i + 2] = b; image.data[4 * i + 3] = 255;
-  }
-  context.putImageData(image, 0, 0);
-  if (step > 1) canvas.dataset.pooled = String(step);
-  return canvas;
-}
+    const id = this.nextId++;
+    const runs = { width: item.width, height: item.height, consensus: item.consensus_rle,
+      majority: item.majority_rle, annotators: item.annotator_rle };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, item: runs, maxCanvas: MASK_MAX_CANVAS });
+    });
+  },
+};
 
 function maskLegend() {
   const swatch = (cls, text) => h("span", { class: "swatch-item" },
@@ -160,39 +159,64 @@ function maskLegend() {
     swatch(CLASS.background, "background in both"));
 }
 
+/** The panels of an item (consensus, majority vote, each annotator) with their captions; canvases drawn later. */
+function maskPanels(item, i) {
+  const panel = (title, label, ...extra) => {
+    const counts = h("span", { class: "muted counts" });
+    const figure = h("figure", { class: "mask-panel" }, h("figcaption", {}, h("strong", {}, title), ...extra, counts));
+    return { figure, label, counts };
+  };
+  const panels = [
+    panel("STAPLE consensus", () => `STAPLE consensus of item ${item.item}: ${item.consensus_area} foreground pixels`,
+      " ", h("span", { class: "muted" }, "area "), metric(`items.${i}.consensus_area`, item.consensus_area ?? null)),
+    panel("Majority vote", (c) => `Majority vote of item ${item.item} against the consensus: ${c.extra} pixels outside it, ` +
+      `${c.missed} consensus pixels not in it`,
+    " Dice ", metric(`items.${i}.consensus_majority_dice`, item.consensus_majority_dice ?? null)),
+  ];
+  (item.annotators || []).forEach((name, j) => panels.push(panel(String(name),
+    (c) => `Annotator ${name} on item ${item.item}: ${c.extra} pixels marked outside the consensus, ${c.missed} consensus pixels missed`,
+    h("span", { class: "panel-values" },
+      " Dice ", metric(`items.${i}.dice.${j}`, item.dice?.[j] ?? null),
+      " · sens. ", metric(`items.${i}.sensitivity.${j}`, item.sensitivity?.[j] ?? null),
+      " · spec. ", metric(`items.${i}.specificity.${j}`, item.specificity?.[j] ?? null)))));
+  return panels;
+}
+
+/** Put the worker's pixels into each panel: a canvas at most MASK_MAX_CANVAS wide, shown MASK_DISPLAY_PX wide. */
+function showDrawing(item, panels, { cw, ch, step, panels: drawn }) {
+  const scale = MASK_DISPLAY_PX / Math.max(item.width, item.height);
+  panels.forEach(({ figure, label, counts }, k) => {
+    const { rgba, extra, missed } = drawn[k];
+    const canvas = h("canvas", { width: cw, height: ch, role: "img", "aria-label": label({ extra, missed }), class: "mask-canvas" });
+    canvas.style.width = `${Math.round(item.width * scale)}px`;  // height follows the canvas's aspect ratio
+    canvas.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(rgba), cw, ch), 0, 0);
+    if (step > 1) canvas.dataset.pooled = String(step);
+    figure.prepend(canvas);
+    if (k > 0) counts.textContent = `${extra} px outside, ${missed} px missed`;
+  });
+}
+
 function maskFigure(report, item, i) {
   const { width, height } = item;
-  const consensus = decodeRuns(item.consensus_rle, width * height);
-  const panel = (title, classes, counts, label, ...extra) => h("figure", { class: "mask-panel" },
-    classCanvas(classes, width, height, label), h("figcaption", {}, h("strong", {}, title), ...extra,
-      counts ? h("span", { class: "muted counts" }, `${counts.extra} px outside, ${counts.missed} px missed`) : null));
-  const consensusClasses = consensus.map((v) => (v ? CLASS.agree : CLASS.background));
-  const majority = compareMasks(decodeRuns(item.majority_rle, width * height), consensus);
-  const panels = [
-    panel("STAPLE consensus", consensusClasses, null,
-      `STAPLE consensus of item ${item.item}: ${item.consensus_area} foreground pixels`, " ",
-      h("span", { class: "muted" }, "area "), metric(`items.${i}.consensus_area`, item.consensus_area ?? null)),
-    panel("Majority vote", majority.classes, majority,
-      `Majority vote of item ${item.item} against the consensus: ${majority.extra} pixels outside it, ${majority.missed} consensus pixels not in it`,
-      " Dice ", metric(`items.${i}.consensus_majority_dice`, item.consensus_majority_dice ?? null)),
-  ];
-  (item.annotators || []).forEach((name, j) => {
-    const runs = item.annotator_rle?.[j];
-    if (!Array.isArray(runs)) return;
-    const diff = compareMasks(decodeRuns(runs, width * height), consensus);
-    panels.push(panel(String(name), diff.classes, diff,
-      `Annotator ${name} on item ${item.item}: ${diff.extra} pixels marked outside the consensus, ${diff.missed} consensus pixels missed`,
-      h("span", { class: "panel-values" },
-        " Dice ", metric(`items.${i}.dice.${j}`, item.dice?.[j] ?? null),
-        " · sens. ", metric(`items.${i}.sensitivity.${j}`, item.sensitivity?.[j] ?? null),
-        " · spec. ", metric(`items.${i}.specificity.${j}`, item.specificity?.[j] ?? null))));
+  const panels = maskPanels(item, i);
+  const box = h("div", { class: "mask-item", dataset: { item: String(i), state: "drawing" } },
+    h("h4", {}, "Item ", String(item.item), h("span", { class: "muted" }, ` (${width} × ${height} px)`)));
+  if (width * height > MASK_MAX_PIXELS) {
+    box.dataset.state = "too-large";
+    box.append(h("p", { class: "muted mask-note" }, `Not drawn: ${(width * height).toLocaleString("en-US")} pixels is over the `,
+      `${MASK_MAX_PIXELS.toLocaleString("en-US")}-pixel limit for figures. The numbers are computed on every pixel.`));
+    return box;
+  }
+  box.append(h("div", { class: "mask-grid" }, panels.map((p) => p.figure)));
+  drawer.draw(item).then((drawn) => { showDrawing(item, panels, drawn); box.dataset.state = "drawn"; }, (error) => {
+    box.dataset.state = "failed";
+    box.append(h("p", { class: "muted mask-note" }, `Not drawn: ${error.message}.`));
   });
-  return h("div", { class: "mask-item", dataset: { item: String(i) } },
-    h("h4", {}, "Item ", String(item.item), h("span", { class: "muted" }, ` (${width} × ${height} px)`)),
-    h("div", { class: "mask-grid" }, panels));
+  return box;
 }
 
 function maskFigures(report) {
+  drawer.reset();
   const items = Array.isArray(report.items) ? report.items : [];
   const card = h("section", { class: "card mask-card" }, h("h3", {}, "Consensus and each annotator's disagreement"));
   if (!items.length) {
@@ -214,7 +238,8 @@ function maskFigures(report) {
   };
   card.append(h("p", { class: "muted" }, "Items with the lowest mean Dice come first. Each annotator's mask is drawn against the ",
     "STAPLE consensus; the majority vote (more than half of the annotators) is drawn the same way. Masks larger than ",
-    `${MASK_MAX_CANVAS} px are drawn pooled: a drawn pixel shows any disagreement in its block.`), maskLegend(), list, more);
+    `${MASK_MAX_CANVAS} px are drawn pooled: a drawn pixel shows any disagreement in its block. Masks over `,
+    `${MASK_MAX_PIXELS.toLocaleString("en-US")} pixels are not drawn.`), maskLegend(), list, more);
   showNext();
   card.append(settingsLine(report));
   return card;

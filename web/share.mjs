@@ -2,8 +2,16 @@
 // {"rows": "<pasted text>", "options": {...report keyword options...}}. The same format is written
 // by agreekit.share_link() in Python; the fragment is never sent to a server. <kind> is a name of the
 // registry of kinds: the page passes the ones it has (its tabs) to decodeShare.
+//
+// The JSON may be at most MAX_DECODED_BYTES of UTF-8, as in agreekit.share: a link within Chromium's
+// ~2 MB URL limit carries no more of ordinary rows, and more is a decompression bomb or seconds of
+// filling in the paste area. Larger inputs travel as files.
 
-export const MAX_DECODED_BYTES = 64 * 1024 * 1024;  // refuse decompression bombs
+export const MAX_DECODED_BYTES = 8 * 1024 * 1024;
+export const LIMIT = `${MAX_DECODED_BYTES / 2 ** 20} MiB once decompressed; a link carries about 2 MB`;
+
+/** An input a link cannot carry (over MAX_DECODED_BYTES). */
+export class TooLargeError extends Error {}
 
 function toBase64url(bytes) {
   let binary = "";
@@ -32,7 +40,7 @@ async function pipe(bytes, transform) {
     size += value.length;
     if (size > MAX_DECODED_BYTES) {
       await reader.cancel();
-      throw new Error("the share link's data is too large");
+      throw new TooLargeError(`the share link's data is too large (over ${LIMIT})`);
     }
     chunks.push(value);
   }
@@ -42,10 +50,11 @@ async function pipe(bytes, transform) {
   return out;
 }
 
-/** The fragment "#v1/<kind>/<payload>" for these inputs. */
+/** The fragment "#v1/<kind>/<payload>" for these inputs; TooLargeError over MAX_DECODED_BYTES. */
 export async function encodeShare(kind, rows, options) {
   if (!/^[a-z]+$/.test(kind)) throw new Error(`a kind is a lowercase name, not ${kind}`);
   const json = new TextEncoder().encode(JSON.stringify({ rows, options }));
+  if (json.length > MAX_DECODED_BYTES) throw new TooLargeError(`this input is too large for a share link (over ${LIMIT})`);
   const compressed = await pipe(json, new CompressionStream("deflate-raw"));
   return `#v1/${kind}/${toBase64url(compressed)}`;
 }
@@ -61,6 +70,7 @@ export async function decodeShare(fragment, kinds) {
     const bytes = await pipe(fromBase64url(payload), new DecompressionStream("deflate-raw"));
     data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (error) {
+    if (error instanceof TooLargeError) throw error;
     throw new Error(`the share link is damaged (${error.message})`);
   }
   if (!data || typeof data !== "object" || typeof data.rows !== "string") {

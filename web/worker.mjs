@@ -6,8 +6,10 @@
 //               {type: "ready", versions, timings}         agreekit importable
 //               {type: "fatal", message}                   loading failed (shown by the page)
 //               {id, type: "progress", done, total, stage} during a report
-//               {id, type: "outcome", json, ms}            JSON text: {"ok": true, "report": to_dict()}
-//                                                          or {"ok": false, "error": {type, message, line, column, value}}
+//               {id, type: "part", part, rows}             a slice of long list number `part` of the report, in order
+//               {id, type: "outcome", outcome, parts, ms}  {"ok": true, "report": to_dict()} without its long
+//                                                          lists (`parts`: the key path of each), or
+//                                                          {"ok": false, "error": {type, message, line, column, value, field}}
 //               {id, type: "error", error, ms}             a failure outside the bridge's own handling
 //                                                          (error.message: one line, never a traceback)
 //               {id, type: "converted", outcome, ms}       bridge.py's run_convert answer (parsed)
@@ -96,8 +98,36 @@ function compute(runReport, { id, kind, rows, options }) {
     post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
     return;
   }
-  // Sent as text: cloning a string is cheap, cloning a large object tree is a main-thread task.
-  post({ id, type: "outcome", json, ms: performance.now() - started });
+  // Parsed here, and long lists sent in slices: parsing the JSON of a large report, or receiving
+  // it as one object tree, would take the page's thread for most of a second.
+  post({ id, type: "progress", done: 0, total: 0, stage: "sending the report" });
+  const outcome = JSON.parse(json);
+  const parts = outcome.ok ? detachLongLists(outcome.report) : [];
+  parts.forEach(({ rows }, part) => {
+    const size = rows.every((row) => typeof row === "number") ? PART_NUMBERS : PART_ROWS;
+    for (let start = 0; start < rows.length; start += size) {
+      post({ id, type: "part", part, rows: rows.slice(start, start + size) });
+    }
+  });
+  post({ id, type: "outcome", outcome, parts: parts.map((part) => part.path), ms: performance.now() - started });
+}
+
+// A message's slice of a long list: a few milliseconds of the page's thread to receive.
+const PART_ROWS = 2000;       // records (table rows)
+const PART_NUMBERS = 100000;  // plain numbers (chart data)
+
+/** Take the lists longer than PART_ROWS out of `report` (at any depth of its objects): [{path: [keys], rows}]. */
+function detachLongLists(report, prefix = [], found = []) {
+  for (const [key, value] of Object.entries(report)) {
+    const path = [...prefix, key];
+    if (Array.isArray(value) && value.length > PART_ROWS) {
+      found.push({ path, rows: value });
+      report[key] = [];
+    } else if (value && typeof value === "object" && !Array.isArray(value)) {
+      detachLongLists(value, path, found);
+    }
+  }
+  return found;
 }
 
 self.onmessage = async (event) => {

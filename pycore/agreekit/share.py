@@ -9,6 +9,10 @@ Format (version 1, stable)::
 ``{"rows": "<the pasted text>", "options": {...the report's keyword options...}}``.
 Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
 The fragment after ``#`` is never sent to a server, and the page treats it as data only.
+
+The JSON document may be at most :data:`MAX_DECODED_BYTES` (8 MiB) of UTF-8, here and in the page
+(``web/share.mjs``): a link of Chromium's ~2 MB URL limit does not carry more of ordinary rows, and a
+larger payload is a decompression bomb or takes the page seconds to fill in. Larger inputs travel as files.
 """
 from __future__ import annotations
 
@@ -26,7 +30,8 @@ from .registry import KINDS  # filled when the package loads its kinds; read at 
 FORMAT_VERSION = "v1"
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"  # where ``python build.py serve`` puts the page
 LONG_LINK = 8000  # characters; e-mail and chat programs often cut longer links
-MAX_DECODED_BYTES = 64 * 1024 * 1024
+MAX_DECODED_BYTES = 8 * 1024 * 1024  # the JSON document's UTF-8 bytes; the same in web/share.mjs
+LIMIT = f"{MAX_DECODED_BYTES // 2**20} MiB once decompressed; a link carries about 2 MB"
 
 class LongLinkWarning(UserWarning):
     """A share link long enough that some programs may cut it."""
@@ -82,8 +87,11 @@ def share_fragment(kind, rows, **options):
     options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if v is not None}
     document = json.dumps({"rows": _rows_text(rows), "options": options},
                           ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    encoded = document.encode("utf-8")
+    if len(encoded) > MAX_DECODED_BYTES:  # no page or reader would open it
+        raise ValueError(f"this input is too large for a share link (over {LIMIT}): send the input file instead")
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)  # wbits -15: raw deflate, no header
-    payload = compressor.compress(document.encode("utf-8")) + compressor.flush()
+    payload = compressor.compress(encoded) + compressor.flush()
     return f"{FORMAT_VERSION}/{kind}/" + base64.urlsafe_b64encode(payload).rstrip(b"=").decode("ascii")
 
 
@@ -121,9 +129,9 @@ def read_share_fragment(fragment):
     try:
         compressed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
         inflater = zlib.decompressobj(-15)
-        raw = inflater.decompress(compressed, MAX_DECODED_BYTES)
-        if inflater.unconsumed_tail:
-            raise ValueError("the share link's data is too large")
+        raw = inflater.decompress(compressed, MAX_DECODED_BYTES + 1)
+        if len(raw) > MAX_DECODED_BYTES:
+            raise ValueError(f"the share link's data is too large (over {LIMIT})")
         document = json.loads(raw.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"the share link is damaged ({exc})") from None

@@ -17,6 +17,7 @@ import agreekit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # same_report, shared with the CPython tests
 import build  # noqa: E402  (the repo's build script: make_server, build)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -188,3 +189,49 @@ def assert_undefined_estimates_show_reasons(page, kind, report):
 def sent_options(page, kind):
     """The options the page sent with its last report (recorded on the results element)."""
     return json.loads(page.get_attribute(f"#results-{kind}", "data-options"))
+
+
+def paste(page, kind, rows, field="rows", show=True, **options):
+    """Put ``rows`` into a tab's paste area (or another textarea ``field``) as one paste.
+
+    One input event, as a paste makes: typing 500 kB through fill() would take minutes. Returns
+    once the page has drawn a frame with it: Chromium lays out all of a textarea's text (seconds
+    for megabytes), which must not count as the page's own work afterwards. With ``show=False``
+    the tab is not selected, and a hidden textarea is not laid out at all.
+    """
+    if show:
+        page.click(f"#tab-{kind}")
+    page.eval_on_selector(f'form[data-kind="{kind}"] [name="{field}"]', """(area, text) => {
+        area.value = text; area.dispatchEvent(new Event("input", {bubbles: true})); }""", rows)
+    for name, value in options.items():
+        page.fill(f'form[data-kind="{kind}"] [name="{name}"]', str(value))
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))")
+
+
+WATCH = """() => {
+    const w = window.__watch = {longTasks: [], progress: []};
+    new PerformanceObserver(list => w.longTasks.push(...list.getEntries().map(
+        e => ({start: e.startTime, duration: e.duration})))).observe({type: "longtask", buffered: false});
+    const text = document.querySelector("#progress-text"), bar = document.querySelector("#progress-bar");
+    new MutationObserver(() => w.progress.push({at: performance.now(), text: text.textContent,
+                                                value: bar.hasAttribute("value") ? bar.value : null, max: bar.max}))
+        .observe(text, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def watch(page):
+    """Record main-thread long tasks and every progress text from now on; returns the page's clock."""
+    page.evaluate(WATCH)
+    return page.evaluate("performance.now()")
+
+
+def watched(page, since):
+    """(long tasks, progress updates) recorded by watch() since the page time ``since``."""
+    record = page.evaluate("window.__watch")
+    return ([t for t in record["longTasks"] if t["start"] >= since],
+            [p for p in record["progress"] if p["at"] >= since])
+
+
+def rows_of(page, kind):
+    """A tab's rows as the page uses them: the paste box's text, or the input it holds when large."""
+    return page.evaluate("kind => window.agreekit.rows(kind)", kind)

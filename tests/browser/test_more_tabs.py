@@ -60,8 +60,14 @@ def decode(runs, width, height):
     return flat.reshape(width, height).T
 
 
+def wait_drawn(page):
+    """The mask figures are drawn in a worker after the report is shown: wait for every shown item."""
+    page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
+
+
 def check_mask_figures(page, report):
     """Each drawn pixel is what the report's runs say: annotator vs consensus, in the right orientation."""
+    wait_drawn(page)
     for i, item in enumerate(report["items"]):
         width, height = item["width"], item["height"]
         consensus = decode(item["consensus_rle"], width, height)

@@ -10,7 +10,7 @@ import pytest
 import build
 from agreekit.simulate import crowd_corpus, to_csv
 
-from conftest import LOAD_MS, Site, wait_ready, wait_result
+from conftest import LOAD_MS, Site, paste, wait_ready, wait_result
 
 
 @pytest.fixture(scope="module")
@@ -22,15 +22,6 @@ def crowd_rows():
 def start_compute(page, kind, rows, **fields):
     paste(page, kind, rows, **fields)
     page.click(f'form[data-kind="{kind}"] button[type="submit"]')
-
-
-def paste(page, kind, rows, **fields):
-    page.click(f"#tab-{kind}")
-    # as a paste: one input event (typing 500 kB through fill() would take minutes)
-    page.eval_on_selector(f"#rows-{kind}", """(area, text) => {
-        area.value = text; area.dispatchEvent(new Event("input", {bubbles: true})); }""", rows)
-    for name, value in fields.items():
-        page.fill(f'form[data-kind="{kind}"] [name="{name}"]', str(value))
 
 
 def test_wrong_wasm_mime_type_gives_clear_message(open_page, dist_dir):

@@ -35,15 +35,17 @@ SYNONYMS = {
 }
 
 
-def parse_boxes(rows, keep_none_labels=False):
+def parse_boxes(rows, keep_none_labels=False, progress=None):
     """Read and check box rows.
 
     Returns ``(records, warnings)`` where each record is ``(line, item,
     annotator, box or None, label)``; ``box`` is ``[x, y, w, h]`` and None
     means "saw the item, drew nothing".  Raises :class:`InputError` naming
-    the line and column of the first bad value.
+    the line and column of the first bad value.  ``progress`` is passed to
+    :func:`agreekit.rows.read_table`.
     """
-    table = read_table(rows, COLUMNS, SYNONYMS, alternatives=(CORNERS,), required=("item", "annotator"))
+    table = read_table(rows, COLUMNS, SYNONYMS, alternatives=(CORNERS,), required=("item", "annotator"),
+                       progress=progress)
     if not table:
         raise InputError("no rows: the input is empty")
     present = set(table[0].values)
@@ -156,7 +158,7 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
         The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
     potato = match == "potato"
-    records, warnings = parse_boxes(rows, keep_none_labels=potato)
+    records, warnings = parse_boxes(rows, keep_none_labels=potato, progress=progress)
     objects, box_array, more = build_objects(records, order=None if potato else canonical_order)
     warnings += more
     kind = box_kind(box_array, distance)

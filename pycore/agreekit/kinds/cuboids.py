@@ -59,7 +59,7 @@ SYNONYMS = {
 DEFAULT_PAIR_BUDGET = 10_000_000
 
 
-def parse_cuboids(rows, keep_none_labels=False):
+def parse_cuboids(rows, keep_none_labels=False, progress=None):
     """Read and check cuboid rows.
 
     Returns ``(records, warnings)``; each record is ``(line, item, annotator,
@@ -68,9 +68,11 @@ def parse_cuboids(rows, keep_none_labels=False):
     "saw the item, drew nothing". Raises :class:`InputError` naming the line and
     column of the first bad value: non-numeric or non-finite numbers, a negative
     size, a zero quaternion, partly empty geometry, a label without a cuboid, both
-    or neither of a quaternion and a yaw.
+    or neither of a quaternion and a yaw.  ``progress`` is passed to
+    :func:`agreekit.rows.read_table`.
     """
-    table = read_table(rows, COLUMNS, SYNONYMS, alternatives=(YAW_COLUMNS,), required=("item", "annotator"))
+    table = read_table(rows, COLUMNS, SYNONYMS, alternatives=(YAW_COLUMNS,), required=("item", "annotator"),
+                       progress=progress)
     present = set(table[0].values) if table else set()
     missing = [c for c in CENTRE + SIZE if c not in present]
     if missing:
@@ -209,7 +211,7 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
         ``mean_object_count_diff``; every key in ``docs/report.md``.
     """
     potato = match == "potato"
-    records, warnings = parse_cuboids(rows, keep_none_labels=potato)
+    records, warnings = parse_cuboids(rows, keep_none_labels=potato, progress=progress)
     objects, array, more = build_objects(records, width=10, is_degenerate=_flat, degenerate_note=FLAT_NOTE,
                                        order=None if potato else canonical_order)
     warnings += more

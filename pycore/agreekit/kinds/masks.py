@@ -74,7 +74,7 @@ def _size(row):
     return height, width
 
 
-def parse_masks(rows, label=None) -> MaskRows:
+def parse_masks(rows, label=None, progress=None) -> MaskRows:
     """Read and check mask rows.
 
     Parameters
@@ -84,6 +84,8 @@ def parse_masks(rows, label=None) -> MaskRows:
         optionally ``label`` (synonyms in :data:`SYNONYMS`).
     label : str, optional
         Masks with another label count as nothing marked (the annotator still saw the item).
+    progress : callable, optional
+        Passed to :func:`agreekit.rows.read_table`.
 
     Returns
     -------
@@ -96,7 +98,8 @@ def parse_masks(rows, label=None) -> MaskRows:
         is above ``MAX_PIXELS`` or differs from the item's first row, run lengths
         that cannot be read.
     """
-    table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "width", "height", "rle"))
+    table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "width", "height", "rle"),
+                       progress=progress)
     items, first_line = {}, {}
     other_label = 0
     for row in table:
@@ -248,7 +251,7 @@ def _overall_means(item_entries, pair_iou):
                        opts.Choice("votes", "votes (as SimpleITK)"), opts.Choice("rates", "rates"),
                        opts.Choice("potato", "potato (Potato 2.8's whole variant)")))),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5)
-def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes"):
+def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress=None):
     """Agreement report for pixel masks: STAPLE consensus, majority vote, mask IoU.
 
     Parameters
@@ -263,17 +266,24 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes"):
     max_iter, tol, start
         STAPLE's iteration limit, parameter tolerance and starting point
         (:func:`agreekit.measures.staple.staple`).
+    progress : callable, optional
+        ``progress(done, total, stage)``, called while the rows are read (stage
+        ``"reading rows"``) and after each item's STAPLE (stage ``"STAPLE"``).
 
     Returns
     -------
     Report
         Keys in ``docs/masks.md``; items sorted by mean Dice, lowest first.
     """
-    data = parse_masks(rows, label)
+    data = parse_masks(rows, label, progress)
     names = sorted({a for item in data.items.values() for a in item.by_annotator})
     compared = {item: m for item, m in data.items.items() if len(m.by_annotator) >= 2}
     single = [item for item in data.items if item not in compared]
-    fits = [_item_staple(item, m, int(max_iter), float(tol), start) for item, m in compared.items()]
+    fits = []
+    for item, m in compared.items():
+        fits.append(_item_staple(item, m, int(max_iter), float(tol), start))
+        if progress is not None:
+            progress(len(fits), len(compared), "STAPLE")
     warnings = data.warnings + _item_warnings(single, fits, int(max_iter))
     # Items whose annotators disagree most come first.
     item_entries = sorted((fit.entry for fit in fits), key=lambda e: float(np.mean(e["dice"])))

@@ -47,14 +47,15 @@ SYNONYMS = {
 DEFAULT_PAIR_BUDGET = SAMPLED_PAIRS
 
 
-def parse_polygons(rows):
+def parse_polygons(rows, progress=None):
     """Read and check polygon rows.
 
     Returns ``(records, polygons)``: records ``(line, item, annotator, geometry,
     label)`` where ``geometry`` is ``[k]`` (the index of the row's polygon in
-    ``polygons``) or None for "saw the item, drew nothing".
+    ``polygons``) or None for "saw the item, drew nothing".  ``progress`` is
+    passed to :func:`agreekit.rows.read_table`.
     """
-    table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "points"))
+    table = read_table(rows, COLUMNS, SYNONYMS, required=("item", "annotator", "points"), progress=progress)
     records, polygons, lines, texts = [], [], [], []
     for row in table:
         item = to_text(row, "item")
@@ -162,7 +163,7 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
     Report
         The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
-    records, parsed = parse_polygons(rows)
+    records, parsed = parse_polygons(rows, progress)
     by_outline = None if match == "potato" else (  # the tie-break order: by outline, then label
         lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label)))
     objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False, order=by_outline)

@@ -110,7 +110,7 @@ class Corpus:
         return [item for item, tracks in self.items.items() if len(tracks) >= 2]
 
 
-def read_segments(source):
+def read_segments(source, progress=None):
     """Parse and check segment rows.
 
     Parameters
@@ -118,6 +118,8 @@ def read_segments(source):
     source : str or list of dict
         CSV/TSV text (header optional) or dicts with ``item, annotator, start,
         end, label``.
+    progress : callable, optional
+        Passed to :func:`agreekit.rows.read_table`.
 
     Returns
     -------
@@ -133,7 +135,7 @@ def read_segments(source):
         non-finite time or one beyond ``MAX_SECONDS``, only one of start and
         end given, a label without a segment, ``end < start``.
     """
-    rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
+    rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED, progress=progress)
     raw = {}  # item -> annotator -> [Segment] ([] for "marked nothing")
     marked_nothing = {}  # (item, annotator) -> line of the first empty row
     for row in rows:
@@ -384,7 +386,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     """
     tolerances = np.array(sorted(set(tolerances)))
     rule = "potato" if match == "potato" else "default"
-    corpus = read_segments(rows)
+    corpus = read_segments(rows, progress)
     clip_durations = None if durations is None else read_durations(durations, SYNONYMS["item"])
     objects, start, end = segment_objects(corpus, canonical=match != "potato")
     data = object_report(objects, segment_kind(start, end, rule), threshold=threshold, match_mode=match,

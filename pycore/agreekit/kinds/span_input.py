@@ -36,6 +36,7 @@ TEXT_COLUMNS = ("text",)
 TEXT_SYNONYMS = {"text": ("document_text", "content", "body", "sentence")}
 # The largest offset or length, in characters: 2·overlap of two spans stays below 2³¹ (wasm32 integers).
 MAX_CHARACTERS = 10 ** 9
+LENGTHS_FIELD = "lengths"  # the report option that carries the lengths (InputError.field)
 
 
 class Span(NamedTuple):
@@ -75,7 +76,7 @@ class Items(NamedTuple):
     length_source: str
 
 
-def read_spans(source):
+def read_spans(source, progress=None):
     """Parse and check span rows.
 
     Errors (the whole input is rejected) name the line and column: missing
@@ -88,6 +89,8 @@ def read_spans(source):
     source : str or list of dict
         CSV/TSV text or rows with ``item, annotator, start, end, label``
         (or their synonyms, ``SYNONYMS``).
+    progress : callable, optional
+        Passed to :func:`agreekit.rows.read_table`.
 
     Returns
     -------
@@ -100,7 +103,7 @@ def read_spans(source):
     ------
     agreekit.rows.InputError
     """
-    rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED)
+    rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED, progress=progress)
     items = {}
     for row in rows:
         values = row.values
@@ -199,7 +202,18 @@ def read_lengths(source):
     Raises
     ------
     agreekit.rows.InputError
+        With ``field`` set to ``"lengths"`` (the report option the table came
+        in), so the page can point at that box rather than at the rows.
     """
+    try:
+        return _read_lengths(source)
+    except InputError as error:
+        error.field = LENGTHS_FIELD
+        raise
+
+
+def _read_lengths(source):
+    """:func:`read_lengths` without the field on its errors."""
     if isinstance(source, dict):
         lengths, texts = {}, {}
         for position, (item, value) in enumerate(source.items(), start=1):

@@ -413,7 +413,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     Definitions and scenarios: ``docs/spans.md``; Potato 2.8's rules and the
     deliberate differences: ``docs/potato-differences.md``.
     """
-    raw = read_spans(rows)
+    raw = read_spans(rows, progress)
     length_map, texts = (None, None) if lengths is None else read_lengths(lengths)
     items, warnings, length_source = build_items(raw, length_map, texts)
     scored, dropped = _gather(items, match)

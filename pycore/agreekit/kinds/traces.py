@@ -97,19 +97,20 @@ class StepLabels:
         return out
 
 
-def read_traces(source, level="nominal", order=None) -> StepLabels:
+def read_traces(source, level="nominal", order=None, progress=None) -> StepLabels:
     """Parse and check trace rows into :class:`StepLabels`.
 
     Nominal labels are compared as text. Ordinal labels are numbers, ordered
     numerically, unless ``order`` lists the labels from lowest to highest.
     Errors name the line and column: missing trace, annotator or label, a step
     that is not a whole number, a non-numeric ordinal label (or one not in
-    ``order``), one annotator labelling the same unit twice.
+    ``order``), one annotator labelling the same unit twice.  ``progress`` is
+    passed to :func:`agreekit.rows.read_table`.
     """
     if level not in LEVELS:
         raise InputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}", column="level")
     rank = _order_ranks(order) if order is not None else None
-    rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS)
+    rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS, progress=progress)
     records = []
     seen = {}
     for row in rows:
@@ -400,7 +401,7 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     Report
         Keys in ``docs/traces.md``.
     """
-    data = read_traces(rows, level=level, order=order)
+    data = read_traces(rows, level=level, order=order, progress=progress)
     if progress is not None:
         progress(0, 3, "agreement")
     sums = _unit_sums(data)

@@ -155,7 +155,8 @@ class ItemLayout(NamedTuple):
 
     def _block(self, lo, hi):
         m = len(self.offsets) - 1
-        first = np.repeat(np.arange(lo, hi, dtype=np.intp), np.diff(self.pair_start[lo:hi + 1]))
+        # A block's pair count fits intp (it is bounded by the budget); np.repeat wants intp counts.
+        first = np.repeat(np.arange(lo, hi, dtype=np.intp), np.diff(self.pair_start[lo:hi + 1]).astype(np.intp))
         pair_start = (self.pair_start[lo:hi] - self.pair_start[lo]).astype(np.intp)
         second = first + 1 + np.arange(len(first), dtype=np.intp) - pair_start[first - lo]
         rows = slice(int(self.offsets[lo]), int(self.offsets[hi]))
