@@ -23,15 +23,22 @@ the r-th segment in canonical order (items by name, then annotators by name,
 then each annotator's segments by start, end and label), so the placements do
 not depend on the order of the input rows.
 
-**Speed.**  IoU ≤ min(L_a, L_b) / max(L_a, L_b) wherever two segments lie, so
-only pairs of one clip, of two annotators, whose lengths allow the threshold
-are candidates, and their IoU is computed for a chunk of placements at once.
-Where, in one annotator pair of one clip and placement, no segment has two
-candidates at or above the threshold, those candidates are the matching: the
-only one with the most pairs, which optimal matching maximises first.  The
-other blocks (few: at random two matches of one segment are rare) go to
-:func:`~agreekit.matching.match` itself, so every block is matched exactly as
-the report matches.  Cost: O(K · candidates), candidates ≤ Σ_clips n_clip² / 2.
+**Speed.**  Above threshold 0 two segments can match only if they overlap (or
+are one instant marked twice), so for a chunk of placements at once each
+segment is searched, on one sorted line of every (placement, clip, annotator),
+among the other annotators' segments that start at most the longest length
+before its end: the possible pairs are those at or above the threshold.  The
+optimal matching of an annotator pair's block is the union of the optimal
+matchings of the connected components of its possible pairs (the number of
+pairs, the total similarity and the same-label count are sums over pairs), so
+a segment with one possible partner is matched at once, a component of up to
+``ENUMERATED_EDGES`` pairs is solved by trying all its subsets together
+(vectorised), and a larger one by :func:`~agreekit.matching.match` itself.
+Only exact ties (probability 0 for random placements) could be broken
+otherwise than by matching the whole block; the within side is therefore
+matched block by block, exactly as the report matches.  At threshold 0 every
+pair of a block may match and whole blocks go to :func:`~agreekit.matching.match`
+(slow, but exact).  Cost: O(K · n log n) plus the possible pairs.
 """
 from __future__ import annotations
 
@@ -46,8 +53,7 @@ from ..matching import TIE_BREAK, match
 
 DISTANCES = ("giou", "iou")
 PLACEMENT_STREAM = 3         # keeps the placements' random numbers apart from the bootstrap's
-_CHUNK_ELEMENTS = 1 << 20    # placements × candidate pairs per chunk
-_LENGTH_MARGIN = 1e-9        # candidates by length are chosen loosely: the IoU itself decides
+_CHUNK_ELEMENTS = 1 << 20    # placements × searched (or, at threshold 0, all) pairs per chunk
 ROUND = 20                   # automatic K: placements are added 20 at a time …
 SE_TARGET = 0.0025           # … until the chance mean's standard error is at most this …
 AUTO_MAX = 1000              # … or there are this many
@@ -68,7 +74,7 @@ class ClipSegments(NamedTuple):
 
 
 class Candidates(NamedTuple):
-    """Pairs of segments of one clip by two annotators that can match somewhere (a's annotator < b's)."""
+    """Pairs of segments of one clip by two annotators (a's annotator < b's)."""
 
     a: np.ndarray
     b: np.ndarray
@@ -92,8 +98,8 @@ def segment_distance(start_a, end_a, start_b, end_b, distance="giou"):
     raise ValueError(f"unknown distance {distance!r}; expected one of {', '.join(DISTANCES)}")
 
 
-def candidate_pairs(segments, threshold):
-    """The :class:`Candidates`: same clip, different annotators, min(L) ≥ threshold · max(L) (loosely).
+def candidate_pairs(segments):
+    """Every pair of segments of one clip by two annotators, as :class:`Candidates` (threshold 0).
 
     Segments of a clip are contiguous and ordered by annotator, so each
     segment's partners are the later segments of its clip by another annotator.
@@ -109,11 +115,7 @@ def candidate_pairs(segments, threshold):
     first = np.repeat(np.arange(n, dtype=np.intp), partners)
     run_start = np.repeat(np.cumsum(partners) - partners, partners)
     second = first + 1 + (np.arange(len(first), dtype=np.intp) - run_start)
-    length = segments.end - segments.start
-    short = np.minimum(length[first], length[second])
-    long = np.maximum(length[first], length[second])
-    keep = (segments.annotator[first] != segments.annotator[second]) & \
-        (short >= threshold * long * (1.0 - _LENGTH_MARGIN))
+    keep = segments.annotator[first] != segments.annotator[second]
     return Candidates(first[keep], second[keep])
 
 
@@ -216,7 +218,7 @@ def match_placements(segments, start, end, threshold, distance="giou", exact_blo
     if threshold > 0:
         k, a, b = _overlapping(segments, partner_queries(segments) if queries is None else queries, start, end)
     else:
-        k, a, b = _all_pairs(candidate_pairs(segments, threshold), len(start))
+        k, a, b = _all_pairs(candidate_pairs(segments), len(start))
     iou = paired_temporal_iou(start[k, a], end[k, a], start[k, b], end[k, b])
     keep = iou >= threshold
     k, a, b, iou = k[keep], a[keep], b[keep], iou[keep]
@@ -378,7 +380,7 @@ def chance_matches(segments, threshold, n_placements=None, seed=0, distance="gio
     if len(segments.start) == 0:
         return Chance(parts[0], 0, float("nan"))
     queries = partner_queries(segments)
-    width = len(candidate_pairs(segments, threshold).a) if threshold <= 0 else 4 * max(len(queries.segment), 1)
+    width = len(candidate_pairs(segments).a) if threshold <= 0 else 4 * max(len(queries.segment), 1)
     chunk = max(1, _CHUNK_ELEMENTS // max(width, len(segments.start), 1))
     placer = Placer(segments, seed)
     done, se = 0, float("nan")
