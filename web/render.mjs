@@ -369,10 +369,12 @@ function segmentsView(report, kind) {
           explain: "Krippendorff's (2004) α_U over the seconds of each clip, the clips laid end to end." })),
       h("div", { class: "row" },
         coefficient(report, "KS statistic D (within vs chance)", `${loc}.ks`, { interval: false }),
-        estimate(report, "Mean within-clip distance", `${loc}.mean_within`),
-        estimate(report, "Mean chance distance", `${loc}.mean_chance`),
-        estimate(report, "Chance placements K", `${loc}.chance_placements`),
-        estimate(report, "Standard error of the chance mean", `${loc}.chance_se`)),
+        // Potato mode has σ and KS only (both undefined): no ingredients to show.
+        get(report, `${loc}.mean_chance`) === undefined ? null : [
+          estimate(report, "Mean within-clip distance", `${loc}.mean_within`),
+          estimate(report, "Mean chance distance", `${loc}.mean_chance`),
+          estimate(report, "Chance placements K", `${loc}.chance_placements`),
+          estimate(report, "Standard error of the chance mean", `${loc}.chance_se`)]),
       typeof get(report, `${loc}.assumption`) === "string" ? h("p", { class: "muted" }, get(report, `${loc}.assumption`)) : null,
       settingsLine(report)),
     () => section("Segment agreement", report,
