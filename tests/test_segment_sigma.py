@@ -1,5 +1,9 @@
 """Segment σ against the within-clip chance baseline (agreekit.measures.segment_chance, kinds.segment_sigma)."""
 import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +14,9 @@ from agreekit.kinds.durations import clip_durations
 from agreekit.kinds.segment_sigma import clip_segments
 from agreekit.kinds.segments import read_segments, segment_objects, segments
 from agreekit.measures.segment_chance import PLACEMENT_STREAM, SE_TARGET, Placer, match_placements
+from agreekit.simulate import centred_corpus
 
-EXAMPLE = (agreekit.__file__.rsplit("/pycore/", 1)[0] + "/web/examples/segments.csv")
+EXAMPLE = Path(__file__).resolve().parents[1] / "web" / "examples" / "segments.csv"
 
 
 def _csv(lines):
@@ -255,3 +260,50 @@ def test_undefined_sigma_says_why():
     assert one_clip_filled.sigma.value is None and "chance distance is 0" in one_clip_filled.sigma.reason
     apart = segments(_csv(["c1,a,0,1,x", "c1,b,5,6,x"]), bootstrap=0).localization
     assert apart.sigma.value is None and "no matched pairs" in apart.sigma.reason
+
+
+# --------------------------------------------------------------------------- the command line
+
+def _cli(*arguments):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "pycore")}
+    done = subprocess.run([sys.executable, "-m", "agreekit", *arguments], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_cli_prints_segment_sigma_ks_and_alpha_u(tmp_path):
+    rows, durations = simulate(12, noise=0.4, seed=11)
+    (tmp_path / "segments.csv").write_text(rows)
+    (tmp_path / "durations.csv").write_text("item,duration\n" + "".join(f"{k},{v!r}\n" for k, v in durations.items()))
+    text = _cli("segments", str(tmp_path / "segments.csv"), "--durations", str(tmp_path / "durations.csv"),
+                "--placements", "40", "--bootstrap", "100")
+    report = segments(rows, durations=durations, placements=40, bootstrap=100).to_dict()
+    loc = report["localization"]
+    low, high = loc["sigma"]["ci"]
+    assert f"sigma (within clip)       {loc['sigma']['value']:.4f}  [{low:.4f}, {high:.4f}]" in text
+    assert f"KS D within vs chance     {loc['ks']['value']:.4f}" in text
+    assert f"{loc['n_chance']:,} pairs in 40 placements (standard error {loc['chance_se']:.4f})" in text
+    assert f"unitizing alpha (α_U)     {report['unitizing_alpha']['value']:.4f}" in text
+    pair = report["pairs"][0]
+    assert any(line.split()[:3] == [pair["a"], pair["b"], f"{pair['sigma']['value']:.4f}"]
+               for line in text.splitlines())
+    potato = _cli("segments", str(tmp_path / "segments.csv"), "--match", "potato", "--bootstrap", "0")
+    assert "sigma: σ is not computed in potato mode" in potato
+
+
+def test_cli_prints_sigma_cross_sigma_b_and_span_alpha_u(tmp_path):
+    boxes = centred_corpus(12, seed=3)
+    columns = list(boxes[0])
+    (tmp_path / "boxes.csv").write_text("\n".join([",".join(columns)] + [",".join(repr(row[c]) if isinstance(
+        row[c], float) else str(row[c]) for c in columns) for row in boxes]))
+    text = _cli("boxes", str(tmp_path / "boxes.csv"), "--bootstrap", "0")
+    loc = agreekit.boxes(boxes, bootstrap=0).localization
+    assert f"sigma_cross               {loc.sigma_cross.value:.4f}" in text
+    assert f"sigma_B (Braylan 2022)    {loc.significance_share.value:.4f}" in text
+    assert f"(cross: {loc.ks_cross.value:.4f})" in text
+    examples = Path(EXAMPLE).parent
+    text = _cli("spans", str(examples / "spans.csv"), "--lengths", str(examples / "spans-lengths.csv"),
+                "--bootstrap", "0")
+    alpha = agreekit.spans((examples / "spans.csv").read_text(), lengths=(examples / "spans-lengths.csv").read_text(),
+                           bootstrap=0).unitizing_alpha
+    assert any(line.split() == ["unitizing_alpha.value", f"{alpha.value:.4f}"] for line in text.splitlines())
