@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import ks_2samp
 
 import agreekit
@@ -194,6 +196,22 @@ def test_within_side_is_the_reports_matching():
     assert loc["mean_within"] == pytest.approx((1 - report["mean_matched_iou"]) / 2, abs=1e-12)
     iou = segments(rows, bootstrap=0, distance="iou").localization
     assert iou.mean_within == pytest.approx(1 - report["mean_matched_iou"], abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from("abc"), st.integers(0, 20), st.integers(0, 6),
+                          st.sampled_from("xy")), min_size=2, max_size=24),
+       st.sampled_from([0.5, 0.2, 1.0]))
+def test_within_pairs_are_the_reports_matched_pairs_with_ties_and_instants(spec, threshold):
+    # Integer times: duplicates, shared boundaries and zero-length segments (identical instants: IoU 1).
+    rows = _csv([f"c{clip},{annotator},{start},{start + length},{label}"
+                 for clip, annotator, start, length, label in spec])
+    report = segments(rows, threshold=threshold, bootstrap=0, placements=3).to_dict()
+    loc = report["localization"]
+    assert loc["n_within"] == report["n_matched_pairs"]
+    assert [p["sigma"]["n"] for p in report["pairs"]] == [p["n_matched"] for p in report["pairs"]]
+    if report["n_matched_pairs"]:
+        assert loc["mean_within"] == pytest.approx((1 - report["mean_matched_iou"]) / 2, abs=1e-12)
 
 
 def test_ks_is_the_two_sample_statistic():

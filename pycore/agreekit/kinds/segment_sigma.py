@@ -48,10 +48,10 @@ def clip_segments(objects, start, end, lengths):
     first_column = np.zeros(objects.n_items, dtype=np.intp)
     first_column[by_name] = np.cumsum(sizes[by_name]) - sizes[by_name]
     draw_order = first_column[item] + (np.arange(len(item), dtype=np.intp) - objects.offsets[item])
-    _, label = np.unique(np.array([str(lab) for lab in objects.labels] or [""], dtype=object).astype(str),
-                         return_inverse=True)
+    # Labels compared as the report's matching compares them (as strings), for its tie-break.
+    _, label = np.unique(np.array([str(lab) for lab in objects.labels], dtype=str), return_inverse=True)
     return ClipSegments(start=start, end=end, item=item, annotator=objects.annotator_of.astype(np.intp),
-                        label=label.ravel()[:len(item)].astype(np.intp), members=objects.members,
+                        label=label.ravel().astype(np.intp), members=objects.members,
                         duration=np.array([lengths[i] for i in objects.item_ids], dtype=float),
                         draw_order=draw_order.astype(np.intp))
 
