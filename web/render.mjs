@@ -347,7 +347,7 @@ function spansView(report, kind) {
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }),
         coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
           explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
-    () => recordsTable(report, "unitizing_alpha.per_label", "Unitizing α_U per label", { kind }),
+    () => unitizingTable(report, kind),
     () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
     () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
     () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
@@ -355,6 +355,13 @@ function spansView(report, kind) {
     () => recordsTable(report, "items", "Per item", { kind }),
     () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { kind }),
   ];
+}
+
+/** α_U per label, when α_U is computed (spans without item lengths have none). */
+function unitizingTable(report, kind) {
+  if (!get(report, "unitizing_alpha.per_label")?.length) return null;
+  return recordsTable(report, "unitizing_alpha.per_label", "Unitizing α_U per label", { kind,
+    explain: "α_c = 1 − D_o / D_e of each label; α_U pools the labels' disagreements (Krippendorff 2004)." });
 }
 
 function segmentsView(report, kind) {
@@ -393,7 +400,7 @@ function segmentsView(report, kind) {
     () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
     () => nestedTable(report, "pairs", "boundary_sweep", ["a", "b"], "Boundary sweep per annotator pair", { kind }),
     () => recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
-    () => recordsTable(report, "unitizing_alpha.per_label", "Unitizing α_U per label", { kind }),
+    () => unitizingTable(report, kind),
     () => recordsTable(report, "items", "Per item", { kind }),
   ];
 }
