@@ -221,10 +221,11 @@ def _accumulate(d, table, result):
     if table.ticks.size == 0 or d.size == 0:
         return
     # A coarse histogram of every between distance, so the chart can draw the whole curve.
-    cell = np.clip((d * _HISTOGRAM_BINS).astype(np.intp), 0, _HISTOGRAM_BINS - 1)
-    result["histogram"] += np.bincount(cell, minlength=_HISTOGRAM_BINS)
-    ticks = snap(d)
-    # Distances above the largest within value raise no count at any within value.
+    cell = (d * _HISTOGRAM_BINS).astype(np.intp)
+    result["histogram"] += np.bincount(np.clip(cell, 0, _HISTOGRAM_BINS - 1, out=cell), minlength=_HISTOGRAM_BINS)
+    # Distances above the largest within value raise no count at any within value.  Those a grid step
+    # or more above it are dropped before snapping (most between distances, usually).
+    ticks = snap(d[d <= (table.ticks[-1] + 1.0) / _GRID])
     ticks = ticks[ticks <= table.ticks[-1]]
     cell = np.clip(ticks * (_CELLS / _GRID), 0, _CELLS).astype(np.intp)
     left = table.start[cell]
