@@ -59,9 +59,10 @@ def match(sim, threshold, mode="optimal", same_label=None):
         rows, cols = linear_sum_assignment(1.0 - sim)
     elif mode == "optimal":
         allowed = sim >= threshold
-        if not allowed.any():
-            empty = np.zeros(0, dtype=int)
-            return empty, empty
+        rows, cols = np.nonzero(allowed)
+        if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
+            # The allowed pairs share no object: taking them all is the one largest matching.
+            return rows, cols
         bonus = float(min(sim.shape)) + 1.0
         weights = bonus + sim
         if same_label is not None:
