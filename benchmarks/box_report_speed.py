@@ -136,7 +136,8 @@ def main():
         stages = [stage_times(r["times"]) for r in results]
         cells = "".join(f"{median_or_none([s[stage] for s in stages]) or float('nan'):10.3f}"
                         for stage, _ in STAGES)
-        print(f"{name:>10} {total:8.3f} {ours / total:7.2f} {cpu:8.3f} {ours_cpu / cpu:7.2f} {cells}   {results[0]['sigma']!r}")
+        print(f"{name:>10} {total:8.3f} {ours / total:7.2f} {cpu:8.3f} {ours_cpu / cpu:7.2f} {cells}   "
+              f"{results[0]['sigma']!r}")
     print("this/it = this code / that version; issue 11: this code / 793e2d0 ≤ 1.2; issue 15: this code ≤ 0.9 s")
     without, with_cross = cross_cost(args.repeats)
     print(f"this code's streamed baseline: {without:.3f} s without the cross sums, {with_cross:.3f} s with them "
