@@ -12,7 +12,8 @@ Two modes (``docs/potato-differences.md`` §2–3; the differences are deliberat
   total similarity agrees to that) and 0 for forbidden ones.  Matchings that
   are still equally good are told apart by object order, which the object
   engine makes canonical (sorted by geometry, then label), so the result does
-  not depend on the order of the input rows.
+  not depend on the order of the input rows.  When the allowed pairs share no
+  object (most annotator pairs), they are that matching and none is solved.
 * ``potato`` — Potato 2.8: ``linear_sum_assignment`` on 1 − s over all pairs,
   then drop assigned pairs below the threshold.  A sub-threshold pairing can
   thereby displace a valid match.
