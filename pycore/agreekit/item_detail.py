@@ -1,0 +1,164 @@
+"""One item of a report, shape by shape: what the page's item views draw.
+
+A report carries per-item summaries (counts, F1, the within mean), not the
+shapes themselves: a 7,500-box report would otherwise ship every box to the
+page at once.  :class:`ItemDetails` keeps a report's rows and options, parses
+them once on the first request, and answers for one item at a time with every
+annotator's shapes (geometry in the input's own units, with the input line of
+each), the one-to-one matches of every annotator pair on the item with their
+similarity, and which shapes no other annotator matched.
+
+The matching is the object engine's own (:func:`agreekit.objects.pair_matching`
+over the item's objects, in the kind's canonical order), so the pairs are the
+pairs the report scored.  Kinds: boxes, polygons, cuboids and segments (the
+kinds of the object engine).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from .kinds import boxes as box_kind
+from .kinds import cuboids as cuboid_kind
+from .kinds import polygons as polygon_kind
+from .kinds import segments as segment_kind
+from .geometry import polygons as polygon_geometry
+from .object_sets import ObjectSet, build_objects, canonical_order, label_rules
+from .objects import item_label_equality, pair_matching
+from .rows import InputError
+
+
+class ObjectSetup(NamedTuple):
+    """A report's objects, how they compare, and how each is described to the page."""
+
+    objects: ObjectSet
+    similarity: Callable       # (global indices) -> (k × k) similarity
+    describe: Callable         # global index -> {geometry name: value}
+    label_key: Callable        # label -> the key labels are compared by
+    threshold: float
+    mode: str
+
+
+def _boxes(rows, threshold=0.5, match="optimal", distance="giou", **_):
+    potato = match == "potato"
+    records, _warnings = box_kind.parse_boxes(rows, keep_none_labels=potato)
+    objects, array, _more = build_objects(records, order=None if potato else canonical_order)
+    kind = box_kind.box_kind(array, distance)
+    describe = lambda k: dict(zip(("x", "y", "w", "h"), map(float, array[k])))  # noqa: E731
+    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match)
+
+
+def _polygons(rows, threshold=0.5, match="optimal", distance="giou", **_):
+    records, parsed = polygon_kind.parse_polygons(rows)
+    by_outline = None if match == "potato" else (
+        lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label)))
+    objects, index, _warnings = build_objects(records, width=1, is_degenerate=lambda g: False, order=by_outline)
+    ordered = [parsed[int(k)] for k in index[:, 0]]
+    item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
+    kind = polygon_kind.polygon_kind(polygon_geometry.pack(ordered), distance, item_of)
+    describe = lambda k: {"points": [float(v) for v in ordered[k].ravel()]}  # noqa: E731
+    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match)
+
+
+def yaw_of(quaternion):
+    """The rotation about z (radians, in (−π, π]) of a unit quaternion ``(qx, qy, qz, qw)``."""
+    qx, qy, qz, qw = quaternion
+    return math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+
+
+def _cuboids(rows, threshold=0.25, match="optimal", **_):
+    potato = match == "potato"
+    records, _warnings = cuboid_kind.parse_cuboids(rows, keep_none_labels=potato)
+    objects, array, _more = build_objects(records, width=10, is_degenerate=cuboid_kind._flat,
+                                          order=None if potato else canonical_order)
+    kind = cuboid_kind.cuboid_kind(array)
+
+    def describe(k):
+        values = [float(v) for v in array[k]]
+        return {**dict(zip(("cx", "cy", "cz", "sx", "sy", "sz", "qx", "qy", "qz", "qw"), values)),
+                "yaw": yaw_of(values[6:])}
+    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match)
+
+
+def _segments(rows, threshold=0.5, match="optimal", **_):
+    corpus = segment_kind.read_segments(rows)
+    objects, start, end = segment_kind.segment_objects(corpus, canonical=match != "potato")
+    kind = segment_kind.segment_kind(start, end, "potato" if match == "potato" else "default")
+    describe = lambda k: {"start": float(start[k]), "end": float(end[k])}  # noqa: E731
+    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match)
+
+
+SETUPS = {"boxes": _boxes, "polygons": _polygons, "cuboids": _cuboids, "segments": _segments}
+
+
+def _one_item(objects, i):
+    """Item ``i`` of ``objects`` as an :class:`ObjectSet` of one item (global object indices kept)."""
+    return ObjectSet(item_ids=[objects.item_ids[i]], annotators=objects.annotators,
+                     offsets=np.array(objects.offsets[i:i + 2], dtype=np.intp), annotator_of=objects.annotator_of,
+                     labels=objects.labels, members=[objects.members[i]], lines=objects.lines)
+
+
+def item_detail(setup, item):
+    """Item ``item`` of an :class:`ObjectSetup` as a plain dict (see :class:`ItemDetails`)."""
+    objects = setup.objects
+    position = {name: i for i, name in enumerate(objects.item_ids)}
+    if item not in position:
+        raise InputError(f"no item {item!r} among the items the report compares")
+    i = position[item]
+    start, stop = int(objects.offsets[i]), int(objects.offsets[i + 1])
+    indices = np.arange(start, stop, dtype=np.intp)
+    one = _one_item(objects, i)
+    sims = [setup.similarity(indices) if stop > start else np.zeros((0, 0))]
+    same = item_label_equality(one, setup.label_key)
+    records = pair_matching(one, sims, setup.threshold, setup.mode, same)
+    local = lambda k: int(k) - start  # noqa: E731  (a shape's position in the item's list)
+    matches = [{"a": local(p), "b": local(q), "similarity": float(s),
+                "same_label": setup.label_key(objects.labels[p]) == setup.label_key(objects.labels[q])}
+               for r in records for p, q, s in zip(r.matched_a, r.matched_b, r.similarity)]
+    partners = np.zeros(stop - start, dtype=np.intp)
+    for m in matches:
+        partners[m["a"]] += 1
+        partners[m["b"]] += 1
+    shapes = [{"annotator": objects.annotators[int(objects.annotator_of[k])], "line": int(objects.lines[k]),
+               "label": "" if objects.labels[k] is None else str(objects.labels[k]),
+               "geometry": setup.describe(int(k)), "n_matched": int(partners[local(k)])} for k in indices]
+    return {"item": item, "annotators": [objects.annotators[a] for a in sorted(objects.members[i])],
+            "empty": [objects.annotators[a] for a, v in sorted(objects.members[i].items()) if len(v) == 0],
+            "shapes": shapes, "matches": matches,
+            "settings": {"threshold": setup.threshold, "match": setup.mode}}
+
+
+class ItemDetails:
+    """The shapes and matches of one report's items, computed on demand.
+
+    Parameters
+    ----------
+    kind : str
+        A kind of :data:`SETUPS`.
+    rows : str or list of dict
+        The report's rows, as given to the kind's report function.
+    options : dict
+        The report's options (those that change matching are used: threshold,
+        match, distance).
+
+    ``detail(item)`` returns ``{item, annotators, empty, shapes, matches,
+    settings}``: ``shapes`` in the engine's object order, each ``{annotator,
+    line, label, geometry, n_matched}`` (``geometry``: boxes ``x y w h`` in
+    top-left form, polygons ``points`` as a flat ``x1 y1 x2 y2 …`` list,
+    cuboids ``cx cy cz sx sy sz qx qy qz qw yaw``, segments ``start end``);
+    ``matches`` ``{a, b, similarity, same_label}`` with ``a``, ``b`` positions
+    in ``shapes``; ``empty`` the annotators who saw the item and drew nothing.
+    """
+
+    def __init__(self, kind, rows, options):
+        if kind not in SETUPS:
+            raise InputError(f"no item view for {kind}: item views exist for {', '.join(SETUPS)}")
+        self.kind, self.rows, self.options = kind, rows, dict(options)
+        self._setup = None
+
+    def detail(self, item):
+        if self._setup is None:
+            self._setup = SETUPS[self.kind](self.rows, **self.options)
+        return {"kind": self.kind, **item_detail(self._setup, item)}

@@ -1,0 +1,125 @@
+"""Seeded inputs for the item-view tests (CPython and browser): several annotators per item,
+near-copies of the same shapes with some dropped, some extra and some relabelled, and a
+hostile label. ``read_rows`` maps each input line number to its fields, independently of agreekit.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import numpy as np
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+LABELS = ("car", "person", HOSTILE)
+ANNOTATORS = ("ann", "bo", "<b>cy</b>")
+
+
+def _objects(rng, n_items, per_item):
+    """For each item and annotator, the indices of the base objects it drew (some drop, some extra)."""
+    out = []
+    for i in range(n_items):
+        n = int(rng.integers(1, per_item + 1))
+        for a, annotator in enumerate(ANNOTATORS):
+            kept = [k for k in range(n) if rng.random() > 0.2] + ([n + a] if rng.random() < 0.3 else [])
+            out.append((f"img{i}", annotator, kept))
+    return out
+
+
+def _label(rng, k):
+    return LABELS[k % len(LABELS)] if rng.random() > 0.15 else LABELS[(k + 1) % len(LABELS)]
+
+
+def _csv(header, rows):
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return text.getvalue()
+
+
+def boxes_rows(seed=1, n_items=5, per_item=4, corners=False):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item, annotator, kept in _objects(rng, n_items, per_item):
+        for k in kept:
+            x, y = 30.0 * k + rng.normal(0, 2), 20.0 + 7 * k + rng.normal(0, 2)
+            w, h = 25 + rng.normal(0, 2), 18 + rng.normal(0, 2)
+            geometry = [x, y, x + w, y + h] if corners else [x, y, w, h]
+            rows.append([item, annotator, *map(repr, geometry), _label(rng, k)])
+    header = ["item", "annotator", *(("x1", "y1", "x2", "y2") if corners else ("x", "y", "w", "h")), "label"]
+    return _csv(header, rows)
+
+
+def polygons_rows(seed=2, n_items=4, per_item=3):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item, annotator, kept in _objects(rng, n_items, per_item):
+        for k in kept:
+            cx, cy, r = 40.0 * k + 20, 30.0 + rng.normal(0, 1), 12 + rng.normal(0, 1)
+            angles = np.sort(rng.uniform(0, 2 * math.pi, 5))
+            points = [v for t in angles for v in (cx + r * math.cos(t), cy + r * math.sin(t))]
+            rows.append([item, annotator, " ".join(map(repr, points)), _label(rng, k)])
+    return _csv(["item", "annotator", "points", "label"], rows)
+
+
+def cuboids_rows(seed=3, n_items=4, per_item=3):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item, annotator, kept in _objects(rng, n_items, per_item):
+        for k in kept:
+            centre = [6.0 * k + rng.normal(0, 0.2), 2 + rng.normal(0, 0.2), 1 + rng.normal(0, 0.05)]
+            size = [4 + rng.normal(0, 0.1), 1.8 + rng.normal(0, 0.1), 1.5 + rng.normal(0, 0.05)]
+            yaw = 0.3 * k + rng.normal(0, 0.05)
+            rows.append([item, annotator, *map(repr, centre + size + [yaw]), _label(rng, k)])
+    return _csv(["item", "annotator", "cx", "cy", "cz", "sx", "sy", "sz", "yaw", "label"], rows)
+
+
+def segments_rows(seed=4, n_items=4, per_item=5):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item, annotator, kept in _objects(rng, n_items, per_item):
+        for k in kept:
+            start = 10.0 * k + rng.normal(0, 0.3)
+            rows.append([item, annotator, repr(start), repr(start + 6 + rng.normal(0, 0.3)), _label(rng, k)])
+    return _csv(["item", "annotator", "start", "end", "label"], rows)
+
+
+ROWS = {"boxes": boxes_rows, "polygons": polygons_rows, "cuboids": cuboids_rows, "segments": segments_rows}
+
+
+def read_rows(text):
+    """``{line number: {column: text}}`` of a CSV input with a header (line 1)."""
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader)
+    return {line: dict(zip(header, fields)) for line, fields in enumerate(reader, start=2)}
+
+
+def expected_geometry(kind, fields):
+    """The geometry an item view must show for an input row, in the input's own units."""
+    number = lambda name: float(fields[name])  # noqa: E731
+    if kind == "boxes":
+        if "x1" in fields:
+            x, y = number("x1"), number("y1")
+            return {"x": x, "y": y, "w": number("x2") - x, "h": number("y2") - y}
+        return {name: number(name) for name in ("x", "y", "w", "h")}
+    if kind == "polygons":
+        return {"points": [float(v) for v in fields["points"].split()]}
+    if kind == "cuboids":
+        return {name: number(name) for name in ("cx", "cy", "cz", "sx", "sy", "sz", "yaw")}
+    return {"start": number("start"), "end": number("end")}
+
+
+def same_geometry(kind, shown, expected, tolerance=1e-9):
+    """Whether ``shown`` (numbers by name) equals ``expected`` to ``tolerance`` (yaw modulo 2π)."""
+    for name, value in expected.items():
+        got = shown[name]
+        if isinstance(value, list):
+            if len(got) != len(value) or any(abs(g - v) > tolerance * max(1, abs(v)) for g, v in zip(got, value)):
+                return False
+            continue
+        if name == "yaw":
+            got = value + math.remainder(got - value, 2 * math.pi)
+        if abs(got - value) > tolerance * max(1, abs(value)):
+            return False
+    return True
