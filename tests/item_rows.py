@@ -1,6 +1,7 @@
 """Seeded inputs for the item-view tests (CPython and browser): several annotators per item,
 near-copies of the same shapes with some dropped, some extra and some relabelled, and a
-hostile label. ``read_rows`` maps each input line number to its fields, independently of agreekit.
+hostile label. ``read_rows`` maps each input line number to its fields, independently of agreekit;
+``engine_matches`` gives the pairs the report's object engine matched over the whole corpus.
 """
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import io
 import math
 
 import numpy as np
+
+from agreekit import item_detail
+from agreekit.objects import item_label_equality, item_similarities, pair_matching
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 LABELS = ("car", "person", HOSTILE)
@@ -123,3 +127,31 @@ def same_geometry(kind, shown, expected, tolerance=1e-9):
         if abs(got - value) > tolerance * max(1, abs(value)):
             return False
     return True
+
+
+def engine_matches(kind, rows):
+    """{item: {(line_a, line_b, similarity)}}: the pairs the report's own object engine matched."""
+    setup = item_detail.SETUPS[kind](rows)
+    objects = setup.objects
+    kind_ = type("Kind", (), {"similarity": staticmethod(setup.similarity)})
+    sims = item_similarities(objects, kind_)
+    records = pair_matching(objects, sims, setup.threshold, setup.mode, item_label_equality(objects, setup.label_key))
+    out = {}
+    for r in records:
+        for p, q, s in zip(r.matched_a, r.matched_b, r.similarity):
+            out.setdefault(objects.item_ids[r.item], set()).add((int(objects.lines[p]), int(objects.lines[q]), float(s)))
+    return out
+
+
+def big_item_rows(n_boxes=500, seed=5):
+    """One image with ``n_boxes`` boxes by each of three annotators (jittered copies), and a small second image."""
+    rng = np.random.default_rng(seed)
+    side = int(math.ceil(math.sqrt(n_boxes)))
+    rows = []
+    for annotator in ANNOTATORS:
+        for k in range(n_boxes):
+            x, y = 40.0 * (k % side) + rng.normal(0, 1), 40.0 * (k // side) + rng.normal(0, 1)
+            rows.append(["big", annotator, repr(x), repr(y), repr(30 + rng.normal(0, 1)), repr(30 + rng.normal(0, 1)),
+                         LABELS[k % 2]])
+        rows.append(["small", annotator, "1", "1", repr(10 + rng.normal(0, 0.5)), "10", "car"])
+    return _csv(["item", "annotator", "x", "y", "w", "h", "label"], rows)

@@ -11,9 +11,7 @@ import numpy as np
 import pytest
 
 import agreekit
-from agreekit import item_detail
-from agreekit.objects import item_label_equality, item_similarities, pair_matching
-from item_rows import ROWS, expected_geometry, read_rows, same_geometry
+from item_rows import ROWS, engine_matches, expected_geometry, read_rows, same_geometry
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [("boxes", {}), ("boxes", {"corners": True}), ("polygons", {}), ("cuboids", {}), ("segments", {})]
@@ -62,20 +60,6 @@ def test_shapes_are_the_input_rows(bridge, kind, extra):
             assert same_geometry(kind, shape["geometry"], expected_geometry(kind, row)), (shape, row)
         per_annotator = Counter(s["annotator"] for s in shown["shapes"])
         assert {a: per_annotator.get(a, 0) for a in entry["objects_per_annotator"]} == entry["objects_per_annotator"]
-
-
-def engine_matches(kind, rows):
-    """{item: {(line_a, line_b, similarity)}}: the pairs the report's own object engine matched."""
-    setup = item_detail.SETUPS[kind](rows)
-    objects = setup.objects
-    kind_ = type("Kind", (), {"similarity": staticmethod(setup.similarity)})
-    sims = item_similarities(objects, kind_)
-    records = pair_matching(objects, sims, setup.threshold, setup.mode, item_label_equality(objects, setup.label_key))
-    out = {}
-    for r in records:
-        for p, q, s in zip(r.matched_a, r.matched_b, r.similarity):
-            out.setdefault(objects.item_ids[r.item], set()).add((int(objects.lines[p]), int(objects.lines[q]), float(s)))
-    return out
 
 
 @pytest.mark.parametrize("kind,extra", CASES, ids=IDS)

@@ -72,7 +72,7 @@ export class Engine {
       }
       else if (message.type === "detail") {
         this.pending.delete(message.id);
-        const { outcome } = message;
+        const outcome = JSON.parse(message.json);
         if (outcome.ok) job.resolve(outcome.detail);
         else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
       }

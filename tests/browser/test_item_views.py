@@ -1,0 +1,157 @@
+"""Item views in real Chromium: every drawn shape is an input row, every match line a pair the report matched."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+import agreekit
+from item_rows import HOSTILE, ROWS, big_item_rows, engine_matches, expected_geometry, read_rows, same_geometry
+
+from conftest import paste, wait_ready, wait_result, watch, watched
+
+GEOMETRY = {"boxes": ("x", "y", "w", "h"), "polygons": ("points",), "cuboids": ("cx", "cy", "cz", "sx", "sy", "sz", "yaw"),
+            "segments": ("start", "end")}
+VIEW = "#results-{kind} dialog.item-view"
+
+
+def compute(page, kind, rows, before_submit=lambda: None):
+    """Put ``rows`` in the kind's tab, compute, and return the CPython report of the same rows."""
+    wait_ready(page)
+    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
+    paste(page, kind, rows)
+    before_submit()
+    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
+    wait_result(page, kind)
+    return agreekit.report(kind, rows).to_dict()
+
+
+def shown(page, kind):
+    """The open view's shapes (data attributes) and match lines."""
+    view = VIEW.format(kind=kind)
+    shapes = page.eval_on_selector_all(f"{view} .shape", "els => els.map(e => ({...e.dataset, tag: e.tagName}))")
+    lines = page.eval_on_selector_all(f"{view} line.match", "els => els.map(e => ({...e.dataset}))")
+    return shapes, lines
+
+
+def geometry_of(kind, data):
+    if kind == "polygons":
+        return {"points": [float(v) for v in data["points"].split()]}
+    return {name: float(data[name]) for name in GEOMETRY[kind]}
+
+
+def wait_view(page, kind, index):
+    page.wait_for_selector(f'{VIEW.format(kind=kind)}[data-state="shown"][data-index="{index}"]')
+    return page.get_attribute(VIEW.format(kind=kind), "data-item")
+
+
+def check_item(page, kind, rows, report, item, matches):
+    fields = read_rows(rows)
+    shapes, lines = shown(page, kind)
+    drawn = {line: row for line, row in fields.items() if row["item"] == item}
+    assert {int(s["line"]) for s in shapes} == set(drawn) and len(shapes) == len(drawn)
+    assert Counter(s["annotator"] for s in shapes) == Counter(row["annotator"] for row in drawn.values())
+    for shape in shapes:
+        row = drawn[int(shape["line"])]
+        assert shape["item"] == item and (shape["annotator"], shape["label"]) == (row["annotator"], row["label"])
+        assert same_geometry(kind, geometry_of(kind, shape), expected_geometry(kind, row)), (shape, row)
+    pairs = {(int(m["lineA"]), int(m["lineB"])): float(m["similarity"]) for m in lines}
+    expected = {(a, b): s for a, b, s in matches.get(item, set())}
+    assert pairs.keys() == expected.keys()
+    assert all(math.isclose(pairs[k], expected[k], rel_tol=1e-12, abs_tol=1e-12) for k in pairs)
+    return shapes, lines
+
+
+@pytest.mark.parametrize("kind", ["boxes", "polygons", "cuboids", "segments"])
+def test_first_and_worst_item_draw_the_input_and_the_reports_matches(open_page, site, kind):
+    rows = ROWS[kind]()
+    page = open_page(site.url)
+    report = compute(page, kind, rows)
+    matches = engine_matches(kind, rows)
+    order = [entry["item"] for entry in report["items"]]
+    first = read_rows(rows)[2]["item"]  # the item of the first input row
+    assert order[0] != first or len(order) > 1
+    table = f'#results-{kind} [data-table="items"] tbody tr'
+    for rank in sorted({0, order.index(first)}):
+        page.locator(table).nth(rank).click()
+        assert wait_view(page, kind, rank) == order[rank]
+        check_item(page, kind, rows, report, order[rank], matches)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+    # the gallery: the report's disagreement order, each thumbnail opens its item
+    page.wait_for_selector(f'#results-{kind} [data-gallery="items"][data-state="drawn"]')
+    thumbs = page.eval_on_selector_all(f'#results-{kind} [data-gallery="items"] .thumb', "els => els.map(e => e.dataset.item)")
+    assert thumbs == order[:12]
+    page.locator(f'#results-{kind} [data-gallery="items"] .thumb').nth(len(thumbs) - 1).click()
+    assert wait_view(page, kind, len(thumbs) - 1) == order[len(thumbs) - 1]
+    check_item(page, kind, rows, report, order[len(thumbs) - 1], matches)
+    # keyboard: arrows step through the report's order, Escape closes
+    page.keyboard.press("ArrowLeft")
+    assert wait_view(page, kind, len(thumbs) - 2) == order[len(thumbs) - 2]
+    check_item(page, kind, rows, report, order[len(thumbs) - 2], matches)
+    page.keyboard.press("ArrowRight")
+    assert wait_view(page, kind, len(thumbs) - 1) == order[len(thumbs) - 1]
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+
+
+def test_hostile_labels_and_names_are_text_and_views_download(open_page, site):
+    rows = ROWS["boxes"]()
+    page = open_page(site.url)
+    report = compute(page, "boxes", rows)
+    item = next(e["item"] for e in report["items"]
+                if any(r["label"] == HOSTILE and r["item"] == e["item"] for r in read_rows(rows).values()))
+    rank = [e["item"] for e in report["items"]].index(item)
+    page.locator('#results-boxes [data-table="items"] tbody tr').nth(rank).click()
+    wait_view(page, "boxes", rank)
+    view = VIEW.format(kind="boxes")
+    titles = page.eval_on_selector_all(f"{view} title", "els => els.map(e => e.textContent)")
+    assert any(HOSTILE in t for t in titles)
+    legend = page.eval_on_selector_all(f"{view} .legend text", "els => els.map(e => e.textContent)")
+    assert "<b>cy</b>" in legend
+    assert page.locator(f"{view} img, {view} b").count() == 0  # nothing was parsed as markup
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download SVG").click()
+    assert item in download.value.suggested_filename
+    picture = open(download.value.path(), encoding="utf-8").read()
+    assert f"Item {item}" in picture and "&lt;b&gt;cy&lt;/b&gt;" in picture and "≥ 0.5" in picture
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download PNG").click()
+    assert item in download.value.suggested_filename
+    assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pair_rows_open_the_pairs_shared_items(open_page, site):
+    rows = ROWS["boxes"]()
+    page = open_page(site.url)
+    report = compute(page, "boxes", rows)
+    pair = report["pairs"][0]
+    shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["objects_per_annotator"])]
+    page.locator('#results-boxes [data-table="pairs"] tbody tr').first.click()
+    assert wait_view(page, "boxes", 0) == shared[0]
+    shapes = page.eval_on_selector_all(f"{VIEW.format(kind='boxes')} .shape",
+                                       "els => els.map(e => [e.dataset.annotator, e.hasAttribute('opacity')])")
+    assert {a for a, faded in shapes if not faded} == {pair["a"], pair["b"]} & {a for a, _ in shapes}
+    assert {a for a, faded in shapes if faded} == {a for a, _ in shapes} - {pair["a"], pair["b"]}
+    assert pair["a"] in page.inner_text(VIEW.format(kind="boxes")) and pair["b"] in page.inner_text(VIEW.format(kind="boxes"))
+
+
+def test_opening_a_view_of_500_boxes_has_no_long_task(open_page, site):
+    rows = big_item_rows(500)
+    page = open_page(site.url)
+    started = []
+    report = compute(page, "boxes", rows, before_submit=lambda: started.append(watch(page)))
+    page.wait_for_selector('#results-boxes [data-gallery="items"][data-state="drawn"]', timeout=120_000)
+    drawing, _ = watched(page, started[0])  # the report and its gallery, the big item's thumbnail in it
+    assert max((t["duration"] for t in drawing), default=0) <= 200, drawing
+    rank = [e["item"] for e in report["items"]].index("big")
+    since = page.evaluate("performance.now()")
+    page.locator('#results-boxes [data-table="items"] tbody tr').nth(rank).click()
+    wait_view(page, "boxes", rank)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
+    tasks, _ = watched(page, since)
+    assert page.locator(f"{VIEW.format(kind='boxes')} .shape").count() == 1500
+    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
+    matches = engine_matches("boxes", rows)
+    check_item(page, "boxes", rows, report, "big", matches)

@@ -1,0 +1,326 @@
+// The pictures of the item views: one item's shapes by annotator, as SVG (item_view.mjs shows them).
+//
+// Input: an item detail from the worker (bridge.py run_item_detail; docs/web.md, "Item views"):
+// {item, annotators, shapes: [{annotator, line, label, geometry, n_matched}], matches: [{a, b,
+// similarity, same_label}], settings}. Every drawn shape carries data-item, data-annotator,
+// data-line (its input row), data-label and its geometry in the input's own units (boxes data-x
+// data-y data-w data-h, polygons data-points, cuboids data-cx … data-yaw, segments data-start
+// data-end); every match line data-line-a, data-line-b and data-similarity. Text from the input
+// reaches the picture as text nodes only (svg.mjs).
+
+import { s, title, text, round, exact, linear, extent, padded, annotatorStyle, legend, clip, Pacer } from "./svg.mjs";
+
+const WIDTH = 760;          // the full view's width in CSS pixels
+const THUMB_WIDTH = 220;    // a gallery thumbnail's
+const MISMATCH = "#b3261e"; // a matched pair whose labels differ
+const MATCH = "#3c4043";
+
+/** Name of the similarity of each kind's matches, for titles. */
+const SIMILARITY = { boxes: "IoU", polygons: "IoU", cuboids: "3D IoU", segments: "temporal IoU" };
+
+const pendingTitles = new WeakMap();  // svg -> [[node, text]] still to add (addTitles)
+
+/** Whether item views can draw `kind`. */
+export function canDraw(kind) {
+  return kind in DRAWERS;
+}
+
+/**
+ * The SVG picture of one item.
+ *
+ * `palette`: the report's annotators in sorted order (an annotator keeps its colour from item to
+ * item); `focus`: annotators to draw at full strength (the others faded), or null for all;
+ * `thumbnail`: a small picture without header, legend or titles; `mount(svg)`: called with the
+ * picture before its shapes are drawn, to put it in the page, so that the shapes are laid out and
+ * painted a few hundred at a time as they are added (one task for all 1,500 boxes of a crowded
+ * image took 280 ms here, over the 200 ms budget).
+ */
+export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null } = {}) {
+  const styleOf = new Map(palette.map((name, k) => [name, annotatorStyle(k)]));
+  const group = s("g", { class: "plot" });
+  const context = { kind, detail, thumbnail, focus, group, pacer: new Pacer(), titles: [],
+    styleOf: (name) => styleOf.get(name) ?? annotatorStyle(palette.length) };
+  const width = thumbnail ? THUMB_WIDTH : WIDTH;
+  const top = thumbnail ? 4 : 46;
+  const svg = s("svg", { width, height: top, viewBox: `0 0 ${width} ${top}`, class: "item-svg", role: "img",
+    "aria-label": `Item ${detail.item}: ${detail.shapes.length} shapes by ${detail.annotators.length} annotators`,
+    dataset: { item: detail.item },
+    // no anti-aliasing for crowded pictures: painting thousands of dashed outlines costs less
+    "shape-rendering": detail.shapes.length > 400 ? "optimizeSpeed" : null });
+  const background = s("rect", { x: 0, y: 0, width, height: top, fill: "#fff" });
+  svg.append(background);
+  if (!thumbnail) {
+    svg.append(text(12, 18, `Item ${clip(detail.item, 80)}`, { "font-size": 15, "font-weight": 600 }),
+      text(12, 36, settingsText(kind, detail), { "font-size": 11, fill: "#555" }));
+  }
+  svg.append(group);
+  const resize = (height) => {
+    for (const [node, name] of [[svg, "height"], [background, "height"]]) node.setAttribute(name, height);
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  };
+  let height = top + layoutHeight(kind, detail, thumbnail);
+  resize(height);
+  mount?.(svg);
+  const plot = await DRAWERS[kind](context, { x: thumbnail ? 4 : 12, y: top, width: width - (thumbnail ? 8 : 24) });
+  height = top + plot.height + (thumbnail ? 4 : 14);
+  if (!thumbnail) {
+    const [entries, legendHeight] = legend(legendEntries(context), 12, height, width - 24);
+    svg.append(entries);
+    height += legendHeight + 8;
+  }
+  resize(height);
+  pendingTitles.set(svg, context.titles);
+  return svg;
+}
+
+/**
+ * Give each shape and line of a shown picture its `<title>`, a few hundred per task. Titles are
+ * added once the picture is in the page: in one task with the shapes, the titles of 1,500 boxes
+ * took 250 ms more of the page's thread (measured here).
+ */
+export async function addTitles(svg) {
+  const titles = pendingTitles.get(svg) ?? [];
+  pendingTitles.delete(svg);
+  const pacer = new Pacer(300);
+  for (const [node, content] of titles) {
+    node.append(title(content));
+    await pacer.tick();
+  }
+}
+
+/** A first guess of the plot's height (the picture is mounted before it is drawn). */
+function layoutHeight(kind, detail, thumbnail) {
+  return kind === "segments" ? detail.annotators.length * (thumbnail ? 14 : 30) : (thumbnail ? 150 : 420);
+}
+
+function settingsText(kind, detail) {
+  const { threshold, match } = detail.settings;
+  const counts = `${detail.shapes.length} shapes · ${detail.matches.length} matched pairs · ` +
+    `${detail.shapes.filter((shape) => shape.n_matched === 0).length} unmatched`;
+  return `${counts} · matched at ${SIMILARITY[kind]} ≥ ${threshold} (${match})`;
+}
+
+function legendEntries({ detail, styleOf }) {
+  const entries = detail.annotators.map((name) => ({
+    name: detail.empty.includes(name) ? `${name} (drew nothing)` : name, style: styleOf(name) }));
+  entries.push({ name: "matched pair (same label)", style: { colour: MATCH, dash: "", width: 1 } },
+    { name: "matched pair, labels differ", style: { colour: MISMATCH, dash: "3 2", width: 1.5 } },
+    { name: "thick, tinted: unmatched", style: { colour: "#80838b", dash: "", width: 4 } });
+  return entries;
+}
+
+// ------------------------------------------------------------------ shared pieces
+
+function shapeTitle({ kind, detail }, shape) {
+  const others = detail.annotators.length - 1;
+  const matched = shape.n_matched ? `matched by ${shape.n_matched} of ${others} other annotator(s)` : "unmatched";
+  return `${shape.annotator} · ${shape.label === "" ? "(no label)" : shape.label} · line ${shape.line} · ${matched} · ` +
+    Object.entries(shape.geometry).map(([k, v]) => `${k} ${Array.isArray(v) ? `${v.length / 2} points` : v}`).join(", ") +
+    ` (${kind})`;
+}
+
+/** The attributes every drawn shape carries: who, which row, which label, its geometry. */
+function shapeData({ detail }, shape, geometry) {
+  return { item: detail.item, annotator: shape.annotator, line: shape.line, label: shape.label, ...geometry,
+    matched: shape.n_matched };
+}
+
+function strokeOf(context, shape) {
+  const style = context.styleOf(shape.annotator);
+  const faded = context.focus && !context.focus.includes(shape.annotator);
+  const unmatched = shape.n_matched === 0 && context.detail.annotators.length > 1;
+  return { stroke: style.colour, "stroke-dasharray": style.dash || null, "stroke-width": unmatched ? 3.5 : 2,
+    // only unmatched shapes are tinted: a fill on every shape doubles the cost of painting a crowded item
+    fill: unmatched ? style.colour : "none", "fill-opacity": unmatched ? 0.16 : null, opacity: faded ? 0.25 : null,
+    class: unmatched ? "shape unmatched" : "shape" };
+}
+
+function withTitle(context, node, shape) {
+  if (!context.thumbnail) context.titles.push([node, shapeTitle(context, shape)]);
+  return node;
+}
+
+/** The match lines between shape anchors (`anchor(shape) → [x, y]`). */
+async function matchLines(context, anchor, extra = {}) {
+  const { detail, kind } = context;
+  const group = s("g", { class: "matches" });
+  for (const m of detail.matches) {
+    const a = detail.shapes[m.a], b = detail.shapes[m.b];
+    const [x1, y1] = anchor(a, "a"), [x2, y2] = anchor(b, "b");
+    const line = s("line", { x1: round(x1), y1: round(y1), x2: round(x2), y2: round(y2),
+      stroke: m.same_label ? MATCH : MISMATCH, "stroke-width": m.same_label ? 1 : 1.5,
+      "stroke-dasharray": m.same_label ? null : "3 2", class: m.same_label ? "match" : "match label-mismatch",
+      dataset: { lineA: a.line, lineB: b.line, similarity: exact(m.similarity) }, ...extra });
+    if (!context.thumbnail) {
+      const labels = m.same_label ? "" : ` · labels differ: ${a.label || "(none)"} vs ${b.label || "(none)"}`;
+      context.titles.push([line, `${SIMILARITY[kind]} ${m.similarity.toFixed(3)} · ${a.annotator} (line ${a.line}) ↔ ` +
+        `${b.annotator} (line ${b.line})${labels}`]);
+    }
+    group.append(line);
+    await context.pacer.tick();
+  }
+  return group;
+}
+
+/** A uniform (aspect-keeping) map of a data rectangle into the plot box; `flipY` puts y up. */
+function frame([x0, x1], [y0, y1], box, maxHeight, flipY = false) {
+  const k = Math.min(box.width / (x1 - x0), maxHeight / (y1 - y0));
+  const height = (y1 - y0) * k;
+  return { k, height, X: (x) => box.x + (x - x0) * k,
+    Y: flipY ? (y) => box.y + (y1 - y) * k : (y) => box.y + (y - y0) * k };
+}
+
+function border(box, height) {
+  return s("rect", { x: box.x, y: box.y, width: round(box.width), height: round(height), fill: "none", stroke: "#d0d3d9" });
+}
+
+// ------------------------------------------------------------------ boxes and polygons (image coordinates, y down)
+
+function boxFrame(context, box, xs, ys) {
+  const maxHeight = context.thumbnail ? 150 : 520;
+  return frame(padded(extent(xs)), padded(extent(ys)), box, maxHeight);
+}
+
+async function drawBoxes(context, box) {
+  const shapes = context.detail.shapes;
+  const xs = shapes.flatMap(({ geometry: g }) => [g.x, g.x + g.w]);
+  const ys = shapes.flatMap(({ geometry: g }) => [g.y, g.y + g.h]);
+  const f = boxFrame(context, box, xs, ys);
+  const { group } = context;
+  group.append(border(box, f.height));
+  for (const shape of shapes) {
+    const g = shape.geometry;
+    group.append(withTitle(context, s("rect", { x: round(f.X(g.x)), y: round(f.Y(g.y)),
+      width: round(Math.max(0, g.w * f.k)), height: round(Math.max(0, g.h * f.k)), ...strokeOf(context, shape),
+      dataset: shapeData(context, shape, { x: exact(g.x), y: exact(g.y), w: exact(g.w), h: exact(g.h) }) }), shape));
+    await context.pacer.tick();
+  }
+  group.append(await matchLines(context, ({ geometry: g }) => [f.X(g.x + g.w / 2), f.Y(g.y + g.h / 2)]));
+  return { group, height: f.height };
+}
+
+function vertexMean(points) {
+  let x = 0, y = 0;
+  for (let i = 0; i < points.length; i += 2) { x += points[i]; y += points[i + 1]; }
+  return [x / (points.length / 2), y / (points.length / 2)];
+}
+
+async function drawPolygons(context, box) {
+  const shapes = context.detail.shapes;
+  const xs = shapes.flatMap(({ geometry: g }) => g.points.filter((_, i) => i % 2 === 0));
+  const ys = shapes.flatMap(({ geometry: g }) => g.points.filter((_, i) => i % 2 === 1));
+  const f = boxFrame(context, box, xs, ys);
+  const { group } = context;
+  group.append(border(box, f.height));
+  for (const shape of shapes) {
+    const p = shape.geometry.points;
+    const drawn = [];
+    for (let i = 0; i < p.length; i += 2) drawn.push(`${round(f.X(p[i]))},${round(f.Y(p[i + 1]))}`);
+    group.append(withTitle(context, s("polygon", { points: drawn.join(" "), ...strokeOf(context, shape),
+      dataset: shapeData(context, shape, { points: p.map(exact).join(" ") }) }), shape));
+    await context.pacer.tick();
+  }
+  group.append(await matchLines(context, ({ geometry: g }) => {
+    const [x, y] = vertexMean(g.points);
+    return [f.X(x), f.Y(y)];
+  }));
+  return { group, height: f.height };
+}
+
+// ------------------------------------------------------------------ cuboids: bird's-eye x–y (yaw) and side x–z
+
+function footprint(g) {
+  const c = Math.cos(g.yaw), sn = Math.sin(g.yaw), hx = g.sx / 2, hy = g.sy / 2;
+  return [[hx, hy], [-hx, hy], [-hx, -hy], [hx, -hy]].map(([u, v]) => [g.cx + u * c - v * sn, g.cy + u * sn + v * c]);
+}
+
+function halfExtentX(g) {
+  return (Math.abs(Math.cos(g.yaw)) * g.sx + Math.abs(Math.sin(g.yaw)) * g.sy) / 2;
+}
+
+function cuboidData(g) {
+  return Object.fromEntries(["cx", "cy", "cz", "sx", "sy", "sz", "yaw"].map((k) => [k, exact(g[k])]));
+}
+
+async function drawCuboids(context, box) {
+  const shapes = context.detail.shapes;
+  const gap = context.thumbnail ? 4 : 16;
+  const half = { ...box, width: (box.width - gap) / 2 };
+  const side = { ...half, x: box.x + half.width + gap };
+  const corners = shapes.map(({ geometry }) => footprint(geometry));
+  const xRange = padded(extent(corners.flat().map(([x]) => x)));
+  const maxHeight = context.thumbnail ? 150 : 420;
+  const top = frame(xRange, padded(extent(corners.flat().map(([, y]) => y))), half, maxHeight, true);
+  const zs = shapes.flatMap(({ geometry: g }) => [g.cz - g.sz / 2, g.cz + g.sz / 2]);
+  const front = frame(xRange, padded(extent(zs), 0.15), side, maxHeight, true);
+  const { group } = context;
+  group.append(border(half, top.height), border(side, front.height));
+  if (!context.thumbnail) {
+    group.append(text(half.x + 4, half.y + 13, "bird's-eye (x–y)", { fill: "#555", "font-size": 11 }),
+      text(side.x + 4, side.y + 13, "side (x–z)", { fill: "#555", "font-size": 11 }));
+  }
+  for (const [k, shape] of shapes.entries()) {
+    const g = shape.geometry, style = strokeOf(context, shape);
+    const data = shapeData(context, shape, cuboidData(g));
+    group.append(withTitle(context, s("polygon", { points: corners[k].map(([x, y]) => `${round(top.X(x))},${round(top.Y(y))}`).join(" "),
+      ...style, dataset: data }), shape));
+    const hx = halfExtentX(g);
+    group.append(withTitle(context, s("rect", { x: round(front.X(g.cx - hx)), y: round(front.Y(g.cz + g.sz / 2)),
+      width: round(2 * hx * front.k), height: round(g.sz * front.k), ...style, class: style.class.replace("shape", "shape-side"),
+      dataset: data }), shape));
+    await context.pacer.tick();
+  }
+  group.append(await matchLines(context, ({ geometry: g }) => [top.X(g.cx), top.Y(g.cy)]),
+    await matchLines(context, ({ geometry: g }) => [front.X(g.cx), front.Y(g.cz)], { class: "match-side" }));
+  return { group, height: Math.max(top.height, front.height) };
+}
+
+// ------------------------------------------------------------------ segments: a timeline, one lane per annotator
+
+function ticks([lo, hi], count) {
+  const raw = (hi - lo) / count, power = 10 ** Math.floor(Math.log10(raw || 1));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((v) => v >= raw) ?? raw;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+async function drawSegments(context, box) {
+  const { detail, thumbnail } = context;
+  const lanes = detail.annotators;
+  const laneHeight = thumbnail ? 14 : 30, barHeight = thumbnail ? 9 : 16, axis = thumbnail ? 0 : 22;
+  const labelWidth = thumbnail ? 0 : 110;
+  const range = padded(extent(detail.shapes.flatMap(({ geometry: g }) => [g.start, g.end])), 0.02);
+  const X = linear(range, [box.x + labelWidth, box.x + box.width]);
+  const laneOf = new Map(lanes.map((name, k) => [name, k]));
+  const barTop = (name) => box.y + laneOf.get(name) * laneHeight + (laneHeight - barHeight) / 2;
+  const height = lanes.length * laneHeight + axis;
+  const { group } = context;
+  lanes.forEach((name, k) => {
+    group.append(s("rect", { x: box.x + labelWidth, y: box.y + k * laneHeight, width: round(box.width - labelWidth),
+      height: laneHeight, fill: k % 2 ? "#f7f8fa" : "#fff" }));
+    if (!thumbnail) group.append(text(box.x, box.y + k * laneHeight + laneHeight / 2 + 4, clip(name, 16), { "font-size": 11 }));
+  });
+  if (!thumbnail) {
+    const bottom = box.y + lanes.length * laneHeight;
+    for (const t of ticks(range, 8)) {
+      group.append(s("line", { x1: round(X(t)), x2: round(X(t)), y1: box.y, y2: bottom + 4, stroke: "#e3e5e8" }),
+        text(X(t) - 10, bottom + 16, `${t} s`, { "font-size": 10, fill: "#555" }));
+    }
+  }
+  for (const shape of detail.shapes) {
+    const g = shape.geometry;
+    group.append(withTitle(context, s("rect", { x: round(X(g.start)), y: round(barTop(shape.annotator)),
+      width: round(Math.max(1, X(g.end) - X(g.start))), height: barHeight, ...strokeOf(context, shape),
+      fill: context.styleOf(shape.annotator).colour, "fill-opacity": shape.n_matched === 0 && lanes.length > 1 ? 0.5 : 0.25,
+      dataset: shapeData(context, shape, { start: exact(g.start), end: exact(g.end) }) }), shape));
+    await context.pacer.tick();
+  }
+  group.append(await matchLines(context, (shape, side) => {
+    const g = shape.geometry;
+    return [X((g.start + g.end) / 2), barTop(shape.annotator) + (side === "a" ? barHeight : 0)];
+  }));
+  return { group, height };
+}
+
+const DRAWERS = { boxes: drawBoxes, polygons: drawPolygons, cuboids: drawCuboids, segments: drawSegments };
