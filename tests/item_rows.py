@@ -155,3 +155,18 @@ def big_item_rows(n_boxes=500, seed=5):
                          LABELS[k % 2]])
         rows.append(["small", annotator, "1", "1", repr(10 + rng.normal(0, 0.5)), "10", "car"])
     return _csv(["item", "annotator", "x", "y", "w", "h", "label"], rows)
+
+
+def traces_rows(seed=6, n_traces=5, n_steps=8):
+    """Traces labelled by three annotators, most steps agreed, some disputed."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n_traces):
+        for step in range(n_steps):
+            truth = LABELS[int(rng.integers(0, len(LABELS)))]
+            for annotator in ANNOTATORS:
+                if rng.random() < 0.1:
+                    continue
+                label = truth if rng.random() > 0.2 * t / n_traces + 0.05 else LABELS[int(rng.integers(0, len(LABELS)))]
+                rows.append([f"trace{t}", step, annotator, label])
+    return _csv(["trace", "step", "annotator", "label"], rows)

@@ -135,3 +135,22 @@ def test_a_failed_report_keeps_the_last_good_one(bridge):
     assert bad["ok"] is False
     assert detail(bridge, "segments", "img0")["item"] == "img0"
     assert agreekit.KINDS["segments"]  # the registry still holds the kind the detail came from
+
+
+def test_trace_cells_are_the_input_rows(bridge):
+    from item_rows import traces_rows
+    rows = traces_rows()
+    report = compute(bridge, "traces", rows)
+    fields = read_rows(rows)
+    for entry in report["traces"]:
+        shown = detail(bridge, "traces", entry["trace"])
+        mine = {line: r for line, r in fields.items() if r["trace"] == entry["trace"]}
+        assert {c["line"] for c in shown["cells"]} == set(mine) and len(shown["cells"]) == len(mine)
+        for cell in shown["cells"]:
+            row = mine[cell["line"]]
+            assert (cell["annotator"], str(cell["step"]), cell["label"]) == (row["annotator"], row["step"], row["label"])
+        by_step = {}
+        for r in mine.values():
+            by_step.setdefault(int(r["step"]), []).append(r["label"])
+        assert shown["disputed"] == sorted(s for s, labels in by_step.items() if len(set(labels)) > 1)
+        assert len(shown["disputed"]) == entry["n_disputed_steps"]

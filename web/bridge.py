@@ -15,7 +15,7 @@ from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
-from agreekit.item_detail import SETUPS as DETAIL_KINDS
+from agreekit.item_detail import KINDS as DETAIL_KINDS
 from agreekit.item_detail import ItemDetails
 from agreekit.rows import InputError
 

@@ -11,7 +11,7 @@ similarity, and which shapes no other annotator matched.
 The matching is the object engine's own (:func:`agreekit.objects.pair_matching`
 over the item's objects, in the kind's canonical order), so the pairs are the
 pairs the report scored.  Kinds: boxes, polygons, cuboids and segments (the
-kinds of the object engine).
+kinds of the object engine), and traces (one trace's labels by step and annotator).
 """
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ from .kinds import boxes as box_kind
 from .kinds import cuboids as cuboid_kind
 from .kinds import polygons as polygon_kind
 from .kinds import segments as segment_kind
+from .kinds import traces as trace_kind
 from .geometry import polygons as polygon_geometry
 from .object_sets import ObjectSet, build_objects, canonical_order, label_rules
 from .objects import item_label_equality, pair_matching
-from .rows import InputError
+from .rows import InputError, read_table, to_int, to_text
 
 
 class ObjectSetup(NamedTuple):
@@ -93,6 +94,46 @@ def _segments(rows, threshold=0.5, match="optimal", **_):
 SETUPS = {"boxes": _boxes, "polygons": _polygons, "cuboids": _cuboids, "segments": _segments}
 
 
+class TraceSetup(NamedTuple):
+    """A traces report's rows by trace, and the corpus's labels (for colours that hold across traces)."""
+
+    by_trace: dict    # trace -> [{annotator, step, label, line}] in row order
+    labels: list      # every label text, sorted
+    compare: Callable  # label text -> the value labels are compared by
+    level: str
+
+
+def traces_setup(rows, level="nominal", order=None, **_):
+    """Checked trace rows (:func:`agreekit.kinds.traces.read_traces` raises on bad ones) by trace."""
+    trace_kind.read_traces(rows, level=level, order=order)
+    table = read_table(rows, trace_kind.COLUMNS, trace_kind.SYNONYMS, required=trace_kind.COLUMNS)
+    by_trace = {}
+    for row in table:
+        by_trace.setdefault(to_text(row, "trace"), []).append(
+            {"annotator": to_text(row, "annotator"), "step": to_int(row, "step"), "label": to_text(row, "label"),
+             "line": row.line})
+    numeric = level == "ordinal" and order is None
+    labels = sorted({cell["label"] for cells in by_trace.values() for cell in cells})
+    return TraceSetup(by_trace, labels, float if numeric else str, level)
+
+
+def trace_detail(setup, item):
+    """Trace ``item``: its labels by step and annotator, and the steps where labels differ."""
+    if item not in setup.by_trace:
+        raise InputError(f"no trace {item!r} in the report's input")
+    cells = sorted(setup.by_trace[item], key=lambda c: (c["step"], c["annotator"]))
+    by_step = {}
+    for cell in cells:
+        by_step.setdefault(cell["step"], set()).add(setup.compare(cell["label"]))
+    counts = {}
+    for cell in cells:
+        counts[cell["step"]] = counts.get(cell["step"], 0) + 1
+    return {"item": item, "annotators": sorted({c["annotator"] for c in cells}), "steps": sorted(by_step),
+            "cells": cells, "labels": setup.labels,
+            "disputed": [step for step, values in sorted(by_step.items()) if len(values) > 1 and counts[step] > 1],
+            "settings": {"level": setup.level}}
+
+
 def _one_item(objects, i):
     """Item ``i`` of ``objects`` as an :class:`ObjectSet` of one item (global object indices kept)."""
     return ObjectSet(item_ids=[objects.item_ids[i]], annotators=objects.annotators,
@@ -150,15 +191,23 @@ class ItemDetails:
     cuboids ``cx cy cz sx sy sz qx qy qz qw yaw``, segments ``start end``);
     ``matches`` ``{a, b, similarity, same_label}`` with ``a``, ``b`` positions
     in ``shapes``; ``empty`` the annotators who saw the item and drew nothing.
+    For traces, ``detail(trace)`` is ``{item, annotators, steps, cells, labels,
+    disputed, settings}``: ``cells`` ``{annotator, step, label, line}`` (the label
+    as given), ``labels`` every label of the corpus sorted, ``disputed`` the steps
+    where two annotators' labels differ (as the level compares them).
     """
 
     def __init__(self, kind, rows, options):
-        if kind not in SETUPS:
-            raise InputError(f"no item view for {kind}: item views exist for {', '.join(SETUPS)}")
+        if kind not in KINDS:
+            raise InputError(f"no item view for {kind}: item views exist for {', '.join(KINDS)}")
         self.kind, self.rows, self.options = kind, rows, dict(options)
         self._setup = None
 
     def detail(self, item):
+        traces = self.kind == "traces"
         if self._setup is None:
-            self._setup = SETUPS[self.kind](self.rows, **self.options)
-        return {"kind": self.kind, **item_detail(self._setup, item)}
+            self._setup = (traces_setup if traces else SETUPS[self.kind])(self.rows, **self.options)
+        return {"kind": self.kind, **(trace_detail if traces else item_detail)(self._setup, item)}
+
+
+KINDS = (*SETUPS, "traces")
