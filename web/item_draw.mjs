@@ -8,7 +8,7 @@
 // data-end); every match line data-line-a, data-line-b and data-similarity. Text from the input
 // reaches the picture as text nodes only (svg.mjs).
 
-import { s, title, text, round, exact, linear, extent, padded, annotatorStyle, legend, clip, Pacer } from "./svg.mjs";
+import { s, title, text, round, exact, linear, extent, padded, annotatorStyle, legend, clip, Pacer, OKABE_ITO } from "./svg.mjs";
 
 const WIDTH = 760;          // the full view's width in CSS pixels
 const THUMB_WIDTH = 220;    // a gallery thumbnail's
@@ -17,6 +17,7 @@ const MATCH = "#3c4043";
 
 /** Name of the similarity of each kind's matches, for titles. */
 const SIMILARITY = { boxes: "IoU", polygons: "IoU", cuboids: "3D IoU", segments: "temporal IoU" };
+const TRACES = "traces";  // the one kind drawn as labels by step, not shapes
 
 const pendingTitles = new WeakMap();  // svg -> [[node, text]] still to add (addTitles)
 
@@ -35,18 +36,19 @@ export function canDraw(kind) {
  * painted a few hundred at a time as they are added (one task for all 1,500 boxes of a crowded
  * image took 280 ms here, over the 200 ms budget).
  */
-export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null } = {}) {
+export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null, report = null } = {}) {
   const styleOf = new Map(palette.map((name, k) => [name, annotatorStyle(k)]));
   const group = s("g", { class: "plot" });
-  const context = { kind, detail, thumbnail, focus, group, pacer: new Pacer(), titles: [],
+  const context = { kind, detail, thumbnail, focus, group, report, pacer: new Pacer(), titles: [],
     styleOf: (name) => styleOf.get(name) ?? annotatorStyle(palette.length) };
   const width = thumbnail ? THUMB_WIDTH : WIDTH;
   const top = thumbnail ? 4 : 46;
   const svg = s("svg", { width, height: top, viewBox: `0 0 ${width} ${top}`, class: "item-svg", role: "img",
-    "aria-label": `Item ${detail.item}: ${detail.shapes.length} shapes by ${detail.annotators.length} annotators`,
+    "aria-label": `Item ${detail.item}: ${(detail.shapes ?? detail.cells).length} ${kind === TRACES ? "labels" : "shapes"} ` +
+      `by ${detail.annotators.length} annotators`,
     dataset: { item: detail.item },
     // no anti-aliasing for crowded pictures: painting thousands of dashed outlines costs less
-    "shape-rendering": detail.shapes.length > 400 ? "optimizeSpeed" : null });
+    "shape-rendering": (detail.shapes ?? detail.cells).length > 400 ? "optimizeSpeed" : null });
   const background = s("rect", { x: 0, y: 0, width, height: top, fill: "#fff" });
   svg.append(background);
   if (!thumbnail) {
@@ -90,17 +92,28 @@ export async function addTitles(svg) {
 
 /** A first guess of the plot's height (the picture is mounted before it is drawn). */
 function layoutHeight(kind, detail, thumbnail) {
+  if (kind === TRACES) return detail.annotators.length * (thumbnail ? 10 : 24) + (thumbnail ? 0 : 30);
   return kind === "segments" ? detail.annotators.length * (thumbnail ? 14 : 30) : (thumbnail ? 150 : 420);
 }
 
 function settingsText(kind, detail) {
+  if (kind === TRACES) {
+    return `${detail.cells.length} labels · ${detail.steps.length} steps · ${detail.disputed.length} disputed steps · ` +
+      `level ${detail.settings.level} · α per step position over all traces above the columns`;
+  }
   const { threshold, match } = detail.settings;
   const counts = `${detail.shapes.length} shapes · ${detail.matches.length} matched pairs · ` +
     `${detail.shapes.filter((shape) => shape.n_matched === 0).length} unmatched`;
   return `${counts} · matched at ${SIMILARITY[kind]} ≥ ${threshold} (${match})`;
 }
 
-function legendEntries({ detail, styleOf }) {
+function legendEntries({ kind, detail, styleOf }) {
+  if (kind === TRACES) {
+    const present = new Set(detail.cells.map((cell) => cell.label));
+    return [...detail.labels.filter((label) => present.has(label)).map((label) => ({ name: label,
+      style: { colour: labelColour(detail, label), dash: "", width: 10 } })),
+    { name: "outlined: disputed step", style: { colour: "#1b1b1f", dash: "", width: 2 } }];
+  }
   const entries = detail.annotators.map((name) => ({
     name: detail.empty.includes(name) ? `${name} (drew nothing)` : name, style: styleOf(name) }));
   entries.push({ name: "matched pair (same label)", style: { colour: MATCH, dash: "", width: 1 } },
@@ -323,4 +336,47 @@ async function drawSegments(context, box) {
   return { group, height };
 }
 
-const DRAWERS = { boxes: drawBoxes, polygons: drawPolygons, cuboids: drawCuboids, segments: drawSegments };
+// ------------------------------------------------------------------ traces: steps × annotators, coloured by label
+
+function labelColour(detail, label) {
+  return OKABE_ITO[Math.max(0, detail.labels.indexOf(label)) % OKABE_ITO.length];
+}
+
+async function drawTraces(context, box) {
+  const { detail, thumbnail, group } = context;
+  const labelWidth = thumbnail ? 0 : 110, header = thumbnail ? 0 : 30, rowHeight = thumbnail ? 10 : 24;
+  const column = new Map(detail.steps.map((step, k) => [step, k]));
+  const lane = new Map(detail.annotators.map((name, k) => [name, k]));
+  const width = Math.max(2, Math.min(56, (box.width - labelWidth) / Math.max(1, detail.steps.length)));
+  const x = (step) => box.x + labelWidth + column.get(step) * width;
+  const alpha = new Map((context.report?.steps ?? []).map((entry) => [entry.step, entry.alpha?.value ?? null]));
+  if (!thumbnail) {
+    detail.annotators.forEach((name, k) => group.append(text(box.x, box.y + header + k * rowHeight + rowHeight / 2 + 4, clip(name, 16), { "font-size": 11 })));
+    for (const step of detail.steps) {
+      const value = alpha.get(step);
+      const label = text(x(step) + 2, box.y + 12, width >= 30 ? `s${step}` : "", { "font-size": 10, fill: "#555" });
+      const shownAlpha = typeof value === "number" ? value.toFixed(2) : "–";
+      const a = text(x(step) + 2, box.y + 25, width >= 30 ? `α ${shownAlpha}` : "", { "font-size": 10, class: "step-alpha",
+        dataset: { step, alpha: typeof value === "number" ? exact(value) : "null" } });
+      context.titles.push([a, `step ${step}: α over all traces ${typeof value === "number" ? value : "undefined"}`]);
+      group.append(label, a);
+    }
+  }
+  for (const cell of detail.cells) {
+    const rect = s("rect", { x: round(x(cell.step)), y: round(box.y + header + lane.get(cell.annotator) * rowHeight),
+      width: round(Math.max(1, width - 1)), height: rowHeight - 2, fill: labelColour(detail, cell.label), class: "shape",
+      opacity: context.focus && !context.focus.includes(cell.annotator) ? 0.25 : null,
+      dataset: { item: detail.item, annotator: cell.annotator, line: cell.line, label: cell.label, step: cell.step } });
+    if (!thumbnail) context.titles.push([rect, `${cell.annotator} · step ${cell.step} · ${cell.label} · line ${cell.line}`]);
+    group.append(rect);
+    await context.pacer.tick();
+  }
+  const bottom = box.y + header + detail.annotators.length * rowHeight;
+  for (const step of detail.disputed) {
+    group.append(s("rect", { x: round(x(step) - 1), y: round(box.y + header - 1), width: round(width + 1), height: round(bottom - box.y - header),
+      fill: "none", stroke: "#1b1b1f", "stroke-width": thumbnail ? 1 : 2, class: "disputed", dataset: { step } }));
+  }
+  return { group, height: header + detail.annotators.length * rowHeight + 4 };
+}
+
+const DRAWERS = { boxes: drawBoxes, polygons: drawPolygons, cuboids: drawCuboids, segments: drawSegments, traces: drawTraces };

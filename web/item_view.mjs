@@ -12,7 +12,17 @@ import { serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
 const wired = new WeakMap();  // results container -> the AbortController of its current report's listeners
-const TABLES = '[data-table="items"] tbody tr, [data-table="pairs"] tbody tr';
+// The report lists whose rows open a view: its items (traces: its traces), the annotator pairs, and
+// a traces report's disputed units (each opens its trace).
+const OPENING = ["items", "traces", "pairs", "units"];
+const TABLES = OPENING.map((key) => `[data-table="${key}"] tbody tr`).join(", ");
+const BODIES = OPENING.map((key) => `:scope > [data-table="${key}"] tbody`).join(", ");
+
+/** The report's list of items in its disagreement order, and each entry's id and headline value. */
+function itemList(report) {
+  if (Array.isArray(report.items)) return { key: "items", id: (e) => e.item, value: "detection_f1", valueName: "F1" };
+  return { key: "traces", id: (e) => e.trace, value: "percent_agreement", valueName: "agreement" };
+}
 
 /** The annotators of a report, sorted (an annotator's colour stays the same from item to item). */
 function annotatorsOf(report) {
@@ -40,15 +50,17 @@ function downloadBlob(name, blob) {
  */
 export function attachItemViews(container, report, { kind, detail }) {
   wired.get(container)?.abort();  // the earlier report's rows and views are gone
-  const items = Array.isArray(report.items) ? report.items : [];
+  const list = itemList(report);
+  const items = Array.isArray(report[list.key]) ? report[list.key] : [];
   if (!detail || !canDraw(kind) || !items.length) return null;
+  const ids = items.map(list.id);
   const palette = annotatorsOf(report);
   const cache = new Map();  // item id -> Promise of its detail
   const fetchDetail = (item) => {
     if (!cache.has(item)) cache.set(item, detail(item).catch((error) => { cache.delete(item); throw error; }));
     return cache.get(item);
   };
-  const view = new ItemView({ kind, palette, fetchDetail });
+  const view = new ItemView({ kind, palette, fetchDetail, report });
   container.append(view.dialog);
   const controller = new AbortController();
   wired.set(container, controller);
@@ -67,7 +79,8 @@ export function attachItemViews(container, report, { kind, detail }) {
     const [table, index] = key.split(".");
     const record = report[table]?.[Number(index)];
     if (!record) return;
-    if (table === "items") view.open(items.map((entry) => entry.item), Number(index), { from: row });
+    if (table === list.key) view.open(ids, Number(index), { from: row });
+    else if (table === "units") view.open(ids, Math.max(0, ids.indexOf(record.trace)), { from: row });
     else {
       const shared = items.filter((entry) => record.a in (entry.objects_per_annotator ?? {}) && record.b in entry.objects_per_annotator);
       if (shared.length) view.open(shared.map((entry) => entry.item), 0, { from: row, focus: [record.a, record.b] });
@@ -86,7 +99,7 @@ export function attachItemViews(container, report, { kind, detail }) {
   };
   const rows = new MutationObserver((records) => records.forEach((record) => mark(record.target)));
   const cards = new MutationObserver(() => {
-    for (const body of container.querySelectorAll(':scope > [data-table="items"] tbody, :scope > [data-table="pairs"] tbody')) {
+    for (const body of container.querySelectorAll(BODIES)) {
       if (body.dataset.watched) continue;
       body.dataset.watched = "rows";
       mark(body);
@@ -95,13 +108,13 @@ export function attachItemViews(container, report, { kind, detail }) {
   });
   cards.observe(container, { childList: true });
   signal.addEventListener("abort", () => { cards.disconnect(); rows.disconnect(); });
-  return gallery(report, items, { kind, palette, fetchDetail, view });
+  return gallery(report, items, list, { kind, palette, fetchDetail, view });
 }
 
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */
-function gallery(report, items, { kind, palette, fetchDetail, view }) {
+function gallery(report, items, list, { kind, palette, fetchDetail, view }) {
   const shown = items.slice(0, GALLERY_ITEMS);
-  const order = items.map((entry) => entry.item);
+  const order = items.map(list.id);
   const grid = h("div", { class: "item-gallery-grid" });
   const card = h("section", { class: "card item-gallery", dataset: { gallery: "items" } },
     h("h3", {}, `Items carrying most disagreement (first ${shown.length})`),
@@ -110,10 +123,12 @@ function gallery(report, items, { kind, palette, fetchDetail, view }) {
       "the arrow keys then step through every item in this order."), grid);
   shown.forEach((entry, rank) => {
     const figure = h("span", { class: "thumb-figure muted" }, "drawing…");
-    const f1 = typeof entry.detection_f1 === "number" || entry.detection_f1 === null
-      ? h("span", { class: "thumb-value" }, " · F1 ", metric(`items.${rank}.detection_f1`, entry.detection_f1)) : null;
-    const button = h("button", { type: "button", class: "thumb", dataset: { item: entry.item, rank: String(rank) },
-      "aria-label": `Open item ${entry.item}` }, figure, h("span", { class: "thumb-caption" }, h("span", { class: "thumb-item" }, String(entry.item)), f1));
+    const value = entry[list.value];
+    const shownValue = typeof value === "number" || value === null
+      ? h("span", { class: "thumb-value" }, ` · ${list.valueName} `, metric(`${list.key}.${rank}.${list.value}`, value)) : null;
+    const id = String(order[rank]);
+    const button = h("button", { type: "button", class: "thumb", dataset: { item: id, rank: String(rank) },
+      "aria-label": `Open item ${id}` }, figure, h("span", { class: "thumb-caption" }, h("span", { class: "thumb-item" }, id), shownValue));
     button.addEventListener("click", () => view.open(order, rank, { from: button }));
     grid.append(button);
   });
@@ -123,7 +138,7 @@ function gallery(report, items, { kind, palette, fetchDetail, view }) {
         const detail = await fetchDetail(button.dataset.item);
         performance.mark("agreekit:gallery:detail");
         const figure = button.querySelector(".thumb-figure");
-        await drawItem(kind, detail, { palette, thumbnail: true, mount: (svg) => figure.replaceChildren(svg) });
+        await drawItem(kind, detail, { palette, report, thumbnail: true, mount: (svg) => figure.replaceChildren(svg) });
         button.dataset.state = "drawn";
       } catch (error) {
         button.querySelector(".thumb-figure").textContent = "not drawn";
@@ -139,8 +154,8 @@ function gallery(report, items, { kind, palette, fetchDetail, view }) {
 
 /** The panel: a modal dialog with the item's picture, stepping through an order of items. */
 class ItemView {
-  constructor({ kind, palette, fetchDetail }) {
-    Object.assign(this, { kind, palette, fetchDetail, order: [], index: 0, focus: null, shown: null, request: 0 });
+  constructor({ kind, palette, fetchDetail, report }) {
+    Object.assign(this, { kind, palette, fetchDetail, report, order: [], index: 0, focus: null, shown: null, request: 0 });
     this.heading = h("h3", { id: `item-view-title-${kind}` });
     this.position = h("span", { class: "muted", "aria-live": "polite" });
     this.previous = h("button", { type: "button", onclick: () => this.step(-1) }, "← Previous");
@@ -210,7 +225,7 @@ class ItemView {
     }
     if (request !== this.request) return;  // the user moved on meanwhile
     performance.mark("agreekit:item-view:detail");
-    const picture = await drawItem(this.kind, detail, { palette: this.palette, focus: this.focus,
+    const picture = await drawItem(this.kind, detail, { palette: this.palette, focus: this.focus, report: this.report,
       mount: (svg) => this.figure.replaceChildren(svg) });
     if (request !== this.request) return;
     this.shown = picture;

@@ -157,3 +157,44 @@ def test_opening_a_view_of_500_boxes_has_no_long_task(open_page, site):
     assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
     matches = engine_matches("boxes", rows)
     check_item(page, "boxes", rows, report, "big", matches)
+
+
+def test_trace_views_draw_every_label_and_the_disputed_steps(open_page, site):
+    from item_rows import traces_rows
+    rows = traces_rows()
+    page = open_page(site.url)
+    report = compute(page, "traces", rows)
+    order = [entry["trace"] for entry in report["traces"]]
+    fields = read_rows(rows)
+    page.wait_for_selector('#results-traces [data-gallery="items"][data-state="drawn"]')
+    assert page.eval_on_selector_all('#results-traces [data-gallery="items"] .thumb', "els => els.map(e => e.dataset.item)") == order[:12]
+    first = fields[2]["trace"]
+    for rank in sorted({0, order.index(first)}):
+        page.locator('#results-traces [data-table="traces"] tbody tr').nth(rank).click()
+        assert wait_view(page, "traces", rank) == order[rank]
+        cells = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} .shape", "els => els.map(e => ({...e.dataset}))")
+        mine = {line: r for line, r in fields.items() if r["trace"] == order[rank]}
+        assert sorted(int(c["line"]) for c in cells) == sorted(mine)
+        for cell in cells:
+            row = mine[int(cell["line"])]
+            assert (cell["item"], cell["annotator"], cell["step"], cell["label"]) == (row["trace"], row["annotator"], row["step"], row["label"])
+        by_step = {}
+        for r in mine.values():
+            by_step.setdefault(int(r["step"]), set()).add(r["label"])
+        disputed = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} rect.disputed", "els => els.map(e => Number(e.dataset.step))")
+        assert disputed == sorted(s for s, labels in by_step.items() if len(labels) > 1)
+        assert len(disputed) == report["traces"][rank]["n_disputed_steps"]
+        alphas = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} .step-alpha", "els => els.map(e => [Number(e.dataset.step), e.dataset.alpha])")
+        by_position = {entry["step"]: entry["alpha"]["value"] for entry in report["steps"]}
+        for step, value in alphas:
+            assert (value == "null") if by_position[step] is None else math.isclose(float(value), by_position[step], rel_tol=1e-12)
+        titles = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} title", "els => els.map(e => e.textContent)")
+        assert any(HOSTILE in t for t in titles) == any(r["label"] == HOSTILE for r in mine.values())
+        page.keyboard.press("ArrowRight" if rank == 0 else "ArrowLeft")
+        assert wait_view(page, "traces", 1 if rank == 0 else rank - 1) == order[1 if rank == 0 else rank - 1]
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind='traces')}').open")
+    # a disputed unit's row opens its trace
+    unit = report["units"][0]
+    page.locator('#results-traces [data-table="units"] tbody tr').first.click()
+    assert wait_view(page, "traces", order.index(unit["trace"])) == unit["trace"]
