@@ -170,3 +170,20 @@ def traces_rows(seed=6, n_traces=5, n_steps=8):
                 label = truth if rng.random() > 0.2 * t / n_traces + 0.05 else LABELS[int(rng.integers(0, len(LABELS)))]
                 rows.append([f"trace{t}", step, annotator, label])
     return _csv(["trace", "step", "annotator", "label"], rows)
+
+
+def spans_rows(seed=7, n_items=4):
+    """(rows, lengths): spans over short texts by three annotators, and the texts as ``item,text`` rows."""
+    rng = np.random.default_rng(seed)
+    rows, texts = [], []
+    for i in range(n_items):
+        text = " ".join(f"w{k}{'x' * int(rng.integers(1, 6))}" for k in range(14))
+        texts.append([f"doc{i}", text])
+        bases = sorted(int(v) for v in rng.choice(len(text) - 12, size=4, replace=False))
+        for annotator in ANNOTATORS:
+            for k, start in enumerate(bases):
+                if rng.random() < 0.2:
+                    continue
+                shift = int(rng.integers(-1, 2)) if rng.random() < 0.4 else 0
+                rows.append([f"doc{i}", annotator, max(0, start + shift), start + 5 + int(rng.integers(0, 2)), _label(rng, k)])
+    return _csv(["item", "annotator", "start", "end", "label"], rows), _csv(["item", "text"], texts)

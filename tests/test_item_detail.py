@@ -154,3 +154,29 @@ def test_trace_cells_are_the_input_rows(bridge):
             by_step.setdefault(int(r["step"]), []).append(r["label"])
         assert shown["disputed"] == sorted(s for s, labels in by_step.items() if len(set(labels)) > 1)
         assert len(shown["disputed"]) == entry["n_disputed_steps"]
+
+
+def test_span_details_are_the_input_rows_and_the_reports_outcomes(bridge):
+    from item_rows import spans_rows
+    rows, lengths = spans_rows()
+    report = compute(bridge, "spans", rows, {"lengths": lengths})
+    fields = read_rows(rows)
+    texts = {r["item"]: r["text"] for r in read_rows(lengths).values()}
+    scored = [e for e in report["items"] if e.get("scored")]
+    assert scored
+    for entry in scored:
+        shown = detail(bridge, "spans", entry["item"])
+        mine = {line: r for line, r in fields.items() if r["item"] == entry["item"]}
+        assert sorted(s["line"] for s in shown["shapes"]) == sorted(mine)
+        for shape in shown["shapes"]:
+            row = mine[shape["line"]]
+            assert (shape["annotator"], shape["label"]) == (row["annotator"], row["label"])
+            assert shape["geometry"] == {"start": int(row["start"]), "end": int(row["end"])}
+        assert shown["text"] == texts[entry["item"]]
+        counts = Counter(m["outcome"] for m in shown["matches"])
+        counts["missed_a"] = counts["missed_b"] = 0
+        pooled = sum(s["n_missed"] for s in shown["shapes"])
+        expected = entry["outcomes"]
+        assert {k: counts.get(k, 0) for k in ("exact", "label_only", "boundary_only", "both")} == \
+            {k: expected[k] for k in ("exact", "label_only", "boundary_only", "both")}
+        assert pooled == expected["missed_a"] + expected["missed_b"]

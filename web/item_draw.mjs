@@ -18,6 +18,16 @@ const MATCH = "#3c4043";
 /** Name of the similarity of each kind's matches, for titles. */
 const SIMILARITY = { boxes: "IoU", polygons: "IoU", cuboids: "3D IoU", segments: "temporal IoU" };
 const TRACES = "traces";  // the one kind drawn as labels by step, not shapes
+const SPANS = "spans";    // matched by the five-way table, not by a similarity
+// The five-way outcomes, worst last: a span drawn in several pairs shows its worst.
+const OUTCOME_ORDER = ["exact", "label_only", "boundary_only", "both", "missed"];
+const OUTCOME_STYLE = {
+  exact: { "fill-opacity": 0.6, stroke: "none", name: "exact: same boundaries and label (solid)" },
+  label_only: { "fill-opacity": 0.6, stroke: "#1b1b1f", "stroke-dasharray": "1.5 2", name: "label only: same boundaries, other label (dotted outline)" },
+  boundary_only: { "fill-opacity": 0.22, stroke: "#1b1b1f", name: "boundary only: same label, other boundaries (pale, outlined)" },
+  both: { "fill-opacity": 0.22, stroke: "#1b1b1f", "stroke-dasharray": "4 2", name: "both differ (pale, dashed outline)" },
+  missed: { "fill-opacity": 0, stroke: MISMATCH, "stroke-width": 2, name: "missed: no partner in some pair (red outline)" },
+};
 
 const pendingTitles = new WeakMap();  // svg -> [[node, text]] still to add (addTitles)
 
@@ -92,11 +102,19 @@ export async function addTitles(svg) {
 
 /** A first guess of the plot's height (the picture is mounted before it is drawn). */
 function layoutHeight(kind, detail, thumbnail) {
+  if (kind === SPANS) return detail.annotators.length * (thumbnail ? 12 : 26) + (thumbnail ? 0 : 30);
   if (kind === TRACES) return detail.annotators.length * (thumbnail ? 10 : 24) + (thumbnail ? 0 : 30);
   return kind === "segments" ? detail.annotators.length * (thumbnail ? 14 : 30) : (thumbnail ? 150 : 420);
 }
 
 function settingsText(kind, detail) {
+  if (kind === SPANS) {
+    const counts = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0]));
+    for (const m of detail.matches) counts[m.outcome] += 1;
+    const missed = detail.shapes.reduce((n, shape) => n + shape.n_missed, 0);
+    return `${detail.shapes.length} spans · exact ${counts.exact} · label only ${counts.label_only} · boundary only ` +
+      `${counts.boundary_only} · both ${counts.both} · missed ${missed} · match ${detail.settings.match}`;
+  }
   if (kind === TRACES) {
     return `${detail.cells.length} labels · ${detail.steps.length} steps · ${detail.disputed.length} disputed steps · ` +
       `level ${detail.settings.level} · α per step position over all traces above the columns`;
@@ -108,6 +126,11 @@ function settingsText(kind, detail) {
 }
 
 function legendEntries({ kind, detail, styleOf }) {
+  if (kind === SPANS) {
+    return [...detail.annotators.map((name) => ({ name, style: styleOf(name) })),
+      ...OUTCOME_ORDER.map((o) => ({ name: OUTCOME_STYLE[o].name, style: { colour: OUTCOME_STYLE[o].stroke === "none" ? "#80838b" : OUTCOME_STYLE[o].stroke,
+        dash: OUTCOME_STYLE[o]["stroke-dasharray"] ?? "", width: 2 } }))];
+  }
   if (kind === TRACES) {
     const present = new Set(detail.cells.map((cell) => cell.label));
     return [...detail.labels.filter((label) => present.has(label)).map((label) => ({ name: label,
@@ -379,4 +402,82 @@ async function drawTraces(context, box) {
   return { group, height: header + detail.annotators.length * rowHeight + 4 };
 }
 
-const DRAWERS = { boxes: drawBoxes, polygons: drawPolygons, cuboids: drawCuboids, segments: drawSegments, traces: drawTraces };
+// ------------------------------------------------------------------ spans: the text, one lane per annotator
+
+/** The worst five-way outcome of each span over the pairs it is in. */
+function spanOutcomes(detail) {
+  const worst = detail.shapes.map((shape) => (shape.n_missed ? 4 : 0));
+  for (const m of detail.matches) {
+    const rank = OUTCOME_ORDER.indexOf(m.outcome);
+    worst[m.a] = Math.max(worst[m.a], rank);
+    worst[m.b] = Math.max(worst[m.b], rank);
+  }
+  return worst.map((rank) => OUTCOME_ORDER[rank]);
+}
+
+async function drawSpans(context, box) {
+  const { detail, thumbnail, group } = context;
+  const labelWidth = thumbnail ? 0 : 110, header = thumbnail ? 0 : 30, laneHeight = thumbnail ? 12 : 26, bar = thumbnail ? 8 : 14;
+  const ends = detail.shapes.flatMap(({ geometry: g }) => [g.start, g.end]);
+  const length = detail.length ?? Math.max(1, ...ends);
+  // A long text is shown around its spans: a character should stay at least ~6 px wide.
+  const fits = (box.width - labelWidth) / 6.5;
+  let [lo, hi] = length <= fits || !ends.length ? [0, length] : extent(ends);
+  if (hi - lo < length) { lo = Math.max(0, lo - 4); hi = Math.min(length, hi + 4); }
+  const X = linear([lo, hi], [box.x + labelWidth, box.x + box.width]);
+  const lane = new Map(detail.annotators.map((name, k) => [name, k]));
+  const top = (name) => box.y + header + lane.get(name) * laneHeight + (laneHeight - bar) / 2;
+  if (!thumbnail) {
+    if (detail.text) {
+      const shown = detail.text.slice(lo, hi);
+      group.append(text(X(lo), box.y + 18, shown, { "font-family": "ui-monospace, monospace", "font-size": 12,
+        textLength: round(X(hi) - X(lo)), lengthAdjust: "spacingAndGlyphs", class: "span-text" }));
+    } else {
+      group.append(text(box.x + labelWidth, box.y + 18, `characters ${lo}–${hi} (no text given)`, { "font-size": 11, fill: "#555" }));
+    }
+    detail.annotators.forEach((name, k) => group.append(text(box.x, box.y + header + k * laneHeight + laneHeight / 2 + 4, clip(name, 16), { "font-size": 11 })));
+  }
+  const outcomes = spanOutcomes(detail);
+  detail.shapes.forEach((shape, k) => { shape.outcome = outcomes[k]; });
+  for (const shape of detail.shapes) {
+    const g = shape.geometry, style = OUTCOME_STYLE[shape.outcome];
+    const node = s("rect", { x: round(X(g.start)), y: round(top(shape.annotator)), width: round(Math.max(2, X(g.end) - X(g.start))),
+      height: bar, fill: context.styleOf(shape.annotator).colour, "fill-opacity": style["fill-opacity"], stroke: style.stroke,
+      "stroke-dasharray": style["stroke-dasharray"] ?? null, "stroke-width": style["stroke-width"] ?? 1,
+      class: `shape outcome-${shape.outcome}`, opacity: context.focus && !context.focus.includes(shape.annotator) ? 0.25 : null,
+      dataset: { ...shapeData(context, { ...shape, n_matched: shape.n_missed }, { start: exact(g.start), end: exact(g.end) }),
+        matched: null, missed: shape.n_missed, outcome: shape.outcome } });
+    if (!thumbnail) context.titles.push([node, `${shape.annotator} · ${shape.label} · characters ${g.start}–${g.end} · line ${shape.line} · ${shape.outcome.replace("_", " ")}` +
+      (detail.text ? ` · “${detail.text.slice(g.start, g.end)}”` : "")]);
+    group.append(node);
+    await context.pacer.tick();
+  }
+  const lines = s("g", { class: "matches" });
+  for (const m of detail.matches) {
+    const a = detail.shapes[m.a], b = detail.shapes[m.b];
+    const line = s("line", { x1: round(X((a.geometry.start + a.geometry.end) / 2)), y1: round(top(a.annotator) + bar),
+      x2: round(X((b.geometry.start + b.geometry.end) / 2)), y2: round(top(b.annotator)),
+      stroke: m.outcome === "exact" ? MATCH : MISMATCH, "stroke-width": 1, "stroke-dasharray": m.outcome === "exact" ? null : "3 2",
+      class: `match outcome-${m.outcome}`, dataset: { lineA: a.line, lineB: b.line, outcome: m.outcome } });
+    if (!thumbnail) context.titles.push([line, `${m.outcome.replace("_", " ")} · ${a.annotator} (line ${a.line}) ↔ ${b.annotator} (line ${b.line})`]);
+    lines.append(line);
+    await context.pacer.tick();
+  }
+  group.append(lines);
+  if (!thumbnail) highlightPartners(group, detail);
+  return { group, height: header + detail.annotators.length * laneHeight + 4 };
+}
+
+/** Hovering a span outlines its partners (the spans matched to it in any pair). */
+function highlightPartners(group, detail) {
+  const partners = detail.shapes.map(() => []);
+  for (const m of detail.matches) { partners[m.a].push(m.b); partners[m.b].push(m.a); }
+  const nodes = [...group.querySelectorAll(".shape")];
+  group.addEventListener("pointerover", (event) => {
+    const k = nodes.indexOf(event.target);
+    for (const node of group.querySelectorAll(".partner")) node.classList.remove("partner");
+    if (k >= 0) for (const p of partners[k]) nodes[p].classList.add("partner");
+  });
+}
+
+const DRAWERS = { spans: drawSpans, boxes: drawBoxes, polygons: drawPolygons, cuboids: drawCuboids, segments: drawSegments, traces: drawTraces };

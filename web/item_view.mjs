@@ -27,7 +27,10 @@ function itemList(report) {
 /** The annotators of a report, sorted (an annotator's colour stays the same from item to item). */
 function annotatorsOf(report) {
   const names = new Set();
-  for (const entry of report.items ?? []) for (const name of Object.keys(entry.objects_per_annotator ?? {})) names.add(name);
+  for (const entry of report.items ?? []) {
+    for (const name of Object.keys(entry.objects_per_annotator ?? {})) names.add(name);
+    for (const name of Array.isArray(entry.annotators) ? entry.annotators : []) names.add(String(name));  // spans
+  }
   return [...names].sort();
 }
 

@@ -12,7 +12,7 @@ export function s(tag, attributes = {}, ...children) {
   for (const [key, value] of Object.entries(attributes)) {
     if (value == null || value === false) continue;
     // setAttribute, not node.dataset: 3-4 times faster here, and a view sets thousands of them
-    if (key === "dataset") for (const [name, v] of Object.entries(value)) node.setAttribute(dataName(name), String(v));
+    if (key === "dataset") for (const [name, v] of Object.entries(value)) { if (v != null) node.setAttribute(dataName(name), String(v)); }
     else node.setAttribute(key, String(value));
   }
   for (const child of children.flat(Infinity)) {

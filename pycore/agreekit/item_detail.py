@@ -11,7 +11,8 @@ similarity, and which shapes no other annotator matched.
 The matching is the object engine's own (:func:`agreekit.objects.pair_matching`
 over the item's objects, in the kind's canonical order), so the pairs are the
 pairs the report scored.  Kinds: boxes, polygons, cuboids and segments (the
-kinds of the object engine), and traces (one trace's labels by step and annotator).
+kinds of the object engine), traces (one trace's labels by step and annotator)
+and spans (each annotator's spans and the five-way outcome of each pair).
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from .kinds import cuboids as cuboid_kind
 from .kinds import polygons as polygon_kind
 from .kinds import segments as segment_kind
 from .kinds import traces as trace_kind
+from .kinds import span_input
+from .measures.span_matching import OUTCOMES, Track, five_way
 from .geometry import polygons as polygon_geometry
 from .object_sets import ObjectSet, build_objects, canonical_order, label_rules
 from .objects import item_label_equality, pair_matching
@@ -194,7 +197,10 @@ class ItemDetails:
     For traces, ``detail(trace)`` is ``{item, annotators, steps, cells, labels,
     disputed, settings}``: ``cells`` ``{annotator, step, label, line}`` (the label
     as given), ``labels`` every label of the corpus sorted, ``disputed`` the steps
-    where two annotators' labels differ (as the level compares them).
+    where two annotators' labels differ (as the level compares them).  For spans
+    (:func:`span_detail`): ``{item, annotators, length, text, shapes, matches,
+    settings}``, shapes with ``geometry`` ``{start, end}`` (character offsets,
+    end exclusive) and ``n_missed``, matches ``{a, b, outcome}``.
     """
 
     def __init__(self, kind, rows, options):
@@ -204,10 +210,62 @@ class ItemDetails:
         self._setup = None
 
     def detail(self, item):
-        traces = self.kind == "traces"
+        setup, detail = _OTHER_KINDS.get(self.kind, (SETUPS.get(self.kind), item_detail))
         if self._setup is None:
-            self._setup = (traces_setup if traces else SETUPS[self.kind])(self.rows, **self.options)
-        return {"kind": self.kind, **(trace_detail if traces else item_detail)(self._setup, item)}
+            self._setup = setup(self.rows, **self.options)
+        return {"kind": self.kind, **detail(self._setup, item)}
 
 
-KINDS = (*SETUPS, "traces")
+class SpanSetup(NamedTuple):
+    """A spans report's items by name and its matching mode."""
+
+    items: dict   # name -> agreekit.kinds.span_input.Item
+    match: str
+
+
+def spans_setup(rows, lengths=None, match="optimal", **_):
+    """The report's items (texts and lengths too) from its rows and ``lengths`` option."""
+    raw = span_input.read_spans(rows)
+    length_map, texts = (None, None) if lengths is None else span_input.read_lengths(lengths)
+    items, _warnings, _source = span_input.build_items(raw, length_map, texts)
+    return SpanSetup({item.name: item for item in items}, match)
+
+
+def span_detail(setup, name):
+    """Item ``name``'s spans by annotator, and the five-way outcome of every annotator pair.
+
+    Spans are in the order they are scored in (by start, end, label; row order with
+    ``match="potato"``); ``matches`` are the matched pairs of the five-way table
+    (:func:`agreekit.measures.span_matching.five_way`) with their outcome, ``missed`` per
+    span the number of pairs in which it has no partner.
+    """
+    if name not in setup.items:
+        raise InputError(f"no item {name!r} in the report's input")
+    item = setup.items[name]
+    annotators = item.annotators
+    ordered = [item.spans[a] if setup.match == "potato" else sorted(item.spans[a], key=lambda p: (p.start, p.end, p.label))
+               for a in annotators]
+    label_ids = {label: k for k, label in enumerate(sorted({p.label for spans in ordered for p in spans}))}
+    offsets = np.cumsum([0] + [len(spans) for spans in ordered]).tolist()
+    shapes = [{"annotator": a, "line": p.line, "label": p.label, "geometry": {"start": p.start, "end": p.end}}
+              for a, spans in zip(annotators, ordered) for p in spans]
+    missed = [0] * len(shapes)
+    matches = []
+    for x in range(len(annotators)):
+        for y in range(x + 1, len(annotators)):
+            pair = five_way(Track.of(ordered[x], label_ids), Track.of(ordered[y], label_ids))
+            matches += [{"a": offsets[x] + int(r), "b": offsets[y] + int(c), "outcome": OUTCOMES[int(o)]}
+                        for r, c, o in zip(pair.rows, pair.cols, pair.outcome)]
+            for k in pair.missed_a:
+                missed[offsets[x] + int(k)] += 1
+            for k in pair.missed_b:
+                missed[offsets[y] + int(k)] += 1
+    for shape, n in zip(shapes, missed):
+        shape["n_missed"] = n
+    return {"item": name, "annotators": annotators, "length": item.length, "text": item.text, "shapes": shapes,
+            "matches": matches, "settings": {"match": setup.match}}
+
+
+# Kinds outside the object engine: how their rows are read, and how one item is described.
+_OTHER_KINDS = {"traces": (traces_setup, trace_detail), "spans": (spans_setup, span_detail)}
+KINDS = (*SETUPS, *_OTHER_KINDS)

@@ -198,3 +198,43 @@ def test_trace_views_draw_every_label_and_the_disputed_steps(open_page, site):
     unit = report["units"][0]
     page.locator('#results-traces [data-table="units"] tbody tr').first.click()
     assert wait_view(page, "traces", order.index(unit["trace"])) == unit["trace"]
+
+
+def test_span_views_draw_every_span_under_its_text_with_the_five_way_outcomes(open_page, site):
+    from agreekit.item_detail import span_detail, spans_setup
+    from item_rows import spans_rows
+    rows, lengths = spans_rows()
+    page = open_page(site.url)
+    wait_ready(page)
+    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")
+    paste(page, "spans", rows)
+    paste(page, "spans", lengths, field="lengths")
+    page.click('form[data-kind="spans"] button[type="submit"]')
+    wait_result(page, "spans")
+    report = agreekit.report("spans", rows, lengths=lengths).to_dict()
+    setup = spans_setup(rows, lengths=lengths)
+    order = [entry["item"] for entry in report["items"]]
+    fields = read_rows(rows)
+    page.wait_for_selector('#results-spans [data-gallery="items"][data-state="drawn"]')
+    assert page.eval_on_selector_all('#results-spans [data-gallery="items"] .thumb', "els => els.map(e => e.dataset.item)") == order[:12]
+    for rank in sorted({0, order.index(fields[2]["item"])}):
+        page.locator('#results-spans [data-table="items"] tbody tr').nth(rank).click()
+        assert wait_view(page, "spans", rank) == order[rank]
+        shapes, lines = shown(page, "spans")
+        mine = {line: r for line, r in fields.items() if r["item"] == order[rank]}
+        assert sorted(int(s["line"]) for s in shapes) == sorted(mine)
+        for shape in shapes:
+            row = mine[int(shape["line"])]
+            assert (shape["annotator"], shape["label"], shape["start"], shape["end"]) == \
+                (row["annotator"], row["label"], row["start"], row["end"])
+        expected = span_detail(setup, order[rank])
+        line_of = [s["line"] for s in expected["shapes"]]
+        assert sorted((int(m["lineA"]), int(m["lineB"]), m["outcome"]) for m in lines) == \
+            sorted((line_of[m["a"]], line_of[m["b"]], m["outcome"]) for m in expected["matches"])
+        counts = Counter(m["outcome"] for m in lines)
+        for outcome in ("exact", "label_only", "boundary_only", "both"):
+            assert counts.get(outcome, 0) == report["items"][rank]["outcomes"][outcome]
+        text = page.eval_on_selector(f"{VIEW.format(kind='spans')} .span-text", "e => e.textContent")
+        assert text and text in read_rows(lengths)[[r["item"] for r in read_rows(lengths).values()].index(order[rank]) + 2]["text"]
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind='spans')}').open")
