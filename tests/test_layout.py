@@ -24,7 +24,7 @@ FLOORS = {
     "measures": 3,
     "objects": 4, "object_sets": 4, "breakdowns": 4,
     "kinds": 5,
-    "__init__": 6, "__main__": 6, "cli": 6, "formats": 6, "share": 6, "schema": 6, "schema_text": 6, "schema_text_spans": 6, "simulate": 6,
+    "__init__": 6, "__main__": 6, "cli": 6, "formats": 6, "share": 6, "schema": 6, "schema_text": 6, "schema_text_spans": 6, "simulate": 6, "item_detail": 6,
 }
 
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)

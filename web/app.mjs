@@ -219,7 +219,7 @@ async function compute(kind) {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
     if (superseded()) return;
     const { renderReport } = await renderer();
-    await renderReport(results, report, { kind, ms });
+    await renderReport(results, report, { kind, ms, detail: (item) => engine.itemDetail(kind, item) });
     if (superseded()) return;
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";

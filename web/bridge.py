@@ -15,6 +15,8 @@ from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
+from agreekit.item_detail import KINDS as DETAIL_KINDS
+from agreekit.item_detail import ItemDetails
 from agreekit.rows import InputError
 
 MAX_MESSAGE_CHARS = 300
@@ -44,9 +46,41 @@ def run_report(kind, rows, options_json, progress=None):
         if progress is not None and "progress" in inspect.signature(function).parameters:
             options["progress"] = lambda done, total, stage="": progress(done, total, stage)
         report = function(rows, **options)
+        _remember(kind, rows, options)
         if progress is not None:
             progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
         return json.dumps({"ok": True, "report": report.to_dict()}, allow_nan=False)
+    except InputError as exc:
+        error = {"type": "input", **exc.to_dict(), "detail": exc.message}
+    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
+        error = internal_error(exc)
+    return json.dumps({"ok": False, "error": error})
+
+
+# Per kind, the rows and options of its last report: item views are answered from them on demand.
+_LAST_REPORTS = {}
+
+
+def _remember(kind, rows, options):
+    """Keep what ``run_report`` computed ``kind`` from; item details are parsed from it when first asked."""
+    if kind in DETAIL_KINDS:
+        kept = {k: v for k, v in options.items() if k != "progress"}
+        _LAST_REPORTS[kind] = ItemDetails(kind, rows, kept)
+
+
+def run_item_detail(kind, item):
+    """One item of ``kind``'s last report as JSON: ``{"ok": true, "detail": {...}}`` or an error.
+
+    ``detail`` is :meth:`agreekit.item_detail.ItemDetails.detail` (every annotator's shapes with
+    their input lines, the matches with their similarity); the rows are parsed on the first
+    request after a report and kept for the next ones.
+    """
+    try:
+        details = _LAST_REPORTS.get(kind)
+        if details is None:
+            raise InputError(f"no {kind} report has been computed in this worker" if kind in DETAIL_KINDS
+                             else f"no item view for {kind}")
+        return json.dumps({"ok": True, "detail": details.detail(str(item))}, allow_nan=False)
     except InputError as exc:
         error = {"type": "input", **exc.to_dict(), "detail": exc.message}
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives

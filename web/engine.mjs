@@ -70,6 +70,12 @@ export class Engine {
         if (outcome.ok) job.resolve({ report: attachParts(outcome.report, message.parts, job.parts), ms: message.ms });
         else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
       }
+      else if (message.type === "detail") {
+        this.pending.delete(message.id);
+        const outcome = JSON.parse(message.json);
+        if (outcome.ok) job.resolve(outcome.detail);
+        else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
+      }
       else if (message.type === "converted") {
         this.pending.delete(message.id);
         job.resolve(message.outcome);  // run_convert's answer: errors are data too
@@ -97,6 +103,16 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, type: "convert", files, kind, exact }, files.map((file) => file.buffer));
+    });
+  }
+
+  /** One item of the kind's last report: every annotator's shapes and the matches (bridge.py run_item_detail). */
+  itemDetail(kind, item) {
+    if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, type: "item_detail", kind, item });
     });
   }
 

@@ -6,6 +6,7 @@
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { downloadText, toCsv } from "./download.mjs";
+import { attachItemViews } from "./item_view.mjs";
 import { h, get, metric, estimate, coefficient, isEstimate, estimateCell, settingsLine, section } from "./dom.mjs";
 
 const TABLE_PREVIEW_ROWS = 50;
@@ -433,7 +434,7 @@ function allValues(report) {
   return h("details", { class: "card all-values" }, h("summary", {}, "All report values by key"), h("dl", {}, items));
 }
 
-export async function renderReport(container, report, { kind, ms }) {
+export async function renderReport(container, report, { kind, ms, detail }) {
   const warnings = Array.isArray(report.warnings) ? report.warnings : [];
   const header = h("div", { class: "results-head" },
     h("h2", {}, `${kind[0].toUpperCase()}${kind.slice(1)} report`),
@@ -445,6 +446,8 @@ export async function renderReport(container, report, { kind, ms }) {
       h("ul", {}, warnings.map((w) => h("li", {}, typeof w === "string" ? w : (w.message ?? JSON.stringify(w))))))
     : null;
   container.replaceChildren(...[header, warningList].filter(Boolean));
+  const gallery = attachItemViews(container, report, { kind, detail });  // item views (item_view.mjs), shapes on demand
+  if (gallery) container.append(gallery);
   // One section per task: a crowd corpus report would otherwise block the page for ~300 ms.
   for (const part of [...(VIEWS[kind] ?? tablesView)(report, kind), () => allValues(report)]) {
     const node = part();
