@@ -15,8 +15,8 @@ from agreekit import registry
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = registry.kinds_json()
 NAMES = [kind["name"] for kind in REGISTRY["kinds"]]
-# render*.mjs hold the kinds' hand-written report views; every other module has no per-kind code.
-KIND_VIEW_MODULES = ("render.mjs", "render_more.mjs")
+# render*.mjs and item_*.mjs hold the kinds' hand-written views; every other module has no per-kind code.
+KIND_VIEW_MODULES = ("render.mjs", "render_more.mjs", "item_draw.mjs", "item_view.mjs")
 
 
 @pytest.fixture(scope="module")
