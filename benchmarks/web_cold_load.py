@@ -81,7 +81,10 @@ class CountingHandler(build.SiteHandler):
 
     def copyfile(self, source, outputfile):
         start = source.tell()
-        super().copyfile(source, outputfile)
+        try:
+            super().copyfile(source, outputfile)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # a run closed its browser while the service worker was still filling its cache
         self.sent[0] += source.tell() - start
 
 
