@@ -147,6 +147,7 @@ def test_optimal_matching_is_maximum_then_heaviest(n, m, seed, threshold):
     sim = rng.uniform(0, 1, (n, m)) * (rng.uniform(0, 1, (n, m)) < 0.7)
     rows, cols = matching.match(sim, threshold, "optimal")
     assert len(set(rows)) == len(rows) and len(set(cols)) == len(cols)
+    assert np.all(np.diff(rows) > 0)  # ordered by row
     assert np.all(sim[rows, cols] >= threshold)
     # Brute force: the largest count, then the largest total among those.
     best = (0, 0.0)

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import agreekit
@@ -77,6 +78,9 @@ def build_cases():
         for match in ("optimal", "potato"):
             add("spans", case["input"]["rows"], lengths=case["input"]["item_lengths"], match=match)
     add("segments", _example("segments.csv"))
+    add("segments", _example("segments.csv"), distance="iou", placements=30)
+    add("segments", _crowded_segments(), threshold=0.1, placements=12)  # σ's large components and whole blocks
+    add("segments", _crowded_segments(), threshold=0.0, placements=3)   # every pair may match
     for case in _reference("segments.json"):
         for match in ("optimal", "potato"):
             add("segments", case["input"]["rows"], threshold=case["params"]["threshold"], match=match)
@@ -89,6 +93,19 @@ def build_cases():
         cases.append({"kind": "masks", "rows": masks, "options": {}})
     return cases
 
+
+
+def _crowded_segments(n_clips=6, seed=5):
+    """Clips of ~10 s with up to 9 segments per annotator: segment σ's chance placements then need
+    :func:`agreekit.matching.match` on large components and, at threshold 0, on whole blocks."""
+    rng = np.random.default_rng(seed)
+    lines = ["item,annotator,start,end,label"]
+    for clip in range(n_clips):
+        for annotator in "abc":
+            for _ in range(rng.integers(1, 10)):
+                start = round(rng.uniform(0, 8), 2)
+                lines.append(f"c{clip},{annotator},{start},{round(start + rng.uniform(0.5, 4), 2)},x")
+    return "\n".join(lines)
 
 
 @pytest.fixture(scope="module")

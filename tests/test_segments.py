@@ -347,11 +347,14 @@ def test_three_annotator_clusters_follow_the_sorted_founders():
     assert report.detection.value == pytest.approx(krippendorff_alpha([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
 
 
-def test_no_sigma_and_the_reason_is_stated():
-    report = segments(_csv("c1,a,0,2,x", "c1,b,0,2,x", "c2,a,0,5,x", "c2,b,0,5,x"), bootstrap=0).to_dict()
-    assert report["localization"]["sigma"]["value"] is None
-    assert "different clip" in report["localization"]["sigma"]["reason"]
+def test_no_sigma_in_potato_mode_and_the_reason_is_stated():
+    rows = _csv("c1,a,0,2,x", "c1,b,0.2,2,x", "c2,a,0,5,x", "c2,b,0,5.5,x", "c2,a,6,9,x")
+    report = segments(rows, bootstrap=0, match="potato").to_dict()
+    for key in ("sigma", "ks"):
+        assert report["localization"][key]["value"] is None
+        assert "Potato has no σ" in report["localization"][key]["reason"]
     assert all("sigma" not in pair for pair in report["pairs"])
+    assert segments(rows, bootstrap=0).localization.sigma.value is not None
 
 
 def test_boundary_sweep_by_hand():
@@ -462,7 +465,7 @@ def test_cli(tmp_path):
     assert [row["tolerance"] for row in sweep] == [0.1, 0.5] and [row["f1"] for row in sweep] == [0.75, 1.0]
     done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path), "--tolerances", "0.1,0.5"],
                           capture_output=True, text=True, env=env)
-    assert done.returncode == 0 and "±0.1 s" in done.stdout and "sigma: σ is not computed" in done.stdout
+    assert done.returncode == 0 and "±0.1 s" in done.stdout and "sigma (within clip)" in done.stdout
     path.write_text(_csv("c1,a,0,2,x", "c1,b,3,1,x"))
     done = subprocess.run([sys.executable, "-m", "agreekit", "segments", str(path)], capture_output=True,
                           text=True, env=env)

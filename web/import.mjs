@@ -86,7 +86,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   }
 
   function showProgress(what, stage) {
-    progress.box.hidden = false;
+    progress.box.dataset.state = "on";  // shown by visibility (style.css), as app.mjs does
     progress.bar.removeAttribute("value");
     progress.text.textContent = `Importing ${what}` + (stage ? ` (${stage})` : "") + "…";
   }
@@ -99,7 +99,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
       const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
       return await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage));
     } finally {
-      if (!quiet) progress.box.hidden = true;
+      if (!quiet) progress.box.dataset.state = "off";
     }
   }
 

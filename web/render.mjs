@@ -181,15 +181,26 @@ function mergeSteps(first, second) {
   return { x, a, b };
 }
 
-/** ECDFs of within-item and between-item distances with the largest vertical gap marked. */
-function ecdfChart(report) {
+// The chance distribution each kind draws against its within-item distances.
+const BASELINES = {
+  between: { key: "between_ecdf", title: "Within-item vs between-item distances (ECDF)", series: "between items",
+    text: ["Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
+      "to the right, annotators of the same item differ more than annotations of different items do. "] },
+  chance: { key: "chance_ecdf", title: "Within-clip vs chance distances (ECDF)", series: "chance placements",
+    text: ["Matched segments' distances to the left of those matched after each clip's segments are placed at random ",
+      "inside the clip mean agreement on timing beyond chance; to the right, worse than random timing. "] },
+};
+
+/** ECDFs of within-item and chance distances (`baseline`: a key of BASELINES) with the largest vertical gap marked. */
+function ecdfChart(report, baseline = "between") {
   const loc = report.localization || {};
-  const card = h("section", { class: "card chart-card" }, h("h3", {}, "Within-item vs between-item distances (ECDF)"));
-  if (!isEcdf(loc.within_ecdf) || !isEcdf(loc.between_ecdf)) {
+  const { key, title, series, text } = BASELINES[baseline];
+  const card = h("section", { class: "card chart-card" }, h("h3", {}, title));
+  if (!isEcdf(loc.within_ecdf) || !isEcdf(loc[key])) {
     card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
     return card;
   }
-  const both = mergeSteps(loc.within_ecdf, loc.between_ecdf);
+  const both = mergeSteps(loc.within_ecdf, loc[key]);
   let gap = 0;
   for (let i = 1; i < both.x.length; i++) if (Math.abs(both.a[i] - both.b[i]) > Math.abs(both.a[gap] - both.b[gap])) gap = i;
   // A canvas 900 px wide needs no more than ~1,500 steps per curve; keep the gap's x exactly.
@@ -199,10 +210,8 @@ function ecdfChart(report) {
   const xs = kept.map((i) => both.x[i]), fw = kept.map((i) => both.a[i]), fb = kept.map((i) => both.b[i]);
   const gapAt = kept.indexOf(gap);
   const target = h("div", { class: "chart", role: "img",
-    "aria-label": "Empirical distribution functions of within-item and between-item distances" });
-  card.append(h("p", { class: "muted" },
-    "Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
-    "to the right, annotators of the same item differ more than annotations of different items do. ",
+    "aria-label": `Empirical distribution functions of within-item distances and ${series}` });
+  card.append(h("p", { class: "muted" }, ...text,
     "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
     metric("localization.ks.value", typeof loc.ks?.value === "number" ? loc.ks.value : null), ")."), target);
   card.append(settingsLine(report));
@@ -225,7 +234,7 @@ function ecdfChart(report) {
       axes: [{ label: "distance" }, { label: "fraction ≤ distance" }],
       series: [{ label: "distance" },
         { label: "within item", stroke: "#1f5fbf", width: 2, paths: stepped, points: { show: false } },
-        { label: "between items", stroke: "#c26a00", width: 2, paths: stepped, dash: [5, 3], points: { show: false } }],
+        { label: series, stroke: "#c26a00", width: 2, paths: stepped, dash: [5, 3], points: { show: false } }],
       hooks: { draw: [markGap] },
     }, [xs, fw, fb], target);
     responsive(plot, card);
@@ -273,11 +282,19 @@ function boxesView(report, kind, { objects = "Boxes", countKey = "n_boxes" } = {
         coefficient(report, "KS statistic D (within vs between)", `${loc}.ks`, { interval: false }),
         estimate(report, "Mean within-item distance", `${loc}.mean_within`),
         estimate(report, "Mean between-item distance", `${loc}.mean_between`),
+        estimate(report, "Mean between-item distance, different annotators", `${loc}.mean_between_cross`),
         estimate(report, "Within-item pairs", `${loc}.n_within`),
         estimate(report, "Between-item pairs", `${loc}.n_between`),
         h("div", { class: "estimate" }, h("div", { class: "label" }, "Baseline"),
           h("div", { class: "value" }, get(report, `${loc}.between_exact`) === false ? "sampled pairs" : "exact, all pairs"))),
       settingsLine(report)),
+    () => section("Other chance baselines", report,
+      h("div", { class: "row" },
+        coefficient(report, "σ_cross (sigma against other annotators)", `${loc}.sigma_cross`, {
+          explain: "Baseline from pairs of different annotators on different items: an annotator who draws the same box everywhere no longer lowers its own baseline. The pair and annotator tables use these baselines." }),
+        coefficient(report, "KS D against other annotators", `${loc}.ks_cross`, { interval: false }),
+        coefficient(report, "σ_B (Braylan, Alonso & Lease 2022)", `${loc}.significance_share`, {
+          explain: "The paper's σ: the share of matched pairs whose distance is below the 5 % quantile of the between-item distances (the level is in the report)." }))),
     () => section("Detection and classification (Krippendorff's α, nominal)", report,
       h("div", { class: "row" },
         coefficient(report, "Detection α (present/absent)", "detection"),
@@ -327,7 +344,10 @@ function spansView(report, kind) {
         coefficient(report, "Exact F1", "exact_f1", { big: true }),
         coefficient(report, "Partial F1", "partial_f1", { big: true }),
         coefficient(report, "Character-level α", "char_alpha", { big: true,
-          explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }))),
+          explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }),
+        coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
+          explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
+    () => unitizingTable(report, kind),
     () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
     () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { kind }),
     () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { kind }),
@@ -337,8 +357,33 @@ function spansView(report, kind) {
   ];
 }
 
+/** α_U per label, when α_U is computed (spans without item lengths have none). */
+function unitizingTable(report, kind) {
+  if (!get(report, "unitizing_alpha.per_label")?.length) return null;
+  return recordsTable(report, "unitizing_alpha.per_label", "Unitizing α_U per label", { kind,
+    explain: "α_c = 1 − D_o / D_e of each label; α_U pools the labels' disagreements (Krippendorff 2004)." });
+}
+
 function segmentsView(report, kind) {
+  const loc = "localization";
   return [
+    () => h("section", { class: "card headline-card" },
+      h("h3", {}, "Timing agreement beyond chance"),
+      h("div", { class: "contrast" },
+        coefficient(report, "σ (sigma, within-clip chance)", `${loc}.sigma`, { big: true,
+          explain: "1 = matched segments coincide · 0 = no closer than the same clip's segments placed at random (each keeps its length) and matched again · below 0 = worse than random timing" }),
+        coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
+          explain: "Krippendorff's (2004) α_U over the seconds of each clip, the clips laid end to end." })),
+      h("div", { class: "row" },
+        coefficient(report, "KS statistic D (within vs chance)", `${loc}.ks`, { interval: false }),
+        // Potato mode has σ and KS only (both undefined): no ingredients to show.
+        get(report, `${loc}.mean_chance`) === undefined ? null : [
+          estimate(report, "Mean within-clip distance", `${loc}.mean_within`),
+          estimate(report, "Mean chance distance", `${loc}.mean_chance`),
+          estimate(report, "Chance placements K", `${loc}.chance_placements`),
+          estimate(report, "Standard error of the chance mean", `${loc}.chance_se`)]),
+      typeof get(report, `${loc}.assumption`) === "string" ? h("p", { class: "muted" }, get(report, `${loc}.assumption`)) : null,
+      settingsLine(report)),
     () => section("Segment agreement", report,
       h("div", { class: "row" },
         estimate(report, "Mean matched temporal IoU", "mean_matched_iou", { big: true }),
@@ -347,13 +392,15 @@ function segmentsView(report, kind) {
         estimate(report, "Mean object-count difference", "mean_object_count_diff")),
       h("div", { class: "row" },
         coefficient(report, "Detection α", "detection"),
-        coefficient(report, "Classification α", "classification")),
-      h("p", { class: "muted" }, "No σ for segments: a segment from a different clip is not a fair chance comparison when clips differ in length.")),
+        coefficient(report, "Classification α", "classification"))),
+    () => (get(report, `${loc}.chance_ecdf`) ? ecdfChart(report, "chance") : null),
     () => recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { kind,
       explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),
     () => sweepChart(report),
     () => recordsTable(report, "pairs", "Per annotator pair", { kind }),
     () => nestedTable(report, "pairs", "boundary_sweep", ["a", "b"], "Boundary sweep per annotator pair", { kind }),
+    () => recordsTable(report, "annotators", "Per annotator (against all others)", { kind }),
+    () => unitizingTable(report, kind),
     () => recordsTable(report, "items", "Per item", { kind }),
   ];
 }
@@ -366,7 +413,7 @@ function tablesView(report, kind) {
     .filter(([, value]) => Array.isArray(value) && value.length && value.every((r) => r && typeof r === "object"))
     .map(([key]) => () => recordsTable(report, key, columnTitle(key), { kind }));
 }
-const BULKY = new Set(["within_ecdf", "between_ecdf"]);
+const BULKY = new Set(["within_ecdf", "between_ecdf", "chance_ecdf"]);
 
 /** Every scalar of the report by dotted key (numbers as metrics), skipping tables and chart data. */
 function allValues(report) {

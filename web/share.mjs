@@ -13,7 +13,7 @@ export const LIMIT = `${MAX_DECODED_BYTES / 2 ** 20} MiB once decompressed; a li
 /** An input a link cannot carry (over MAX_DECODED_BYTES). */
 export class TooLargeError extends Error {}
 
-function toBase64url(bytes) {
+export function toBase64url(bytes) {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
@@ -21,7 +21,7 @@ function toBase64url(bytes) {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64url(text) {
+export function fromBase64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("the share link's data is not base64url");
   const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   const binary = atob(padded);
@@ -30,7 +30,11 @@ function fromBase64url(text) {
   return bytes;
 }
 
-async function pipe(bytes, transform) {
+/**
+ * The bytes through a (de)compression stream, refused (TooLargeError) past maxBytes of output: a
+ * link's payload is bounded, so a decompression bomb stops there.
+ */
+export async function pipe(bytes, transform, maxBytes = MAX_DECODED_BYTES, limit = LIMIT) {
   const reader = new Blob([bytes]).stream().pipeThrough(transform).getReader();
   const chunks = [];
   let size = 0;
@@ -38,9 +42,9 @@ async function pipe(bytes, transform) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.length;
-    if (size > MAX_DECODED_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw new TooLargeError(`the share link's data is too large (over ${LIMIT})`);
+      throw new TooLargeError(`the share link's data is too large (over ${limit})`);
     }
     chunks.push(value);
   }

@@ -191,7 +191,8 @@ def format_segments(report):
         f"mean matched IoU {_format_value(d['mean_matched_iou'])}, detection F1 {_format_value(d['detection_f1'])}, "
         f"mean agreement {_format_value(d['mean_agreement'])}, "
         f"mean segment-count difference {_format_value(d['mean_object_count_diff'])}",
-        f"sigma: {d['localization']['sigma']['reason']}",
+        *_segment_sigma_lines(d["localization"]),
+        f"unitizing alpha (α_U)     {_estimate(d['unitizing_alpha'])}   (Krippendorff 2004, over seconds)",
         "",
         "boundary sweep (starts to starts, ends to ends, pooled over clips and annotator pairs):",
         _table(sweep, [("tolerance", "tolerance"), ("precision", "precision"), ("recall", "recall"), ("f1", "F1"),
@@ -200,7 +201,7 @@ def format_segments(report):
         "",
         "annotator pairs (boundary F1 by tolerance):",
         _table([by_tolerance(p, "boundary_sweep") for p in d["pairs"]],
-               [("a", "a"), ("b", "b"), ("detection_f1", "det F1"), ("mean_matched_iou", "IoU"),
+               [("a", "a"), ("b", "b"), ("sigma", "sigma"), ("detection_f1", "det F1"), ("mean_matched_iou", "IoU"),
                 ("n_matched", "matched")] + f1_columns),
         "",
         "clips with most disagreement:",
@@ -209,6 +210,18 @@ def format_segments(report):
     ]
     lines += [f"warning: {w}" for w in d["warnings"]]
     return "\n".join(lines)
+
+
+def _segment_sigma_lines(loc):
+    """σ and KS of segments against the within-clip chance baseline, or why there are none."""
+    if "mean_chance" not in loc:
+        return [f"sigma: {loc['sigma']['reason']}"]
+    return [f"sigma (within clip)       {_estimate(loc['sigma'])}",
+            "  1 = perfect, 0 = no closer than the clip's segments placed at random, < 0 = worse",
+            f"KS D within vs chance     {_format_value(loc['ks'])}",
+            f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched "
+            f"pairs; chance {_format_value(loc['mean_chance'])} over {loc['n_chance']:,} pairs in "
+            f"{loc['chance_placements']} placements (standard error {_format_value(loc['chance_se'])})"]
 
 
 def format_traces(report):

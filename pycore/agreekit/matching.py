@@ -12,7 +12,8 @@ Two modes (``docs/potato-differences.md`` §2–3; the differences are deliberat
   total similarity agrees to that) and 0 for forbidden ones.  Matchings that
   are still equally good are told apart by object order, which the object
   engine makes canonical (sorted by geometry, then label), so the result does
-  not depend on the order of the input rows.
+  not depend on the order of the input rows.  When the allowed pairs share no
+  object (most annotator pairs), they are that matching and none is solved.
 * ``potato`` — Potato 2.8: ``linear_sum_assignment`` on 1 − s over all pairs,
   then drop assigned pairs below the threshold.  A sub-threshold pairing can
   thereby displace a valid match.
@@ -59,9 +60,10 @@ def match(sim, threshold, mode="optimal", same_label=None):
         rows, cols = linear_sum_assignment(1.0 - sim)
     elif mode == "optimal":
         allowed = sim >= threshold
-        if not allowed.any():
-            empty = np.zeros(0, dtype=int)
-            return empty, empty
+        rows, cols = np.nonzero(allowed)
+        if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
+            # The allowed pairs share no object: taking them all is the one largest matching.
+            return rows, cols
         bonus = float(min(sim.shape)) + 1.0
         weights = bonus + sim
         if same_label is not None:

@@ -81,11 +81,21 @@ class MatchedPairs(NamedTuple):
 
 # ----------------------------------------------------------------- matching
 
-def _take(sim, rows, cols):
-    """sim[rows][:, cols], by slicing when both index runs are contiguous (the usual case)."""
-    if len(rows) and len(cols) and rows[-1] - rows[0] + 1 == len(rows) and cols[-1] - cols[0] + 1 == len(cols):
-        return sim[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
-    return sim[np.ix_(rows, cols)]
+def _local_index(indices, start):
+    """Global object ``indices`` as a local index of their item: a slice when they are one run (the usual
+    case; the objects of one annotator on one item are contiguous), else the array."""
+    local = indices - start
+    if len(local) and local[-1] - local[0] + 1 == len(local):
+        return slice(int(local[0]), int(local[-1]) + 1)
+    return local
+
+
+def _take(matrix, rows, cols):
+    """matrix[rows][:, cols] for local indices of :func:`_local_index`, by slicing when both are slices."""
+    if isinstance(rows, slice) and isinstance(cols, slice):
+        return matrix[rows, cols]
+    rows, cols = (np.arange(matrix.shape[0])[rows], np.arange(matrix.shape[1])[cols])
+    return matrix[np.ix_(rows, cols)]
 
 
 def item_similarities(objects, kind):
@@ -111,14 +121,15 @@ def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
     """Match every annotator pair on every item: a list of :class:`PairMatch`."""
     records = []
     for i in range(objects.n_items):
-        start = objects.offsets[i]
         positions = sorted(objects.members[i])
+        drawn = [objects.members[i][a] for a in positions]
+        local = [_local_index(g, objects.offsets[i]) for g in drawn]
         for x, a in enumerate(positions):
-            for b in positions[x + 1:]:
-                ga, gb = objects.members[i][a], objects.members[i][b]
-                sub = _take(sims[i], ga - start, gb - start)
-                rows, cols = match(sub, threshold, mode, _take(same_labels[i], ga - start, gb - start))
-                records.append(PairMatch(i, a, b, ga, gb, ga[rows], gb[cols], sub[rows, cols]))
+            for y in range(x + 1, len(positions)):
+                sub = _take(sims[i], local[x], local[y])
+                rows, cols = match(sub, threshold, mode, _take(same_labels[i], local[x], local[y]))
+                ga, gb = drawn[x], drawn[y]
+                records.append(PairMatch(i, a, positions[y], ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == objects.n_items - 1):
             progress(i + 1, objects.n_items, "matching")
     return records

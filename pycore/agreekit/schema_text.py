@@ -28,12 +28,14 @@ DESCRIPTIONS = {
     "settings.threshold": "Similarity at or above which two objects of two annotators can match: IoU (boxes, "
                           "polygons), IoU₃D (cuboids) or temporal IoU (segments).",
     "settings.distance": "Distance of σ and KS, in [0, 1]: `giou` = (1 − GIoU)/2, `iou` = 1 − IoU (cuboids: "
-                         "IoU₃D, the only one), `centroid` = min(1, centre distance / √2).",
+                         "IoU₃D, the only one; segments: temporal, of the two), `centroid` = min(1, centre "
+                         "distance / √2).",
     "settings.match": "How two annotators' annotations are paired: `optimal` (maximum matching, independent of "
                       "row order) or `potato` (reproduces Potato 2.8's matching and rules).",
     "settings.bootstrap": "Bootstrap resamples for the intervals, resampling items (traces: whole traces); "
                           "0 = no intervals.",
-    "settings.seed": "Seed of the bootstrap (and of a sampled chance baseline in boxes, polygons and cuboids).",
+    "settings.seed": "Seed of the bootstrap (and of a sampled chance baseline in boxes, polygons and cuboids, "
+                     "and of the chance placements of segments).",
     "settings.pair_budget": "Largest number of between-item pairs the chance baseline computes exactly; above "
                             "it, a seeded sample of at most 2,000,000 pairs.",
     "settings.significance_level": "Level of σ_B (`localization.significance_share`): the quantile of the "
@@ -90,14 +92,33 @@ DESCRIPTIONS = {
     "n_boxes": "Boxes drawn on the compared items ('drew nothing' rows not counted).",
     "n_polygons": "Polygons drawn on the compared items ('drew nothing' rows not counted).",
     "n_cuboids": "Cuboids drawn on the compared items ('drew nothing' rows not counted).",
-    "localization": "How close matched objects are, against chance: σ, KS and their ingredients (segments: σ "
-                    "and KS only, both undefined).",
-    "localization.sigma": "σ = 1 − `mean_within` / `mean_between`: 1 when matched objects coincide, 0 when they "
-                          "are no closer than objects of different items; n: matched pairs. Undefined (null) for "
-                          "segments, with n null (no fair chance baseline between clips), and with no matched "
-                          "pair, fewer than two compared items or every between-item distance 0.",
+    "localization": "How close matched objects are, against chance: σ, KS and their ingredients. Boxes, "
+                    "polygons, cuboids: against objects of other items; segments: against the same clip's "
+                    "segments placed at random (potato mode: σ and KS only, both null).",
+    "localization.sigma": "σ = 1 − `mean_within` / the chance mean (`mean_between`; segments: `mean_chance`): 1 "
+                          "when matched objects coincide, 0 when they are no closer than chance; n: matched pairs. "
+                          "Undefined (null) with no matched pair, no chance pair (fewer than two compared items; "
+                          "segments: no match in any placement) or a chance mean of 0; segments in potato mode "
+                          "(Potato has no segment σ), with n null.",
     "localization.ks": "Two-sample Kolmogorov–Smirnov D, the largest gap between the ECDFs of the within and "
-                       "between distances, in [0, 1]; n: matched pairs; no interval. Undefined (null) when σ is.",
+                       "the chance distances (between-item; segments: of the placements), in [0, 1]; n: matched "
+                       "pairs; no interval. Undefined (null) when σ is.",
+    "localization.mean_chance": "Segments: the within-clip chance baseline, the mean distance of the pairs "
+                                "matched after every clip's segments are placed at random inside the clip (each "
+                                "keeps its length, its start uniform), pooled over `chance_placements` seeded "
+                                "placements; null when none matched.",
+    "localization.n_chance": "Segments: pairs matched in the chance placements, all placements together.",
+    "localization.chance_placements": "Segments: K, the random placements of the chance baseline "
+                                      "(`settings.placements`, or by default 20 at a time until `chance_se` is at "
+                                      "most 0.0025, at most 1,000).",
+    "localization.chance_se": "Segments: standard error of `mean_chance` over the placements (each placement an "
+                              "independent replicate; ratio estimator); null with fewer than two placements.",
+    "localization.assumption": "Segments: how the clips' ends were found when durations are missing (each such "
+                               "clip ends at its last segment end over all annotators); null when every clip has "
+                               "a duration.",
+    "localization.chance_ecdf": "Segments: ECDF of the chance distances for the chart, at most 200 points.",
+    "localization.chance_ecdf.x": "Chance distances at up to 200 evenly spaced ranks, ascending.",
+    "localization.chance_ecdf.y": "The ECDF at each `x`: (rank + 1) / `n_chance`.",
     "localization.sigma_cross": "σ against the cross-annotator baseline: 1 − `mean_within` / "
                                 "`mean_between_cross`; n: matched pairs. Unlike the pooled σ, an annotator "
                                 "consistent with itself (the same box on every image) does not lower its own "
@@ -160,8 +181,13 @@ DESCRIPTIONS = {
     "pairs[].mean_agreement": "`mean_agreement` over the pair's items.",
     "pairs[].mean_matched_iou": "Mean similarity of the pair's matched objects; null when none matched.",
     "pairs[].mean_within": "Mean distance of the pair's matched objects; null when none matched.",
-    "pairs[].sigma": "σ of the pair: 1 − its `mean_within` / its own cross baseline `mean_between_cross`; n: "
-                     "its matched pairs; no interval. Undefined (null) with no matched pair or no baseline.",
+    "pairs[].sigma": "σ of the pair: 1 − its `mean_within` / its own baseline (`mean_between_cross`; segments: "
+                     "`mean_chance`); n: its matched pairs; no interval. Undefined (null) with no matched pair or "
+                     "no baseline.",
+    "pairs[].mean_chance": "Segments: the pair's chance baseline, the mean distance of the pairs of these two "
+                           "annotators' segments matched in the chance placements.",
+    "annotators[].mean_chance": "Segments: the annotator's chance baseline, the mean distance of the chance "
+                                "placements' matched pairs with one of its segments.",
     "pairs[].mean_between_cross": "The pair's chance baseline: mean distance of `a`'s objects on one item to "
                                   "`b`'s on another (above 1,000 annotators: the corpus "
                                   "`localization.mean_between_cross`, with a warning).",
@@ -172,9 +198,9 @@ DESCRIPTIONS = {
     "annotators[].mean_agreement": "`mean_agreement` over the annotator's comparisons.",
     "annotators[].mean_matched_iou": "Mean similarity of the annotator's matched pairs; null when none.",
     "annotators[].mean_within": "Mean distance of the annotator's matched pairs; null when none.",
-    "annotators[].sigma": "σ of the annotator: 1 − the `mean_within` of its matched pairs / its cross "
-                          "baseline `mean_between_cross`; n: those pairs; no interval. Undefined (null) as for "
-                          "`pairs[].sigma`.",
+    "annotators[].sigma": "σ of the annotator: 1 − the `mean_within` of its matched pairs / its baseline "
+                          "(`mean_between_cross`; segments: `mean_chance`); n: those pairs; no interval. Undefined "
+                          "(null) as for `pairs[].sigma`.",
     "annotators[].mean_between_cross": "The annotator's chance baseline: mean distance of its objects to every "
                                        "other annotator's objects on other items.",
     "labels[].n_objects": "Objects with this label.",
@@ -194,6 +220,8 @@ DESCRIPTIONS = {
     **SPAN_DESCRIPTIONS,
     # ------------------------------------------------------------------ segments
     "settings.tolerances": "Tolerances of the boundary sweep, seconds, ascending.",
+    "settings.placements": "K of segment σ's chance baseline as asked for; null: automatic (see "
+                           "`localization.chance_placements`).",
     "settings.iou_rule": "Temporal IoU of zero-length segments: `default` (two identical instants: 1) or "
                          "`potato` (always 0, as Potato 2.8).",
     "n_segments": "Segments in the input, all items ('marked nothing' rows not counted).",

@@ -71,3 +71,32 @@ def temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
         return np.where((ea > sa) & (eb > sb), iou, 0.0)
     # union = 0 only for two zero-length segments; identical ones agree fully.
     return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
+
+
+def paired_temporal_iou(start_a, end_a, start_b, end_b):
+    """Temporal IoU of segment ``a[k]`` with segment ``b[k]``, elementwise (the ``"default"`` rule).
+
+    The same arithmetic, operation for operation, as :func:`temporal_iou`, so a
+    pair gets bit-equal values from both.  Arrays of any one broadcastable shape.
+    """
+    sa, ea, sb, eb = (np.asarray(x, dtype=float) for x in (start_a, end_a, start_b, end_b))
+    intersection = np.maximum(0.0, np.minimum(ea, eb) - np.maximum(sa, sb))
+    union = (ea - sa) + (eb - sb) - intersection
+    iou = np.where(union > 0, safe_ratio(intersection, union), 0.0)
+    return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
+
+
+def paired_temporal_giou(start_a, end_a, start_b, end_b):
+    """Generalized IoU of segment ``a[k]`` with segment ``b[k]``, elementwise, in [−1, 1].
+
+    GIoU = IoU − (H − U) / H (Rezatofighi et al. 2019, in one dimension), with U
+    the union and H = max(e_a, e_b) − min(s_a, s_b) the length of the smallest
+    interval holding both.  Where H = 0 (two identical instants) GIoU = IoU.
+    IoU as :func:`paired_temporal_iou`.
+    """
+    sa, ea, sb, eb = (np.asarray(x, dtype=float) for x in (start_a, end_a, start_b, end_b))
+    intersection = np.maximum(0.0, np.minimum(ea, eb) - np.maximum(sa, sb))
+    union = (ea - sa) + (eb - sb) - intersection
+    hull = np.maximum(ea, eb) - np.minimum(sa, sb)
+    penalty = np.where(hull > 0, safe_ratio(hull - union, hull), 0.0)
+    return paired_temporal_iou(sa, ea, sb, eb) - penalty

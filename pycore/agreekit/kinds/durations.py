@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from numbers import Real
 
+from ..arrays import name_list
 from ..rows import InputError, read_table, to_float, to_text
 
 COLUMNS = ("item", "duration")
@@ -56,3 +57,39 @@ def read_durations(source, item_synonyms=()):
                              value=row.values.get("duration"))
         durations[item] = duration
     return durations
+
+
+def clip_durations(corpus, durations):
+    """Each compared clip's duration, and the assumption made where none was given.
+
+    Parameters
+    ----------
+    corpus : agreekit.kinds.segments.Corpus
+    durations : dict or None
+        From :func:`read_durations`.
+
+    Returns
+    -------
+    lengths : dict
+        ``{item: seconds}`` for ``corpus.scored_items()``: the given duration,
+        else the clip's last segment end over all annotators (0 without segments).
+    assumption : str or None
+        In words, how the clips without a duration were given one; None when
+        every clip has one.
+    """
+    durations = durations or {}
+    lengths, assumed = {}, []
+    for item in corpus.scored_items():
+        if item in durations:
+            lengths[item] = durations[item]
+            continue
+        tracks = corpus.items[item].values()
+        lengths[item] = max((float(track.end.max()) for track in tracks if len(track)), default=0.0)
+        assumed.append(item)
+    if not assumed:
+        return lengths, None
+    if not durations:
+        return lengths, ("no durations given: each clip is taken to end at its last segment end over all "
+                         "annotators, so time after it does not count")
+    return lengths, (f"{len(assumed)} clip(s) without a duration are taken to end at their last segment end "
+                     "over all annotators: " + name_list(assumed))

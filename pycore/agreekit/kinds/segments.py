@@ -19,10 +19,14 @@ Measures (definitions in ``docs/segments.md``, differences from Potato in
   boundary precision, recall and F1 (the onset/offset evaluation of sed_eval,
   applied to pairs of annotators).
 
+* σ and KS against a within-clip chance baseline: the matched pairs' distances
+  against those of the pairs matched after each clip's segments are placed at
+  random inside the clip (:mod:`agreekit.kinds.segment_sigma`).  Not the
+  between-item baseline of boxes: a segment from another clip is not a fair
+  chance comparison when clips differ in length.
+
 This module reads the rows, builds the objects and the blocks of the sweep,
-and assembles the report.  No σ: a segment from another clip is not a fair
-chance comparison when clips differ in length, so the between-item baseline
-used for boxes does not exist here.
+and assembles the report.
 """
 from __future__ import annotations
 
@@ -40,9 +44,10 @@ from ..measures.boundaries import BoundaryBlock, boundary_counts, sweep_table
 from ..object_sets import ObjectSet
 from ..objects import ObjectKind, object_report
 from ..registry import register
-from ..results import Report, estimate
+from ..results import Report
 from ..rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, shortened, to_float, to_text
 from .durations import read_durations
+from .segment_sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
 from .unitizing_report import segment_alpha_u
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
@@ -59,11 +64,6 @@ DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
 # The largest time magnitude: lengths and unions of two segments (sums of four times) stay finite;
 # beyond, they overflow to inf and identical segments would get IoU 0.
 MAX_SECONDS = 1e300
-
-NO_SIGMA_REASON = ("σ is not computed for time segments: its chance baseline compares annotations of "
-                   "different items, and a segment from a different clip is not a fair chance comparison "
-                   "when clips differ in length")
-
 
 # --------------------------------------------------------------------------- input
 
@@ -346,10 +346,16 @@ def boundary_blocks(corpus, items):
                    opts.Option("durations", "table", "Clip durations",
                                "item,duration rows in seconds (a file on the command line); without them a "
                                "clip ends at its last segment end"),
+                   opts.DISTANCE.but(choices=opts.DISTANCE.choices[:2]),
+                   opts.Option("placements", "int", "Chance placements (σ)",
+                               "K, seeded random placements of each clip's segments for σ's within-clip chance "
+                               "baseline; empty: until the chance mean's standard error is at most 0.0025",
+                               minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
-             bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, progress=None):
+             distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
+             progress=None):
     """Agreement report for time segments.
 
     Parameters
@@ -366,16 +372,24 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         Seconds, for the boundary sweep.
     durations : str, list of dict or dict, optional
         ``item, duration`` rows in seconds, or a dict item → seconds
-        (:func:`agreekit.kinds.durations.read_durations`), for α_U.
+        (:func:`agreekit.kinds.durations.read_durations`), for α_U and σ's
+        chance placements.
+    distance : {"giou", "iou"}
+        The distance of σ and KS: (1 − GIoU)/2 or 1 − tIoU.
+    placements : int or None
+        K, the seeded random placements of σ's within-clip chance baseline;
+        None: 20 at a time until the chance mean's standard error is at most
+        0.0025 (at most 1,000; :func:`agreekit.measures.segment_chance.chance_matches`).
     bootstrap, seed, progress
-        As for :func:`agreekit.boxes`.
+        As for :func:`agreekit.boxes`; ``seed`` also seeds the placements.
 
     Returns
     -------
     Report
-        The object report without σ (``localization.sigma`` and
-        ``localization.ks`` are undefined with their reason), plus
-        ``boundary_sweep`` and ``unitizing_alpha`` (α_U over seconds,
+        The object report with σ and KS against the within-clip chance
+        baseline (:mod:`agreekit.kinds.segment_sigma`; undefined, with the
+        reason, in potato mode), plus ``boundary_sweep`` and
+        ``unitizing_alpha`` (α_U over seconds,
         :mod:`agreekit.kinds.unitizing_report`); every key in ``docs/report.md``.
 
     References
@@ -409,7 +423,10 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     if n_items == 0:
         warnings.append("no item has two or more annotators: there is nothing to compare")
     settings = {"threshold": threshold, "match": match, "tolerances": tolerances.tolist(), "iou_rule": rule,
-                "bootstrap": bootstrap, "seed": seed, "ci_level": DEFAULT_LEVEL}
+                "distance": distance, "placements": placements, "bootstrap": bootstrap, "seed": seed,
+                "ci_level": DEFAULT_LEVEL}
+    localization = report_localization(corpus, SegmentObjects(objects, start, end), clip_durations, settings,
+                                       data, warnings, progress)
     return Report("segments", {
         "settings": settings,
         "n_items": n_items,
@@ -417,9 +434,9 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         "n_annotators": len(corpus.annotators),
         "n_segments": int(sum(len(t) for tracks in corpus.items.values() for t in tracks.values())),
         **data,
-        "localization": {"sigma": estimate(None, reason=NO_SIGMA_REASON),
-                         "ks": estimate(None, reason=NO_SIGMA_REASON)},
+        "localization": localization,
         "boundary_sweep": sweep.pooled,
         "unitizing_alpha": segment_alpha_u(corpus, clip_durations, bootstrap, seed, warnings),
         "warnings": warnings,
     })
+

@@ -28,6 +28,7 @@ from ..arrays import name_list
 from ..measures.bootstrap import percentile_ci, resample_counts
 from ..measures.unitizing import Continua, alpha_u, components, merge_overlaps
 from ..results import estimate
+from .durations import clip_durations
 
 NAME = "α_U"
 LENGTHS_NEEDED = "item lengths are needed"
@@ -119,31 +120,17 @@ def segment_alpha_u(corpus, durations, bootstrap, seed, warnings):
         An estimate with ``per_label`` estimates and ``assumption``: how the
         clips' ends were found, or null when every clip has a duration.
     """
-    durations = durations or {}
-    taking_part, assumed = [], []
-    for item in corpus.scored_items():
-        tracks = corpus.items[item]
-        if item in durations:
-            length = durations[item]
-        else:
-            length = max((float(track.end.max()) for track in tracks.values() if len(track)), default=0.0)
-            assumed.append(item)
-        taking_part.append((length, [(t.start, t.end, t.labels, t.lines) for t in tracks.values()]))
-    unused = [item for item in durations if item not in corpus.items]
+    lengths, assumption = clip_durations(corpus, durations)
+    taking_part = [(lengths[item], [(t.start, t.end, t.labels, t.lines) for t in corpus.items[item].values()])
+                   for item in corpus.scored_items()]
+    unused = [item for item in durations or {} if item not in corpus.items]
     if unused:
         warnings.append(f"{len(unused)} clip(s) have a duration but no rows: " + name_list(unused))
     alpha, clipped = _alpha_u_estimate(_gathered(taking_part), 0.0, "seconds", bootstrap, seed, warnings, "segment")
     if clipped.size:
         warnings.append(f"α_U: {clipped.size} segment(s) reach outside [0, duration) of their clip and are "
                         f"clipped to it, lines {name_list(clipped.tolist())}")
-    if not assumed:
-        alpha["assumption"] = None
-    elif not durations:
-        alpha["assumption"] = ("no durations given: each clip is taken to end at its last segment end over all "
-                               "annotators, so time after it does not count")
-    else:
-        alpha["assumption"] = (f"{len(assumed)} clip(s) without a duration are taken to end at their last "
-                               f"segment end over all annotators: " + name_list(assumed))
+    alpha["assumption"] = assumption
     return alpha
 
 

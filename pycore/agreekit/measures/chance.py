@@ -11,8 +11,8 @@ is used and its standard error reported.  The point estimate needs only
 running sums.
 
 KS is the textbook two-sample D = sup |F_within − F_between|, evaluated from
-counts of between distances below and at each within value, so ties are exact
-and the between list is never sorted.  Before they are counted, within and
+counts of between distances below and at each within value (:mod:`.ks_counts`),
+so ties are exact and the between list is never sorted.  Before they are counted, within and
 between distances are snapped to the dyadic grid 2⁻⁴⁰ ≈ 9.1e-13 (distances lie
 in [0, 1]): values that agree to about 12 significant digits are one value for
 KS, so D does not depend on the order of floating-point operations.
@@ -46,6 +46,8 @@ import numpy as np
 from ..arrays import safe_ratio
 from . import bootstrap as boot
 from . import cross as cross_sums
+from .ks_counts import HISTOGRAM_BINS, add_ks_counts, ks_table
+from .ks_counts import ks_statistic, snap  # noqa: F401  (part of this module's interface)
 
 DEFAULT_PAIR_BUDGET = 50_000_000
 SAMPLED_PAIRS = 2_000_000
@@ -53,9 +55,6 @@ DENSE_ITEMS = 4_000          # up to this many items S and N are dense: 128 MB p
 ITEM_PAIR_SAMPLE = 2_000_000  # above it, all pairs streamed: S's residual kept for about this many item pairs
 
 _CHUNK_ELEMENTS = 1 << 21
-_CELLS = 1 << 18
-_GRID = 2.0 ** 40            # KS counts distances in units of 2⁻⁴⁰
-_HISTOGRAM_BINS = 200
 _ITEM_PAIR_STREAM = 1        # keeps the item-pair sample's random numbers apart from the resamples'
 
 
@@ -69,14 +68,6 @@ class BetweenTerms(NamedTuple):
     @property
     def nbytes(self):
         return self.sums.nbytes + self.counts.nbytes
-
-
-class KsTable(NamedTuple):
-    """The snapped within values and, per grid cell, their search position and whether one lies inside."""
-
-    ticks: np.ndarray       # sorted within distances in units of 2⁻⁴⁰
-    start: np.ndarray       # (cells + 1,) search position of each cell's left edge
-    ambiguous: np.ndarray   # (cells + 1,) a within value lies in the cell
 
 
 def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDGET, seed=boot.DEFAULT_SEED,
@@ -119,9 +110,9 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
     total_pairs = (sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0
     table = ks_table(within_sorted)
     result = {"le": np.zeros(len(within_sorted)), "lt": np.zeros(len(within_sorted)),
-              "histogram": np.zeros(_HISTOGRAM_BINS), "total_pairs": int(total_pairs)}
+              "histogram": np.zeros(HISTOGRAM_BINS), "total_pairs": int(total_pairs)}
     same = {"le": np.zeros(len(within_sorted)), "lt": np.zeros(len(within_sorted)),
-            "histogram": np.zeros(_HISTOGRAM_BINS)}
+            "histogram": np.zeros(HISTOGRAM_BINS)}
     exact = total_pairs <= pair_budget
     crossing = cross_sums.CrossSums(objects, exact and len(sizes) <= cross_sums.DENSE_ITEMS) if cross else None
     result.update(cross=None, cross_terms=None, le_cross=None, lt_cross=None)
@@ -193,64 +184,6 @@ def _no_pairs(n_items):
     return BetweenTerms(empty, empty, "exact")
 
 
-# ----------------------------------------------------------------- KS counts
-
-def snap(values):
-    """Distances in units of the KS grid 2⁻⁴⁰, rounded to the nearest: exact integers in float64."""
-    return np.rint(np.asarray(values, dtype=float) * _GRID)
-
-
-def ks_table(within_sorted):
-    """The :class:`KsTable` of the sorted within distances.
-
-    A between distance in a cell holding no within value has the same
-    ``searchsorted`` position as the cell's left edge, so only distances in
-    the few cells that hold a within value need an exact search.  The cells
-    are [k, k + 1) · 2⁻¹⁸ for k < 2¹⁸ and a last one holding exactly 1, so a
-    distance of 1 is searched exactly when a within value is 1.  In units of
-    the grid, edges and cell numbers are exact integers.
-    """
-    ticks = snap(within_sorted)
-    edges = np.arange(_CELLS + 1) * (_GRID / _CELLS)
-    position = np.append(np.searchsorted(ticks, edges, "left"), np.searchsorted(ticks, _GRID, "right"))
-    return KsTable(ticks, position[:-1], position[1:] > position[:-1])
-
-
-def _accumulate(d, table, result):
-    """Add the KS counts and the histogram of between distances ``d`` (flat, in [0, 1])."""
-    if table.ticks.size == 0 or d.size == 0:
-        return
-    # A coarse histogram of every between distance, so the chart can draw the whole curve.
-    cell = np.clip((d * _HISTOGRAM_BINS).astype(np.intp), 0, _HISTOGRAM_BINS - 1)
-    result["histogram"] += np.bincount(cell, minlength=_HISTOGRAM_BINS)
-    ticks = snap(d)
-    # Distances above the largest within value raise no count at any within value.
-    ticks = ticks[ticks <= table.ticks[-1]]
-    cell = np.clip(ticks * (_CELLS / _GRID), 0, _CELLS).astype(np.intp)
-    left = table.start[cell]
-    exact = np.flatnonzero(table.ambiguous[cell] | (ticks < 0) | (ticks > _GRID))
-    right = left.copy()
-    if exact.size:
-        left[exact] = np.searchsorted(table.ticks, ticks[exact], "left")
-        right[exact] = np.searchsorted(table.ticks, ticks[exact], "right")
-    bins = len(table.ticks) + 1
-    result["le"] += np.cumsum(np.bincount(left, minlength=bins))[:-1]
-    result["lt"] += np.cumsum(np.bincount(right, minlength=bins))[:-1]
-
-
-def ks_statistic(within_sorted, le, lt, n_between):
-    """Textbook two-sample KS D from counts of between values ≤ and < each (snapped) within value."""
-    n = len(within_sorted)
-    if n == 0 or n_between == 0:
-        return float("nan")
-    w = snap(within_sorted)
-    f_within_at = np.searchsorted(w, w, "right") / n
-    f_within_before = np.searchsorted(w, w, "left") / n
-    gap_at = np.abs(f_within_at - le / n_between)
-    gap_before = np.abs(f_within_before - lt / n_between)
-    return float(max(gap_at.max(), gap_before.max()))
-
-
 # ----------------------------------------------------------------- all pairs, streamed
 
 def _item_blocks(offsets):
@@ -289,9 +222,9 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
         for block, flat, c0, c1, cols, valid in parts:
             sums.add(*_item_pair_sums(block, offsets, (p, q), (c0, c1)))
             total += float(flat.sum())
-            _accumulate(flat, table, result)
+            add_ks_counts(flat, table, result)
             if crossing is not None:
-                _accumulate(crossing.add(block, rows, cols, valid), table, same)
+                add_ks_counts(crossing.add(block, rows, cols, valid), table, same)
         if progress is not None:
             progress(int(r1), n_objects, "chance baseline")
     result["sum"] = total
@@ -405,10 +338,10 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     result["sum"] = float(d.sum())
     result["n"] = int(len(d))
     result["se"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None
-    _accumulate(d, table, result)
+    add_ks_counts(d, table, result)
     if crossing is not None:
         same = crossing.add_pairs(i, j, d)
-        _accumulate(d[same], table, same_counts)
+        add_ks_counts(d[same], table, same_counts)
         result["cross"] = cross_sums.sampled_baseline(crossing, i, j, d)
         result["cross_terms"] = _sampled_terms(item_of[i][~same], item_of[j][~same], d[~same], n_items)
     if progress is not None:

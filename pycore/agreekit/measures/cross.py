@@ -78,10 +78,7 @@ class CrossSums:
 
     def add(self, block, rows, cols, valid=None):
         """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous whole runs; entries
-        outside ``valid`` are 0) and return its same-annotator between distances (flat)."""
-        same = self.annotator_of[rows][:, None] == self.annotator_of[cols][None, :]
-        if valid is not None:
-            same &= valid
+        outside ``valid`` are 0) and return its same-annotator between distances (flat, in no set order)."""
         starts = self.runs.start
         r0, r1 = np.searchsorted(starts, [rows[0], rows[-1] + 1])
         c0, c1 = np.searchsorted(starts, [cols[0], cols[-1] + 1])
@@ -98,7 +95,11 @@ class CrossSums:
             self.pairs += np.bincount(codes.ravel(), per_run.ravel(), a * a).reshape(a, a)
         if self.same_items is not None:
             np.add.at(self.same_items, (self.runs.item[r0:r1][sr], self.runs.item[c0:c1][sc]), per_run[sr, sc])
-        return block[same]
+        row_start, col_start = starts[r0:r1 + 1] - rows[0], starts[c0:c1 + 1] - cols[0]
+        if valid is not None:  # one value per pair of runs: runs lie within items
+            keep = valid[row_start[sr], col_start[sc]]
+            sr, sc = sr[keep], sc[keep]
+        return block.ravel()[_sub_block_indices(row_start, col_start, sr, sc, block.shape[1])]
 
     def add_pairs(self, first, second, d):
         """Add sampled between pairs (first[k], second[k]) at distances ``d``; returns the same-annotator mask."""
@@ -110,6 +111,17 @@ class CrossSums:
         if self.pairs is not None:
             self.pairs += np.bincount(ann_1 * a + ann_2, d, a * a).reshape(a, a)
         return same
+
+
+def _sub_block_indices(row_start, col_start, run_rows, run_cols, width):
+    """Flat indices, in a C-ordered block ``width`` wide, of the sub-blocks of the row runs ``run_rows[k]``
+    × the column runs ``run_cols[k]`` (runs by their ``row_start``/``col_start`` offsets in the block)."""
+    top, left = row_start[run_rows], col_start[run_cols]
+    height, breadth = row_start[run_rows + 1] - top, col_start[run_cols + 1] - left
+    size = height * breadth
+    sub = np.repeat(np.arange(len(size), dtype=np.intp), size)
+    position = np.arange(int(size.sum()), dtype=np.intp) - np.repeat(np.cumsum(size) - size, size)
+    return (top[sub] + position // breadth[sub]) * width + left[sub] + position % breadth[sub]
 
 
 class CrossBaseline(NamedTuple):

@@ -1,0 +1,128 @@
+"""The box report stage by stage, in CPython and in Pyodide under Node, in one run (prints figures; not a test).
+
+Corpus and report as ``benchmarks/box_report_speed.py`` (``crowd_corpus()``
+defaults, exact baseline, 1000 resamples).  The report's steps are called one
+by one as :func:`agreekit.objects.object_report` calls them, each timed,
+after one untimed report; ``--repeats`` reports, medians per stage:
+
+* ``rows``: reading the rows, grouping the objects;
+* ``matching``: similarities and one matching per annotator pair on each item;
+* ``raw + clusters``: Potato's raw measures, the clusters and α's coincidences;
+* ``baseline``: within distances, the streamed between-item baseline with its
+  KS counts and cross sums;
+* ``bootstrap``: 1000 resamples of σ, σ_cross, σ_B and both α;
+* ``breakdowns``: the localization section and the per-pair/annotator/label/item tables;
+* ``json``: the whole report as strict JSON, as the page's worker sends it.
+
+The Pyodide side needs ``dist/pyodide`` (``python3 build.py``) and Node; it
+loads this checkout's ``pycore/agreekit`` files into Pyodide's file system.
+
+Usage: python benchmarks/box_report_stages.py [--repeats 3]
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs unchanged in CPython and in Pyodide; prints one JSON line of medians per stage.
+STAGES = r'''
+import json, statistics, sys, time
+import agreekit
+from agreekit import breakdowns
+from agreekit import objects as engine
+from agreekit.kinds.boxes import box_kind, parse_boxes
+from agreekit.object_sets import build_objects, canonical_order, label_rules
+from agreekit.simulate import crowd_corpus
+
+def report_stages(rows, times):
+    def timed(stage, function):
+        start = time.perf_counter()
+        out = function()
+        times.setdefault(stage, []).append(time.perf_counter() - start)
+        return out
+    label_key, label_equal = label_rules(False)
+    objects, boxes, _ = timed("rows", lambda: build_objects(parse_boxes(rows)[0], order=canonical_order))
+    kind = box_kind(boxes, "giou")
+    def matching():
+        sims = engine.item_similarities(objects, kind)
+        same = engine.item_label_equality(objects, label_key)
+        return sims, same, engine.pair_matching(objects, sims, 0.5, "optimal", same)
+    sims, same, records = timed("matching", matching)
+    def raw_and_clusters():
+        raw = engine.raw_measures(objects, records, label_equal)
+        groups = engine.item_clusters(objects, sims, 0.5, "optimal", same)
+        return raw, engine.alpha_inputs(objects, groups, label_key)
+    raw, alpha_in = timed("raw + clusters", raw_and_clusters)
+    pairs = engine.matched_pairs(records)
+    loc = timed("baseline", lambda: engine.localize(objects, kind, pairs, 50_000_000, 20260813, None))
+    cis = timed("bootstrap", lambda: engine.bootstrap_intervals(objects.n_items, loc, alpha_in, 1000, 20260813))
+    timed("breakdowns", lambda: (engine.localization_section(loc, cis, cis["baseline_interval_se"]),
+                                 breakdowns.tables(objects, records, pairs, raw, loc, label_key)))
+
+rows = crowd_corpus()
+report = agreekit.boxes(rows, bootstrap=1000)
+times = {}
+for _ in range(int(sys.argv[-1])):
+    report_stages(rows, times)
+    start = time.perf_counter()
+    json.dumps(report.to_dict(), allow_nan=False)
+    times.setdefault("json", []).append(time.perf_counter() - start)
+    start = time.perf_counter()
+    agreekit.boxes(rows, bootstrap=1000)
+    times.setdefault("whole report", []).append(time.perf_counter() - start)
+print(json.dumps({stage: statistics.median(values) for stage, values in times.items()}))
+'''
+
+NODE = r'''
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [indexDir, packageDir, codePath, repeats] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(indexDir, "pyodide.mjs")).href);
+const py = await loadPyodide({ indexURL: indexDir + path.sep });
+await py.loadPackage(["numpy", "scipy"]);
+for (const name of fs.readdirSync(packageDir, { recursive: true })) {
+  if (!name.endsWith(".py") || name.split(path.sep).includes("__pycache__")) continue;
+  const target = `/pkg/agreekit/${name.split(path.sep).join("/")}`;
+  py.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+  py.FS.writeFile(target, fs.readFileSync(path.join(packageDir, name)));
+}
+py.runPython(`import sys; sys.path.insert(0, "/pkg"); sys.argv = ["stages", "${repeats}"]`);
+py.setStdout({ batched: (line) => console.log(line) });
+py.runPython(fs.readFileSync(codePath, "utf8"));
+'''
+
+
+def last_json_line(text):
+    return json.loads([line for line in text.splitlines() if line.startswith("{")][-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        code, runner = Path(tmp) / "stages.py", Path(tmp) / "stages.mjs"
+        code.write_text(STAGES, encoding="utf-8")
+        runner.write_text(NODE, encoding="utf-8")
+        cpython = subprocess.run([sys.executable, str(code), str(args.repeats)], check=True, capture_output=True,
+                                 text=True, env={"PYTHONPATH": str(ROOT / "pycore")})
+        pyodide = subprocess.run(["node", str(runner), str(ROOT / "dist" / "pyodide"),
+                                  str(ROOT / "pycore" / "agreekit"), str(code), str(args.repeats)],
+                                 check=True, capture_output=True, text=True)
+    ours, theirs = last_json_line(cpython.stdout), last_json_line(pyodide.stdout)
+    print(f"box report stages, crowd_corpus() defaults, 1000 resamples; medians of {args.repeats}, same run")
+    print(f"{'stage':>14} {'CPython s':>10} {'Pyodide s':>10} {'ratio':>6}")
+    for stage, seconds in ours.items():
+        print(f"{stage:>14} {seconds:10.3f} {theirs[stage]:10.3f} {theirs[stage] / seconds:6.2f}")
+    parts = sum(v for k, v in ours.items() if k != "whole report"), sum(v for k, v in theirs.items()
+                                                                         if k != "whole report")
+    print(f"{'sum of stages':>14} {parts[0]:10.3f} {parts[1]:10.3f} {parts[1] / parts[0]:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
