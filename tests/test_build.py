@@ -247,3 +247,74 @@ def test_server_sends_the_isolation_headers_unless_told_not_to(tmp_path):
             server.shutdown()
             server.server_close()
         assert sent == expected
+
+
+# --------------------------------------------------------------------------- precompressed copies (issue 15)
+
+def test_large_compressible_files_get_a_reproducible_gz_copy(tmp_path):
+    import gzip
+    import random
+    text = b"".join(b"line %d of a text file\n" % i for i in range(10_000))  # ~240 kB, gzip shrinks it
+    noise = random.Random(1).randbytes(build.PRECOMPRESS_MIN_BYTES * 2)  # like a zip: gzip cannot
+    files = {"pyodide/p.wasm": text, "pyodide/p.whl": noise, "small.js": text[:1000]}
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    assert build.precompress(tmp_path) == ["pyodide/p.wasm.gz"]
+    packed = (tmp_path / "pyodide" / "p.wasm.gz").read_bytes()
+    assert gzip.decompress(packed) == text and len(packed) < len(text) * build.PRECOMPRESS_MAX_RATIO
+    assert build.precompress(tmp_path) == ["pyodide/p.wasm.gz"]  # the copies themselves are not compressed again
+    assert (tmp_path / "pyodide" / "p.wasm.gz").read_bytes() == packed  # reproducible
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("gzip, deflate, br, zstd", True), ("br;q=1.0, gzip;q=0.5", True), ("*", True), ("x-gzip", True),
+    ("", False), ("identity", False), ("br", False), ("gzip;q=0", False), ("gzip;q=0, *", False),
+    ("*;q=0, gzip", True), ("GZIP", True)])
+def test_accept_encoding_is_read_with_its_weights(header, expected):
+    assert build.accepts_gzip(header) is expected
+
+
+def fetch_raw(url, accept_encoding=None, method="GET"):
+    """(status, headers, body) of one request, the body as sent (urllib never decodes gzip)."""
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    request = urllib.request.Request(url, method=method)
+    if accept_encoding is not None:
+        request.add_header("Accept-Encoding", accept_encoding)
+    with direct.open(request) as response:
+        return response.status, response.headers, response.read()
+
+
+def test_server_sends_the_gz_copy_only_to_clients_that_accept_gzip(tmp_path):
+    import gzip
+    wasm = b"\0asm" + bytes(range(256)) * 1000
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "pyodide" / "p.wasm").write_bytes(wasm)
+    (tmp_path / "pyodide" / "p.wasm.gz").write_bytes(gzip.compress(wasm, mtime=0))
+    (tmp_path / "plain.js").write_bytes(b"let x = 1;")
+    identity = type("Identity", (build.SiteHandler,), {"precompressed": False})
+    servers = {}
+    for label, handler in (("on", build.SiteHandler), ("off", identity)):
+        server = build.make_server(tmp_path, 0, handler_base=handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers[label] = server
+    try:
+        on = f"http://127.0.0.1:{servers['on'].server_address[1]}/"
+        off = f"http://127.0.0.1:{servers['off'].server_address[1]}/"
+        status, headers, body = fetch_raw(on + "pyodide/p.wasm", "gzip, deflate, br")
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert headers["Content-Type"] == "application/wasm"  # the worker's MIME check
+        assert headers["Vary"] == "Accept-Encoding" and int(headers["Content-Length"]) == len(body) < len(wasm)
+        assert gzip.decompress(body) == wasm
+        for url, accept in ((on, None), (on, "identity"), (on, "gzip;q=0"), (off, "gzip")):
+            status, headers, body = fetch_raw(url + "pyodide/p.wasm", accept)
+            assert (status, headers["Content-Encoding"], body) == (200, None, wasm), (url, accept)
+            assert headers["Content-Type"] == "application/wasm"
+        status, headers, body = fetch_raw(on + "pyodide/p.wasm", "gzip", method="HEAD")  # the worker's check
+        assert (status, headers["Content-Type"], headers["Content-Encoding"], body) == (200, "application/wasm", "gzip", b"")
+        status, headers, body = fetch_raw(on + "plain.js", "gzip")  # no copy: the file itself
+        assert (headers["Content-Encoding"], headers["Vary"], body) == (None, None, b"let x = 1;")
+    finally:
+        for server in servers.values():
+            server.shutdown()
+            server.server_close()

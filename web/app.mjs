@@ -218,6 +218,7 @@ async function compute(kind) {
   try {
     const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
     if (superseded()) return;
+    performance.mark("agreekit:computed", { detail: { kind, ms } });  // the report is here; rendering follows
     const { renderReport } = await renderer();
     await renderReport(results, report, { kind, ms, detail: (item) => engine.itemDetail(kind, item) });
     if (superseded()) return;
