@@ -79,19 +79,10 @@ print(json.dumps({stage: statistics.median(values) for stage, values in times.it
 
 NODE = r'''
 import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-const [indexDir, packageDir, codePath, repeats] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(indexDir, "pyodide.mjs")).href);
-const py = await loadPyodide({ indexURL: indexDir + path.sep });
-await py.loadPackage(["numpy", "scipy"]);
-for (const name of fs.readdirSync(packageDir, { recursive: true })) {
-  if (!name.endsWith(".py") || name.split(path.sep).includes("__pycache__")) continue;
-  const target = `/pkg/agreekit/${name.split(path.sep).join("/")}`;
-  py.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-  py.FS.writeFile(target, fs.readFileSync(path.join(packageDir, name)));
-}
-py.runPython(`import sys; sys.path.insert(0, "/pkg"); sys.argv = ["stages", "${repeats}"]`);
+const [loader, indexDir, packageDir, codePath, repeats] = process.argv.slice(2);
+const { loadAgreekit } = await import(loader);
+const py = await loadAgreekit(indexDir, packageDir);
+py.runPython(`import sys; sys.argv = ["stages", "${repeats}"]`);
 py.setStdout({ batched: (line) => console.log(line) });
 py.runPython(fs.readFileSync(codePath, "utf8"));
 '''
@@ -111,7 +102,8 @@ def main():
         runner.write_text(NODE, encoding="utf-8")
         cpython = subprocess.run([sys.executable, str(code), str(args.repeats)], check=True, capture_output=True,
                                  text=True, env={"PYTHONPATH": str(ROOT / "pycore")})
-        pyodide = subprocess.run(["node", str(runner), str(ROOT / "dist" / "pyodide"),
+        pyodide = subprocess.run(["node", str(runner), (ROOT / "tests" / "pyodide" / "load_agreekit.mjs").as_uri(),
+                                  str(ROOT / "dist" / "pyodide"),
                                   str(ROOT / "pycore" / "agreekit"), str(code), str(args.repeats)],
                                  check=True, capture_output=True, text=True)
     ours, theirs = last_json_line(cpython.stdout), last_json_line(pyodide.stdout)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from agreekit import segments
@@ -24,14 +23,8 @@ from agreekit.kinds.segment_sigma import DEFAULT_PLACEMENTS, segment_localizatio
 from agreekit.kinds.segments import read_segments, segment_objects
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from segments_bench import synthetic_corpus  # noqa: E402  (the same corpus as the segment report's benchmark)
+from segments_bench import synthetic_corpus, timed  # noqa: E402  (the same corpus as the segment report's benchmark)
 
-
-def timed(function, *args, **kwargs):
-    """(wall seconds, CPU seconds, result)."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = function(*args, **kwargs)
-    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
 def main():

@@ -1,25 +1,13 @@
 // Runs agreekit reports inside Pyodide under Node, for tests/test_pyodide.py.
 // Usage: node run_cases.mjs <dist/pyodide dir> <pycore/agreekit dir> <cases.json> <results.json>
-// Pyodide is wasm32: np.intp is 32-bit there, which CPython on x86-64 never shows.
 import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { loadAgreekit } from "./load_agreekit.mjs";
 
 const [indexDir, packageDir, casesPath, resultsPath] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(indexDir, "pyodide.mjs")).href);
-const py = await loadPyodide({ indexURL: indexDir + path.sep });
-await py.loadPackage(["numpy", "scipy"]);
-// The package with its sub-packages (geometry/, measures/, kinds/): every .py file, same layout.
-for (const name of fs.readdirSync(packageDir, { recursive: true })) {
-  if (!name.endsWith(".py") || name.split(path.sep).includes("__pycache__")) continue;
-  const target = `/pkg/agreekit/${name.split(path.sep).join("/")}`;
-  py.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-  py.FS.writeFile(target, fs.readFileSync(path.join(packageDir, name)));
-}
+const py = await loadAgreekit(indexDir, packageDir);
 py.FS.writeFile("/cases.json", fs.readFileSync(casesPath));
 py.runPython(`
 import json, sys, traceback
-sys.path.insert(0, "/pkg")
 import agreekit
 results = []
 for case in json.load(open("/cases.json")):
