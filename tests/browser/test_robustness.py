@@ -40,7 +40,7 @@ class WasmTypeWrongOnGet(build.SiteHandler):
     """Answers HEAD with the right .wasm type but GET with a wrong one: loadPyodide then hangs."""
 
     def guess_type(self, path):
-        if self.command == "GET" and str(path).endswith(".wasm"):
+        if self.command == "GET" and str(path).removesuffix(".gz").endswith(".wasm"):  # the gzip copy too
             return "application/octet-stream"
         return super().guess_type(path)
 
