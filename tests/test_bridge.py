@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 
 import agreekit
 from agreekit import registry
+from web_modules import load_web_module
 
 ROOT = Path(__file__).resolve().parents[1]
 BOXES = "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\ni2,a,5,5,4,4,car\ni2,b,5,5,4,5,car\n"
@@ -17,10 +17,7 @@ BOXES = "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\ni
 
 @pytest.fixture(scope="module")
 def bridge():
-    spec = importlib.util.spec_from_file_location("agreekit_bridge", ROOT / "web" / "bridge.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_module("bridge.py", "agreekit_bridge")
 
 
 def run(bridge, kind, rows, options=None, progress=None):

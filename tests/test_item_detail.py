@@ -1,7 +1,6 @@
 """Item details (web/bridge.py run_item_detail): the shapes are the input rows, the matches the report's."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from collections import Counter
@@ -12,6 +11,7 @@ import pytest
 
 import agreekit
 from item_rows import ROWS, engine_matches, expected_geometry, read_rows, same_geometry
+from web_modules import load_web_module
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [("boxes", {}), ("boxes", {"corners": True}), ("polygons", {}), ("cuboids", {}), ("segments", {})]
@@ -20,10 +20,7 @@ IDS = ["boxes", "boxes-corners", "polygons", "cuboids", "segments"]
 
 @pytest.fixture(scope="module")
 def bridge():
-    spec = importlib.util.spec_from_file_location("agreekit_bridge_detail", ROOT / "web" / "bridge.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_module("bridge.py", "agreekit_bridge_detail")
 
 
 def compute(bridge, kind, rows, options=None):

@@ -5,7 +5,6 @@ Progress while the rows are read and per STAPLE item, and input errors that name
 """
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 from pathlib import Path
@@ -17,6 +16,7 @@ from agreekit import registry
 from agreekit.kinds.span_input import read_lengths
 from agreekit.rows import PROGRESS_EVERY, READING_STAGE, InputError, read_table
 from agreekit.simulate import centred_corpus_csv
+from web_modules import load_web_module
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "web" / "examples"  # the page's hand-made examples (the box example is generated)
@@ -140,9 +140,7 @@ def test_row_errors_name_no_field():
 
 
 def test_the_page_receives_the_field():
-    spec = importlib.util.spec_from_file_location("agreekit_bridge", ROOT / "web" / "bridge.py")
-    bridge = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bridge)
+    bridge = load_web_module("bridge.py", "agreekit_bridge")
     outcome = json.loads(bridge.run_report("spans", SPAN_ROWS, json.dumps({"lengths": "item,length\nd1,x\n"})))
     assert outcome["ok"] is False
     assert outcome["error"]["field"] == "lengths" and outcome["error"]["line"] == 2

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import html.parser
-import importlib.util
 import re
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 import agreekit
 from agreekit import registry
+from web_modules import load_web_module
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = registry.kinds_json()
@@ -21,10 +21,7 @@ KIND_VIEW_MODULES = ("render.mjs", "render_more.mjs", "item_draw.mjs", "item_vie
 
 @pytest.fixture(scope="module")
 def forms():
-    spec = importlib.util.spec_from_file_location("agreekit_forms", ROOT / "web" / "forms.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_module("forms.py", "agreekit_forms")
 
 
 def kind_lists(text):

@@ -7,7 +7,6 @@ CPython computes on the conversion's rows and span texts.
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
 import zipfile
 from pathlib import Path
@@ -20,6 +19,7 @@ from agreekit.formats import READERS, load_sources
 from agreekit.formats.base import detect
 
 from conftest import COMPUTE_MS, LOAD_MS, assert_metrics_match, guard, sent_options, wait_ready, wait_result
+from web_modules import load_web_module
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = ROOT / "tests" / "fixtures" / "formats"
@@ -316,10 +316,7 @@ FIXTURE_SETS = [
 
 @pytest.fixture(scope="module")
 def bridge():
-    spec = importlib.util.spec_from_file_location("agreekit_bridge", ROOT / "web" / "bridge.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_module("bridge.py", "agreekit_bridge")
 
 
 def fixture_files(path):

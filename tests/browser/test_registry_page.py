@@ -1,12 +1,12 @@
 """The page's tabs and option forms are the registry of kinds (dist/kinds.json), and a bug shows as one line."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
 from conftest import ROOT, wait_ready, wait_result
+from web_modules import load_web_module
 
 FIELD_STATE = """f => ({
     tag: f.tagName.toLowerCase(), type: f.type, dataType: f.dataset.type, value: f.value,
@@ -76,10 +76,7 @@ def test_tabs_and_option_fields_are_the_registry(open_page, site, registry, scri
 
 
 def load_bridge():
-    spec = importlib.util.spec_from_file_location("agreekit_bridge", ROOT / "web" / "bridge.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_module("bridge.py", "agreekit_bridge")
 
 
 FAILURE = "deliberate failure\nin /lib/python3.12/site-packages/agreekit/objects.py, line 3"
