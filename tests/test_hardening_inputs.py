@@ -5,6 +5,7 @@ Each finding is checked through the API and, where cheap, through the command li
 (``python -m agreekit KIND FILE``: exit code 2 and one line on standard error).
 """
 import json
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -228,15 +229,20 @@ def test_polygon_fault_values_are_shortened():
     assert direct.value.value == "0 0 2 2 2 0 0 2"
 
 
-@pytest.mark.parametrize("time", ["1e308", "-1e301", "1.7976931348623157e308"])
+@pytest.mark.parametrize("time", ["1e308", "-1e301", "1.7976931348623157e308", "2e100"])
 def test_segment_times_beyond_the_ceiling_are_a_located_error(time, tmp_path, capsys):
-    """Found by the fuzz: identical segments [0, 1e308) had an infinite union, so IoU 0 and no match."""
+    """Found by the fuzz: identical segments [0, 1e308) had an infinite union, so IoU 0 and no match;
+    and α_U's cubed lengths overflowed (to a wrong "no expected disagreement") from ~1e102."""
     text = f"item,annotator,start,end,label\nc,a,{time},{time},x\nc,b,0,1,x\n"
     error = _error("segments", text, bootstrap=0)
-    assert (error.line, error.column, error.value) == (2, "start", time) and "1e+300" in error.message
+    assert (error.line, error.column, error.value) == (2, "start", time) and "1e+100" in error.message
     _cli_error(tmp_path, capsys, "segments", text)
-    report = agreekit.segments("item,annotator,start,end,label\nc,a,0,1e300,x\nc,b,0,1e300,x\n", bootstrap=0)
-    assert report.to_dict()["mean_matched_iou"] == 1.0
+    at_ceiling = "item,annotator,start,end,label\nc,a,0,1e100,x\nc,b,0,1e100,x\nd,a,0,5e99,x\nd,b,5e99,1e100,y\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        report = agreekit.segments(at_ceiling, bootstrap=0).to_dict()
+    assert report["mean_matched_iou"] == 1.0
+    assert report["unitizing_alpha"]["expected_disagreement"] > 0 and report["unitizing_alpha"]["value"] is not None
 
 
 # --------------------------------------------------------------------------- 4. zero-size boxes at threshold 0

@@ -216,7 +216,9 @@ async function compute(kind) {
   results.dataset.options = JSON.stringify(options);  // what was sent, for tests and scripts
   showProgress(kind, 0, 0, engine.ready ? "starting" : "waiting for Python to load");
   try {
-    const { report, ms } = await engine.compute(kind, rows, options, (done, total, stage) => showProgress(kind, done, total, stage));
+    // A superseded run (the first-open example, say) still runs in the worker; its news is not this run's.
+    const onProgress = (done, total, stage) => { if (!superseded()) showProgress(kind, done, total, stage); };
+    const { report, ms } = await engine.compute(kind, rows, options, onProgress);
     if (superseded()) return;
     performance.mark("agreekit:computed", { detail: { kind, ms } });  // the report is here; rendering follows
     const { renderReport } = await renderer();

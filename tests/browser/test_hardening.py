@@ -115,7 +115,12 @@ def test_masks_report_progress_per_item(open_page, site, dist_dir):
     rows = header + "\n" + "".join(f"copy{k}_{line}\n" for k in range(60) for line in lines)
     page = open_page(site.url)
     wait_ready(page)
-    paste(page, "masks", rows, max_iter=10000, tol=0)
+    # Rows in before the tab is first shown: its first-open example then never starts, and no
+    # example run's STAPLE news can mix with this run's.
+    paste(page, "masks", rows, show=False)
+    page.click("#tab-masks")
+    for name, value in {"max_iter": 10000, "tol": 0}.items():
+        page.fill(f'form[data-kind="masks"] [name="{name}"]', str(value))
     since = watch(page)
     click_compute(page, "masks")
     wait_result(page, "masks")
@@ -124,10 +129,38 @@ def test_masks_report_progress_per_item(open_page, site, dist_dir):
     n_items = agreekit.masks(rows, max_iter=10000, tol=0).to_dict()["n_items"]
     assert n_items == 180
     assert len({done for done, _ in staple if done < n_items}) >= 2, staple  # it moved before the end
-    assert all(total == n_items for _, total in staple) and staple[-1] == (n_items, n_items)
+    assert all(total == n_items for _, total in staple) and staple[-1] == (n_items, n_items), staple
     bar = [(p["value"], p["max"]) for p in progress if COUNTED.search(p["text"]) and "(STAPLE)" in p["text"]]
     values = [value for value, _ in bar]
     assert values == sorted(values) and values[0] < values[-1] == n_items and bar[-1][1] == n_items
+
+
+RERUN = """([kind, first, second]) => {
+    const area = document.querySelector(`form[data-kind="${kind}"] [name="rows"]`);
+    area.value = first; window.agreekit.compute(kind);
+    area.value = second; window.agreekit.compute(kind);
+}"""
+
+
+def test_a_superseded_run_shows_no_progress(open_page, site, dist_dir):
+    """Compute, then compute other rows at once: the first run still runs in the worker, but the
+    bar tells only of the run whose report the tab will show."""
+    header, *lines = (dist_dir / "examples" / "masks.csv").read_text().splitlines()
+    many = header + "\n" + "".join(f"copy{k}_{line}\n" for k in range(60) for line in lines)
+    few = header + "\n" + "\n".join(lines) + "\n"
+    n_many, n_few = (agreekit.masks(rows).to_dict()["n_items"] for rows in (many, few))
+    assert n_many > n_few
+    page = open_page(site.url)
+    wait_ready(page)
+    paste(page, "masks", few, show=False)  # the tab's first-open example never starts
+    page.click("#tab-masks")
+    since = watch(page)
+    page.evaluate(RERUN, ["masks", many, few])
+    wait_result(page, "masks")
+    page.wait_for_timeout(300)  # a late word from the first run would arrive by now
+    totals = {total for stage, _, total in stages(watched(page, since)[1]) if stage == "STAPLE"}
+    assert totals == {n_few}, totals
+    assert page.locator("#progress").get_attribute("data-state") == "off"
 
 
 # --------------------------------------------------------------------------- 1. masks drawn in a worker

@@ -61,9 +61,9 @@ SYNONYMS = {
 REQUIRED = ("item", "annotator", "start", "end")
 
 DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
-# The largest time magnitude: lengths and unions of two segments (sums of four times) stay finite;
-# beyond, they overflow to inf and identical segments would get IoU 0.
-MAX_SECONDS = 1e300
+# The largest time magnitude. Beyond 1e300, lengths and unions overflow to inf (identical segments
+# got IoU 0); α_U's sums of cubed lengths overflow from ~1e102. 1e100 seconds leaves both finite.
+MAX_SECONDS = 1e100
 
 # --------------------------------------------------------------------------- input
 
