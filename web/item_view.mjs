@@ -6,15 +6,16 @@
 // order the view was opened in (the report's disagreement order, or a pair's shared items), Escape
 // closes. Text from the input reaches the DOM as text only (dom.mjs h(), svg.mjs).
 
-import { h, metric } from "./dom.mjs";
+import { h, get, metric } from "./dom.mjs";
 import { addTitles, canDraw, drawItem } from "./item_draw.mjs";
 import { serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
 const wired = new WeakMap();  // results container -> the AbortController of its current report's listeners
-// The report lists whose rows open a view: its items (traces: its traces), the annotator pairs, and
-// a traces report's disputed units (each opens its trace).
-const OPENING = ["items", "traces", "pairs", "units"];
+// The report lists whose rows open a view: its items (traces: its traces), the annotator pairs (spans:
+// the five-way table's), a traces report's disputed units (each opens its trace) and a spans report's
+// disagreements in context (each opens its item).
+const OPENING = ["items", "traces", "pairs", "units", "disagreement.pairs", "items.examples"];
 const TABLES = OPENING.map((key) => `[data-table="${key}"] tbody tr`).join(", ");
 const BODIES = OPENING.map((key) => `:scope > [data-table="${key}"] tbody`).join(", ");
 
@@ -32,6 +33,35 @@ function annotatorsOf(report) {
     for (const name of Array.isArray(entry.annotators) ? entry.annotators : []) names.add(String(name));  // spans
   }
   return [...names].sort();
+}
+
+// Kinds whose report carries what their view draws (masks: the runs) register their drawing here
+// (render_more.mjs): {detail(report, item) → the item's record, draw (as drawItem), titles(picture),
+// svg(picture) → text, png(picture) → Promise of a Blob, note, gallery: false when the report has its own}.
+const DRAWERS = new Map();
+const SHAPES = { draw: drawItem, titles: addTitles, svg: serialize, png: toPng,
+  note: "Hover a shape or a line for its annotator, label, input line and similarity. Arrow keys: next or previous item; Escape closes." };
+
+export function registerItemDrawer(kind, drawer) {
+  DRAWERS.set(kind, drawer);
+}
+
+/** The annotators an entry of a report's list has (objects: its object counts; spans, masks: its list). */
+function entryAnnotators(entry) {
+  if (entry.objects_per_annotator) return Object.keys(entry.objects_per_annotator);
+  return Array.isArray(entry.annotators) ? entry.annotators.map(String) : [];
+}
+
+/**
+ * Which record of the report a table row shows, from the row's first metric key: `<table>.<i>.…`,
+ * or for a nested table `<list>.<field>` (each record's list `field`), `<list>.<i>.<field>.<j>.…`:
+ * record i of `list`.
+ */
+function rowRecord(table, key) {
+  if (key.startsWith(`${table}.`)) return { list: table, index: Number(key.slice(table.length + 1).split(".")[0]) };
+  const [list, field] = table.split(".");
+  const parts = key.split(".");
+  return field && parts[0] === list && parts[2] === field ? { list, index: Number(parts[1]) } : null;
 }
 
 function fileSafe(text) {
@@ -55,7 +85,9 @@ export function attachItemViews(container, report, { kind, detail }) {
   wired.get(container)?.abort();  // the earlier report's rows and views are gone
   const list = itemList(report);
   const items = Array.isArray(report[list.key]) ? report[list.key] : [];
-  if (!detail || !canDraw(kind) || !items.length) return null;
+  const drawer = DRAWERS.get(kind);
+  if (drawer) detail = async (item) => drawer.detail(report, item);
+  if (!detail || !(drawer || canDraw(kind)) || !items.length) return null;
   const ids = items.map(list.id);
   const palette = annotatorsOf(report);
   const cache = new Map();  // item id -> Promise of its detail
@@ -63,12 +95,17 @@ export function attachItemViews(container, report, { kind, detail }) {
     if (!cache.has(item)) cache.set(item, detail(item).catch((error) => { cache.delete(item); throw error; }));
     return cache.get(item);
   };
-  const view = new ItemView({ kind, palette, fetchDetail, report });
+  const view = new ItemView({ kind, palette, fetchDetail, report, drawer: drawer ?? SHAPES });
   container.append(view.dialog);
   const controller = new AbortController();
   wired.set(container, controller);
   const { signal } = controller;
   container.addEventListener("click", (event) => {
+    const figure = event.target.closest("[data-opens-item]");  // a report's own figure of item i (masks)
+    if (figure && ids[Number(figure.dataset.opensItem)] !== undefined) {
+      view.open(ids, Number(figure.dataset.opensItem), { from: figure });
+      return;
+    }
     if (event.target.closest("button, a, input, select")) return;
     const row = event.target.closest(TABLES);
     if (row) openRow(row);
@@ -78,15 +115,14 @@ export function attachItemViews(container, report, { kind, detail }) {
     if (row) { event.preventDefault(); openRow(row); }
   }, { signal });
   const openRow = (row) => {
-    const key = row.querySelector("[data-metric]")?.dataset.metric ?? "";
-    const [table, index] = key.split(".");
-    const record = report[table]?.[Number(index)];
+    const at = rowRecord(row.closest("[data-table]")?.dataset.table ?? "", row.querySelector("[data-metric]")?.dataset.metric ?? "");
+    const record = at && get(report, at.list)?.[at.index];
     if (!record) return;
-    if (table === list.key) view.open(ids, Number(index), { from: row });
-    else if (table === "units") view.open(ids, Math.max(0, ids.indexOf(record.trace)), { from: row });
-    else {
-      const shared = items.filter((entry) => record.a in (entry.objects_per_annotator ?? {}) && record.b in entry.objects_per_annotator);
-      if (shared.length) view.open(shared.map((entry) => entry.item), 0, { from: row, focus: [record.a, record.b] });
+    if (at.list === list.key) view.open(ids, at.index, { from: row });
+    else if (at.list === "units") view.open(ids, Math.max(0, ids.indexOf(record.trace)), { from: row });
+    else {  // an annotator pair: the items both annotated, in the report's order
+      const shared = items.filter((entry) => { const names = entryAnnotators(entry); return names.includes(record.a) && names.includes(record.b); });
+      if (shared.length) view.open(shared.map(list.id), 0, { from: row, focus: [record.a, record.b] });
     }
   };
   // Rows are made by the table code (and again on each page of a long table): mark them openable.
@@ -111,7 +147,7 @@ export function attachItemViews(container, report, { kind, detail }) {
   });
   cards.observe(container, { childList: true });
   signal.addEventListener("abort", () => { cards.disconnect(); rows.disconnect(); });
-  return gallery(report, items, list, { kind, palette, fetchDetail, view });
+  return drawer?.gallery === false ? null : gallery(report, items, list, { kind, palette, fetchDetail, view });
 }
 
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */
@@ -157,8 +193,8 @@ function gallery(report, items, list, { kind, palette, fetchDetail, view }) {
 
 /** The panel: a modal dialog with the item's picture, stepping through an order of items. */
 class ItemView {
-  constructor({ kind, palette, fetchDetail, report }) {
-    Object.assign(this, { kind, palette, fetchDetail, report, order: [], index: 0, focus: null, shown: null, request: 0 });
+  constructor({ kind, palette, fetchDetail, report, drawer }) {
+    Object.assign(this, { kind, palette, fetchDetail, report, drawer, order: [], index: 0, focus: null, shown: null, request: 0 });
     this.heading = h("h3", { id: `item-view-title-${kind}` });
     this.position = h("span", { class: "muted", "aria-live": "polite" });
     this.previous = h("button", { type: "button", onclick: () => this.step(-1) }, "← Previous");
@@ -228,17 +264,16 @@ class ItemView {
     }
     if (request !== this.request) return;  // the user moved on meanwhile
     performance.mark("agreekit:item-view:detail");
-    const picture = await drawItem(this.kind, detail, { palette: this.palette, focus: this.focus, report: this.report,
+    const picture = await this.drawer.draw(this.kind, detail, { palette: this.palette, focus: this.focus, report: this.report,
       mount: (svg) => this.figure.replaceChildren(svg) });
     if (request !== this.request) return;
     this.shown = picture;
     performance.mark("agreekit:item-view:drawn");
-    await addTitles(picture);
+    await this.drawer.titles(picture);
     performance.mark("agreekit:item-view:titled");
     if (request !== this.request) return;
     this.note.textContent = this.focus ? `Only ${this.focus[0]} and ${this.focus[1]} at full strength. ` : "";
-    this.note.append("Hover a shape or a line for its annotator, label, input line and similarity. ",
-      "Arrow keys: next or previous item; Escape closes.");
+    this.note.append(this.drawer.note);
     this.dialog.dataset.state = "shown";
   }
 
@@ -247,10 +282,10 @@ class ItemView {
   }
 
   downloadSvg() {
-    if (this.shown) downloadBlob(this.fileName("svg"), new Blob([serialize(this.shown)], { type: "image/svg+xml" }));
+    if (this.shown) downloadBlob(this.fileName("svg"), new Blob([this.drawer.svg(this.shown)], { type: "image/svg+xml" }));
   }
 
   async downloadPng() {
-    if (this.shown) downloadBlob(this.fileName("png"), await toPng(this.shown));
+    if (this.shown) downloadBlob(this.fileName("png"), await this.drawer.png(this.shown));
   }
 }

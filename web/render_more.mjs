@@ -8,6 +8,8 @@ import { VIEWS, boxesView, recordsTable, chartWidth, responsive } from "./render
 import { h, get, metric, estimate, coefficient, estimateCell, settingsLine, section } from "./dom.mjs";
 import { downloadText, toCsv } from "./download.mjs";
 import { CLASS, COLOURS } from "./masks_draw.mjs";
+import { registerItemDrawer } from "./item_view.mjs";
+import { maskItemDrawer } from "./masks_view.mjs";
 
 export { renderReport } from "./render.mjs";
 
@@ -15,6 +17,7 @@ const TABLE_PREVIEW_ROWS = 50;
 const MASK_ITEMS_PER_PAGE = 6;
 const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
 const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
+const MASK_VIEW_CANVAS = 720;  // the same in an item view (masks_view.mjs), shown 300 px wide: sharp at 2× zoom
 // Larger masks are not drawn. The drawing worker's time grows with the runs, not the pixels, but a
 // figure of a mask this large pools blocks of 40 × 40 pixels or more into each canvas pixel and shows little.
 const MASK_MAX_PIXELS = 200_000_000;
@@ -131,7 +134,7 @@ const drawer = {
     for (const { reject } of this.pending.values()) reject(new Error("replaced by a newer report"));
     this.pending.clear();
   },
-  draw(item) {
+  draw(item, maxCanvas = MASK_MAX_CANVAS) {
     if (!this.worker) {
       this.worker = new Worker(new URL("./masks_worker.mjs", import.meta.url), { type: "module" });
       this.worker.onmessage = ({ data }) => {
@@ -145,7 +148,7 @@ const drawer = {
       majority: item.majority_rle, annotators: item.annotator_rle };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, item: runs, maxCanvas: MASK_MAX_CANVAS });
+      this.worker.postMessage({ id, item: runs, maxCanvas });
     });
   },
 };
@@ -200,7 +203,8 @@ function maskFigure(report, item, i) {
   const { width, height } = item;
   const panels = maskPanels(item, i);
   const box = h("div", { class: "mask-item", dataset: { item: String(i), state: "drawing" } },
-    h("h4", {}, "Item ", String(item.item), h("span", { class: "muted" }, ` (${width} × ${height} px)`)));
+    h("h4", {}, "Item ", String(item.item), h("span", { class: "muted" }, ` (${width} × ${height} px) `),
+      h("button", { type: "button", class: "mask-open", dataset: { opensItem: String(i) } }, "Enlarge")));  // item_view.mjs opens it
   if (width * height > MASK_MAX_PIXELS) {
     box.dataset.state = "too-large";
     box.append(h("p", { class: "muted mask-note" }, `Not drawn: ${(width * height).toLocaleString("en-US")} pixels is over the `,
@@ -269,6 +273,8 @@ function masksView(report, kind) {
 }
 
 VIEWS.masks = masksView;
+// The item view of a mask item: its panels enlarged, from the same worker (masks_view.mjs).
+registerItemDrawer("masks", maskItemDrawer({ draw: (item) => drawer.draw(item, MASK_VIEW_CANVAS), maxPixels: MASK_MAX_PIXELS }));
 
 // ------------------------------------------------------------------ traces
 

@@ -1,0 +1,207 @@
+"""Item views opened from the masks report (its item and pair rows, its figures) and from the spans
+report's disagreements in context and per-pair rows, in real Chromium."""
+from __future__ import annotations
+
+
+import agreekit
+
+from conftest import paste, wait_ready, wait_result, watch, watched
+
+VIEW = "#results-{kind} dialog.item-view"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def compute(page, kind, rows, **fields):
+    wait_ready(page)
+    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
+    paste(page, kind, rows)
+    for field, text in fields.items():
+        paste(page, kind, text, field=field)
+    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
+    wait_result(page, kind)
+
+
+def wait_view(page, kind, index):
+    view = VIEW.format(kind=kind)
+    page.wait_for_selector(f'{view}[data-state="shown"][data-index="{index}"]')
+    return page.get_attribute(view, "data-item")
+
+
+def close_view(page, kind):
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+
+
+PIXELS = "cs => cs.map(c => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data))"
+
+
+def mask_rows(dist_dir):
+    return (dist_dir / "examples" / "masks.csv").read_text()
+
+
+def test_mask_item_rows_open_views_of_the_cards_panels(open_page, site, dist_dir):
+    rows = mask_rows(dist_dir)
+    report = agreekit.report("masks", rows).to_dict()
+    order = [entry["item"] for entry in report["items"]]
+    assert len(order) >= 3
+    page = open_page(site.url)
+    compute(page, "masks", rows)
+    page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
+    view = VIEW.format(kind="masks")
+    table = '#results-masks [data-table="items"] tbody tr'
+    first = rows.splitlines()[1].split(",")[0]  # the item of the first input row
+    for rank in sorted({0, order.index(first), len(order) - 1}):
+        page.locator(table).nth(rank).click()
+        assert wait_view(page, "masks", rank) == order[rank]
+        entry = report["items"][rank]
+        canvases = page.locator(f"{view} .mask-view canvas")
+        card = page.locator(f'#results-masks .mask-item[data-item="{rank}"] canvas')
+        assert canvases.count() == card.count() == 2 + len(entry["annotators"])
+        # small masks are not pooled: the view's pixels are the card's, panel for panel
+        assert canvases.evaluate_all(PIXELS) == card.evaluate_all(PIXELS)
+        names = page.eval_on_selector_all(f"{view} .mask-view-panel figcaption strong", "s => s.map(e => e.textContent)")
+        assert names[2:] == entry["annotators"]
+        assert page.get_attribute(f"{view} .mask-view", "data-item") == order[rank]
+        # arrow keys: the next and previous item of the table's order
+        step = 1 if rank < len(order) - 1 else -1
+        page.keyboard.press("ArrowRight" if step == 1 else "ArrowLeft")
+        assert wait_view(page, "masks", rank + step) == order[rank + step]
+        assert page.locator(f"{view} .mask-view canvas").count() == 2 + len(report["items"][rank + step]["annotators"])
+        close_view(page, "masks")
+    # Enter on a focused row, and the card's own figure, open the view too
+    page.locator(table).nth(1).focus()
+    page.keyboard.press("Enter")
+    assert wait_view(page, "masks", 1) == order[1]
+    close_view(page, "masks")
+    page.locator('#results-masks .mask-item[data-item="2"] button.mask-open').click()
+    assert wait_view(page, "masks", 2) == order[2]
+
+
+def test_mask_views_download_png_and_svg_with_id_settings_and_legend(open_page, site, dist_dir):
+    rows = mask_rows(dist_dir)
+    report = agreekit.report("masks", rows).to_dict()
+    page = open_page(site.url)
+    compute(page, "masks", rows)
+    page.locator('#results-masks [data-table="items"] tbody tr').first.click()
+    item = wait_view(page, "masks", 0)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download PNG").click()
+    assert download.value.suggested_filename == f"agreekit-masks-item-{item}.png"
+    assert open(download.value.path(), "rb").read(8) == PNG
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download SVG").click()
+    assert item in download.value.suggested_filename
+    picture = open(download.value.path(), encoding="utf-8").read()
+    assert f"Item {item}" in picture and "Settings:" in picture and "marked outside the consensus" in picture
+    assert picture.count("<image") == 2 + len(report["items"][0]["annotators"])
+    assert picture.count('href="data:image/png;base64,') == picture.count("<image")
+    assert all(name in picture for name in report["items"][0]["annotators"])
+
+
+def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(open_page, site, dist_dir):
+    rows = mask_rows(dist_dir)
+    report = agreekit.report("masks", rows).to_dict()
+    page = open_page(site.url)
+    compute(page, "masks", rows)
+    pair = report["pairs"][-1]
+    shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["annotators"])]
+    page.locator('#results-masks [data-table="pairs"] tbody tr').last.click()
+    assert wait_view(page, "masks", 0) == shared[0]
+    view = VIEW.format(kind="masks")
+    faded = page.eval_on_selector_all(f"{view} .mask-view-panel[data-annotator]",
+                                      "fs => fs.map(f => [f.dataset.annotator, f.dataset.faded === 'yes'])")
+    assert {a for a, out in faded if not out} == {pair["a"], pair["b"]}
+    assert {a for a, out in faded if out} == {a for a, _ in faded} - {pair["a"], pair["b"]}
+    position = page.inner_text(f"{view} .item-view-head")
+    assert f"of {len(shared)} items shared by {pair['a']} and {pair['b']}" in position
+
+
+def square_runs(size, x0, y0, side):
+    """Runs of a side × side square at column x0, row y0 of a size × size mask."""
+    first = x0 * size + y0
+    runs = [first] + [side, size - side] * (side - 1) + [side]
+    return runs + [size * size - first - (side - 1) * size - side]
+
+
+def test_opening_a_large_mask_view_has_no_long_task(open_page, site):
+    size = 12000
+    rows = "item,annotator,width,height,rle,label\n"
+    for a, (dx, side) in enumerate([(0, size // 2), (size // 50, size // 2), (size // 20, size // 2 - size // 25)]):
+        rows += f"large,a{a},{size},{size},{' '.join(map(str, square_runs(size, size // 4 + dx, size // 4, side)))},x\n"
+    page = open_page(site.url)
+    compute(page, "masks", rows)
+    page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
+    since = watch(page)
+    page.locator('#results-masks [data-table="items"] tbody tr').first.click()
+    assert wait_view(page, "masks", 0) == "large"
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
+    tasks, _ = watched(page, since)
+    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
+    sizes = page.locator(f"{VIEW.format(kind='masks')} .mask-view canvas").evaluate_all(
+        "cs => cs.map(c => [c.width, c.height, c.dataset.pooled])")
+    assert sizes == [[706, 706, "17"]] * 5  # 12000 px in blocks of 17: at most 720 canvas pixels
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download PNG").click()
+    assert open(download.value.path(), "rb").read(8) == PNG
+
+
+def spans_report(page):
+    from item_rows import spans_rows
+    rows, lengths = spans_rows()
+    compute(page, "spans", rows, lengths=lengths)
+    return agreekit.report("spans", rows, lengths=lengths).to_dict()
+
+
+def test_span_disagreement_and_pair_rows_open_their_items(open_page, site):
+    page = open_page(site.url)
+    report = spans_report(page)
+    order = [entry["item"] for entry in report["items"]]
+    view = VIEW.format(kind="spans")
+    # disagreements in context: row k is the k-th example, item by item in the report's order
+    examples = [entry["item"] for entry in report["items"] for _ in entry.get("examples", [])]
+    rows = page.locator('#results-spans [data-table="items.examples"] tbody tr')
+    assert rows.count() == len(examples) > 1
+    for k in sorted({0, len(examples) - 1, examples.index(examples[-1])}):
+        assert rows.nth(k).get_attribute("tabindex") == "0"
+        assert rows.nth(k).locator("td").first.inner_text() == examples[k]
+        rows.nth(k).click()
+        assert wait_view(page, "spans", order.index(examples[k])) == examples[k]
+        close_view(page, "spans")
+    rows.nth(len(examples) - 1).focus()
+    page.keyboard.press("Enter")
+    assert wait_view(page, "spans", order.index(examples[-1])) == examples[-1]
+    page.keyboard.press("ArrowLeft")  # the report's item order
+    index = order.index(examples[-1]) - 1
+    assert wait_view(page, "spans", index) == order[index]
+    close_view(page, "spans")
+    # a pair row: the items both annotators were compared on, with the focus on the two
+    pairs = report["disagreement"]["pairs"]
+    pair_rows = page.locator('#results-spans [data-table="disagreement.pairs"] tbody tr')
+    assert pair_rows.count() == len(pairs)
+    for k in sorted({0, len(pairs) - 1}):
+        pair = pairs[k]
+        shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["annotators"])]
+        assert pair_rows.nth(k).get_attribute("tabindex") == "0"
+        pair_rows.nth(k).click()
+        assert wait_view(page, "spans", 0) == shared[0]
+        head = page.inner_text(f"{view} .item-view-head")
+        assert f"1 of {len(shared)} items shared by {pair['a']} and {pair['b']}" in head
+        faded = page.eval_on_selector_all(f"{view} .shape", "els => els.map(e => [e.dataset.annotator, e.hasAttribute('opacity')])")
+        assert {a for a, out in faded if not out} <= {pair["a"], pair["b"]}
+        page.keyboard.press("ArrowRight")
+        assert wait_view(page, "spans", 1) == shared[1]
+        close_view(page, "spans")
+
+
+def test_opening_span_views_from_the_tables_has_no_long_task(open_page, site):
+    page = open_page(site.url)
+    spans_report(page)
+    since = watch(page)
+    page.locator('#results-spans [data-table="items.examples"] tbody tr').first.click()
+    page.wait_for_selector(f'{VIEW.format(kind="spans")}[data-state="shown"]')
+    close_view(page, "spans")
+    page.locator('#results-spans [data-table="disagreement.pairs"] tbody tr').first.click()
+    page.wait_for_selector(f'{VIEW.format(kind="spans")}[data-state="shown"]')
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
+    tasks, _ = watched(page, since)
+    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
