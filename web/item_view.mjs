@@ -1,4 +1,5 @@
-// Item views: a panel showing one item's shapes by annotator (item_draw.mjs), opened from the
+// Item views: a panel showing one item's shapes by annotator (item_draw.mjs; a kind whose report carries
+// its pictures registers its own drawing: masks, masks_view.mjs), opened from the
 // report's item and pair tables and from the "worst items" gallery at the top of the report.
 //
 // The shapes come from the worker on demand (`detail(item)` → bridge.py run_item_detail), one item
