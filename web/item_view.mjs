@@ -1,6 +1,6 @@
-// Item views: a panel showing one item's shapes by annotator (item_draw.mjs; a kind whose report carries
-// its pictures registers its own drawing: masks, masks_view.mjs), opened from the
-// report's item and pair tables and from the "worst items" gallery at the top of the report.
+// Item views: a panel showing one item's shapes by annotator (item_draw.mjs), opened from the
+// report's item and pair tables and from the "worst items" gallery at the top of the report. A kind
+// whose report carries its pictures registers its own drawing (masks: masks_view.mjs).
 //
 // The shapes come from the worker on demand (`detail(item)` → bridge.py run_item_detail), one item
 // at a time: the report itself carries no shapes. Arrow keys move to the next/previous item of the
