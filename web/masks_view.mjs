@@ -78,6 +78,8 @@ async function drawMaskItem(entry, { mount, focus, report, draw, maxPixels }) {
     h("p", { class: "mask-view-heading" }, h("strong", {}, heading), " · ", settings),
     h("p", { class: "legend" }, MASK_LEGEND.map(([cls, label]) => h("span", { class: "swatch-item" },
       h("span", { class: "swatch", style: `background: ${colour(cls)}` }), label))));
+  // The view's note says it on the page; the downloads say it in the picture.
+  if (focus) picture.dataset.focus = `Only ${focus[0]} and ${focus[1]} at full strength; the other annotators faded.`;
   mount(picture);
   if (width * height > maxPixels) {
     picture.dataset.state = "too-large";
@@ -135,6 +137,7 @@ function layout(picture) {
   let y = MARGIN;
   for (const line of wrap(picture.dataset.heading, Math.floor(chars * 0.75))) { texts.push({ x: MARGIN, y: y + 14, text: line, size: 16, bold: true }); y += 20; }
   for (const line of wrap(picture.dataset.settings, chars)) { texts.push({ x: MARGIN, y: y + 12, text: line, size: 12 }); y += 16; }
+  for (const line of wrap(picture.dataset.focus ?? "", chars)) { texts.push({ x: MARGIN, y: y + 12, text: line, size: 12 }); y += 16; }
   y += 6;
   MASK_LEGEND.forEach(([cls, label], k) => {
     const x = MARGIN + (k % 2) * Math.floor((width - 2 * MARGIN) / 2), row = y + Math.floor(k / 2) * 18;

@@ -114,6 +114,9 @@ def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(open_page, 
     assert {a for a, out in faded if out} == {a for a, _ in faded} - {pair["a"], pair["b"]}
     position = page.inner_text(f"{view} .item-view-head")
     assert f"of {len(shared)} items shared by {pair['a']} and {pair['b']}" in position
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download SVG").click()
+    assert f"Only {pair['a']} and {pair['b']} at full strength" in open(download.value.path(), encoding="utf-8").read()
 
 
 def square_runs(size, x0, y0, side):
