@@ -210,7 +210,7 @@ async function naturalSize(href) {
 export function outcomeText(outcome, total) {
   const few = (names) => names.slice(0, 5).join(", ") + (names.length > 5 ? `, … (${names.length - 5} more)` : "");
   const parts = [`${outcome.matched.length} image${outcome.matched.length === 1 ? "" : "s"} matched ` +
-    `(${total} item${total === 1 ? "" : "s"} of this report have one).`];
+    `(${total} item${total === 1 ? " of this report has" : "s of this report have"} one).`];
   if (outcome.unmatched.length) parts.push(`${outcome.unmatched.length} matched no item: ${few(outcome.unmatched)}.`);
   if (outcome.ambiguous.length) {
     parts.push(`${outcome.ambiguous.length} matched several items, so none: ` +
