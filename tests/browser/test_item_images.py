@@ -12,7 +12,7 @@ import zlib
 from item_rows import ROWS, engine_matches, read_rows
 from test_item_views import VIEW, check_item, compute, wait_view
 
-from conftest import watch, watched
+from conftest import wait_result, watch, watched
 
 COLOUR = (10, 200, 30)
 
@@ -93,11 +93,14 @@ def test_a_chosen_png_is_drawn_under_the_boxes_and_downloaded_with_them(open_pag
     item = report["items"][0]["item"]
     width, height = 240, 160
     since = watch(page)
-    choose(page, "boxes", {f"{item}.png": png(width, height), "nomatch-1.png": png(4, 4), "notes.txt": b"not an image"})
+    hostile = "<img src=x onerror=alert(1)>.png"
+    choose(page, "boxes", {f"{item}.png": png(width, height), "nomatch-1.png": png(4, 4), hostile: png(4, 4),
+                           "notes.txt": b"not an image"})
     status = page.locator(f"{gallery('boxes')} .item-images")
-    assert status.get_attribute("data-images") == "1" and status.get_attribute("data-unmatched") == "1"
+    assert status.get_attribute("data-images") == "1" and status.get_attribute("data-unmatched") == "2"
     text = status.inner_text()
-    assert "1 image matched" in text and "nomatch-1.png" in text and "notes.txt" in text
+    assert "1 image matched" in text and "2 matched no item" in text and "nomatch-1.png" in text and "notes.txt" in text
+    assert hostile in text and page.locator(f"{gallery('boxes')} img").count() == 0  # a name is text, never markup
     # the thumbnail is drawn again over its image, one thumbnail per task
     page.wait_for_selector(f'{gallery("boxes")} .thumb[data-item="{item}"][data-image="drawn"]')
     assert page.get_attribute(f'{gallery("boxes")} .thumb[data-item="{item}"] image', "href").startswith("blob:")
@@ -192,6 +195,14 @@ def test_normalized_boxes_are_drawn_on_the_image_size(open_page, site):
     shown = picture(page, "boxes")
     width = page.eval_on_selector(f'{VIEW.format(kind="boxes")} rect.shape[data-annotator="ann"]', "e => Number(e.getAttribute('width'))")
     assert math.isclose(width / shown["width"], 0.5 / 200, abs_tol=1e-4)
+    # a new report of the tab frees the images: the old object URL no longer reads, the new gallery has none
+    page.keyboard.press("Escape")
+    control = page.query_selector(f"{gallery('boxes')} .item-images")
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    page.wait_for_function("control => !control.isConnected", arg=control)
+    wait_result(page, "boxes")
+    page.wait_for_selector(f'{gallery("boxes")} .item-images[data-images="0"]')
+    assert page.evaluate("href => fetch(href).then(() => 'read', () => 'revoked')", shown["href"]) == "revoked"
 
 
 def test_file_names_match_items_by_the_documented_rules(open_page, site):
