@@ -225,3 +225,18 @@ def test_file_names_match_items_by_the_documented_rules(open_page, site):
         "0004.png": {}, "<b>q</b>.png": {"item": "<b>q</b>"},
     }
     assert page.locator("b").count() == 0
+
+
+def test_a_large_image_takes_no_long_task(open_page, site):
+    rows = ROWS["boxes"]()
+    page = open_page(site.url)
+    report = compute(page, "boxes", rows)
+    item = report["items"][0]["item"]
+    since = watch(page)
+    choose(page, "boxes", {f"{item}.png": png(4000, 3000)})  # 12 megapixels
+    page.wait_for_selector(f'{gallery("boxes")} .thumb[data-item="{item}"][data-image="drawn"]')
+    open_item(page, "boxes", report, item)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
+    tasks, _ = watched(page, since)
+    assert picture(page, "boxes")["natural"] == [4000, 3000]
+    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
