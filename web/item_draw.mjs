@@ -245,8 +245,8 @@ function boxFrame(context, box, xs, ys) {
   }
   const normalized = isNormalized(image.units, xs, ys);
   const [ux, uy] = normalized ? [image.width, image.height] : [1, 1];
-  const [x0, x1] = extent([0, image.width, ...xs.map((x) => x * ux)]);
-  const [y0, y1] = extent([0, image.height, ...ys.map((y) => y * uy)]);
+  const [x0, x1] = extent([0, image.width].concat(xs.map((x) => x * ux)));  // not spread: an item may have 10⁵ coordinates
+  const [y0, y1] = extent([0, image.height].concat(ys.map((y) => y * uy)));
   const f = frame([x0, x1], [y0, y1], box, maxHeight);
   const picture = s("image", { href: image.href, x: round(f.X(0)), y: round(f.Y(0)), width: round(image.width * f.k),
     height: round(image.height * f.k), preserveAspectRatio: "none", class: "item-image",

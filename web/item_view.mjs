@@ -70,7 +70,7 @@ export function attachItemViews(container, report, { kind, detail }) {
   // Images under the shapes (item_images.mjs): kept for this report only, freed when it is replaced.
   const images = drawsOnImages(kind) ? new ImageStore(ids) : null;
   signal.addEventListener("abort", () => images?.revoke());
-  const units = h("select", { class: "item-image-units", "aria-label": "Coordinates of the shapes" },
+  const units = images && h("select", { class: "item-image-units", "aria-label": "Coordinates of the shapes" },
     h("option", { value: "auto" }, "coordinates: normalized if all within [0, 1], else pixels"),
     h("option", { value: "pixels" }, "coordinates in pixels"), h("option", { value: "normalized" }, "coordinates normalized (0–1)"));
   const imageOf = async (item) => {
