@@ -240,3 +240,28 @@ def test_a_large_image_takes_no_long_task(open_page, site):
     tasks, _ = watched(page, since)
     assert picture(page, "boxes")["natural"] == [4000, 3000]
     assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
+
+
+def test_a_chosen_folder_matches_items_by_their_paths(open_page, site, tmp_path):
+    rows = ("item,annotator,x,y,w,h,label\n"
+            "cam1/0001.jpg,ann,10,10,30,20,car\ncam1/0001.jpg,bo,11,10,30,20,car\n"
+            "cam2/0001.jpg,ann,5,40,20,30,car\ncam2/0001.jpg,bo,5,41,20,30,person\n")
+    folder = tmp_path / "dataset"
+    for camera, size in {"cam1": (100, 50), "cam2": (60, 90)}.items():
+        (folder / camera).mkdir(parents=True)
+        (folder / camera / "0001.jpg").write_bytes(png(*size))  # PNG bytes under a .jpg name: the browser sniffs them
+    (folder / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (folder / "readme.txt").write_text("not an image")
+    page = open_page(site.url)
+    report = compute(page, "boxes", rows)
+    page.wait_for_selector(f'{gallery("boxes")}[data-state="drawn"]')
+    page.set_input_files(f"{gallery('boxes')} input.item-images-folder", folder)
+    control = f'{gallery("boxes")} .item-images'
+    page.wait_for_selector(f'{control}[data-images="2"]')
+    assert page.get_attribute(control, "data-skipped") == "2" and page.get_attribute(control, "data-unmatched") == "0"
+    for item, size in {"cam1/0001.jpg": [100, 50], "cam2/0001.jpg": [60, 90]}.items():
+        open_item(page, "boxes", report, item)
+        shown = picture(page, "boxes")
+        assert shown["natural"] == size and shown["under"]
+        assert page.get_attribute(f"{VIEW.format(kind='boxes')} image", "data-file") == f"dataset/{item}"
+        page.keyboard.press("Escape")
