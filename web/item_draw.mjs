@@ -36,6 +36,11 @@ export function canDraw(kind) {
   return kind in DRAWERS;
 }
 
+/** Whether item views of `kind` draw its shapes over the item's image when the user gives one. */
+export function drawsOnImages(kind) {
+  return DRAWERS[kind] === drawBoxes || DRAWERS[kind] === drawPolygons;
+}
+
 /**
  * The SVG picture of one item.
  *
@@ -44,12 +49,14 @@ export function canDraw(kind) {
  * `thumbnail`: a small picture without header, legend or titles; `mount(svg)`: called with the
  * picture before its shapes are drawn, to put it in the page, so that the shapes are laid out and
  * painted a few hundred at a time as they are added (one task for all 1,500 boxes of a crowded
- * image took 280 ms here, over the 200 ms budget).
+ * image took 280 ms here, over the 200 ms budget); `image`: `{href, width, height, name, units}`,
+ * a picture to draw the shapes over (kinds of drawsOnImages only; boxFrame says how).
  */
-export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null, report = null } = {}) {
+export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null, report = null,
+  image = null } = {}) {
   const styleOf = new Map(palette.map((name, k) => [name, annotatorStyle(k)]));
   const group = s("g", { class: "plot" });
-  const context = { kind, detail, thumbnail, focus, group, report, pacer: new Pacer(), titles: [],
+  const context = { kind, detail, thumbnail, focus, group, report, image: drawsOnImages(kind) ? image : null, pacer: new Pacer(), titles: [],
     styleOf: (name) => styleOf.get(name) ?? annotatorStyle(palette.length) };
   const width = thumbnail ? THUMB_WIDTH : WIDTH;
   const top = thumbnail ? 4 : 46;
@@ -212,9 +219,39 @@ function border(box, height) {
 
 // ------------------------------------------------------------------ boxes and polygons (image coordinates, y down)
 
+/**
+ * Whether an item's coordinates are normalized to the image ([0, 1] of its width and height): as the
+ * user said (`units`), or, for "auto", when every coordinate of every shape of the item is in [0, 1].
+ */
+function isNormalized(units, xs, ys) {
+  if (units !== "auto") return units === "normalized";
+  const inUnit = (v) => v >= 0 && v <= 1;
+  return xs.every(inUnit) && ys.every(inUnit);
+}
+
+/**
+ * The map of the item's coordinates into the plot box: `X`, `Y`, the scales `kx`, `ky` (plot pixels
+ * per input unit) and the plot's height. Without an image: the shapes' extent with a margin. With
+ * one (`context.image`: `{href, width, height, units}`): the image's natural size in pixels, widened
+ * to any shape beyond it, and the `<image>` drawn first, under the shapes; normalized coordinates are
+ * scaled by the image's width and height (for drawing only: the data attributes keep the input's).
+ */
 function boxFrame(context, box, xs, ys) {
   const maxHeight = context.thumbnail ? 150 : 520;
-  return frame(padded(extent(xs)), padded(extent(ys)), box, maxHeight);
+  const { image } = context;
+  if (!image) {
+    const f = frame(padded(extent(xs)), padded(extent(ys)), box, maxHeight);
+    return { ...f, kx: f.k, ky: f.k, under: [] };
+  }
+  const normalized = isNormalized(image.units, xs, ys);
+  const [ux, uy] = normalized ? [image.width, image.height] : [1, 1];
+  const [x0, x1] = extent([0, image.width].concat(xs.map((x) => x * ux)));  // not spread: an item may have 10⁵ coordinates
+  const [y0, y1] = extent([0, image.height].concat(ys.map((y) => y * uy)));
+  const f = frame([x0, x1], [y0, y1], box, maxHeight);
+  const picture = s("image", { href: image.href, x: round(f.X(0)), y: round(f.Y(0)), width: round(image.width * f.k),
+    height: round(image.height * f.k), preserveAspectRatio: "none", class: "item-image",
+    dataset: { width: image.width, height: image.height, units: normalized ? "normalized" : "pixels", file: image.name } });
+  return { height: f.height, kx: f.k * ux, ky: f.k * uy, X: (x) => f.X(x * ux), Y: (y) => f.Y(y * uy), under: [picture] };
 }
 
 async function drawBoxes(context, box) {
@@ -223,11 +260,11 @@ async function drawBoxes(context, box) {
   const ys = shapes.flatMap(({ geometry: g }) => [g.y, g.y + g.h]);
   const f = boxFrame(context, box, xs, ys);
   const { group } = context;
-  group.append(border(box, f.height));
+  group.append(...f.under, border(box, f.height));
   for (const shape of shapes) {
     const g = shape.geometry;
     group.append(withTitle(context, s("rect", { x: round(f.X(g.x)), y: round(f.Y(g.y)),
-      width: round(Math.max(0, g.w * f.k)), height: round(Math.max(0, g.h * f.k)), ...strokeOf(context, shape),
+      width: round(Math.max(0, g.w * f.kx)), height: round(Math.max(0, g.h * f.ky)), ...strokeOf(context, shape),
       dataset: shapeData(context, shape, { x: exact(g.x), y: exact(g.y), w: exact(g.w), h: exact(g.h) }) }), shape));
     await context.pacer.tick();
   }
@@ -247,7 +284,7 @@ async function drawPolygons(context, box) {
   const ys = shapes.flatMap(({ geometry: g }) => g.points.filter((_, i) => i % 2 === 1));
   const f = boxFrame(context, box, xs, ys);
   const { group } = context;
-  group.append(border(box, f.height));
+  group.append(...f.under, border(box, f.height));
   for (const shape of shapes) {
     const p = shape.geometry.points;
     const drawn = [];

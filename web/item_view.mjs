@@ -8,7 +8,8 @@
 // closes. Text from the input reaches the DOM as text only (dom.mjs h(), svg.mjs).
 
 import { h, get, metric } from "./dom.mjs";
-import { addTitles, canDraw, drawItem } from "./item_draw.mjs";
+import { addTitles, canDraw, drawItem, drawsOnImages } from "./item_draw.mjs";
+import { ImageStore, chosenFiles, droppedFiles, hasImages, outcomeText, pngWithImages, svgWithImages } from "./item_images.mjs";
 import { serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
@@ -96,11 +97,21 @@ export function attachItemViews(container, report, { kind, detail }) {
     if (!cache.has(item)) cache.set(item, detail(item).catch((error) => { cache.delete(item); throw error; }));
     return cache.get(item);
   };
-  const view = new ItemView({ kind, palette, fetchDetail, report, drawer: drawer ?? SHAPES });
-  container.append(view.dialog);
   const controller = new AbortController();
   wired.set(container, controller);
   const { signal } = controller;
+  // Images under the shapes (item_images.mjs): kept for this report only, freed when it is replaced.
+  const images = drawsOnImages(kind) ? new ImageStore(ids) : null;
+  signal.addEventListener("abort", () => images?.revoke());
+  const units = images && h("select", { class: "item-image-units", "aria-label": "Coordinates of the shapes" },
+    h("option", { value: "auto" }, "coordinates: normalized if all within [0, 1], else pixels"),
+    h("option", { value: "pixels" }, "coordinates in pixels"), h("option", { value: "normalized" }, "coordinates normalized (0–1)"));
+  const imageOf = async (item) => {
+    const image = await images?.image(item);
+    return image ? { ...image, units: units.value } : null;
+  };
+  const view = new ItemView({ kind, palette, fetchDetail, report, drawer: drawer ?? SHAPES, imageOf, images });
+  container.append(view.dialog);
   container.addEventListener("click", (event) => {
     const figure = event.target.closest("[data-opens-item]");  // a report's own figure of item i (masks)
     if (figure && ids[Number(figure.dataset.opensItem)] !== undefined) {
@@ -148,11 +159,61 @@ export function attachItemViews(container, report, { kind, detail }) {
   });
   cards.observe(container, { childList: true });
   signal.addEventListener("abort", () => { cards.disconnect(); rows.disconnect(); });
-  return drawer?.gallery === false ? null : gallery(report, items, list, { kind, palette, fetchDetail, view });
+  if (drawer?.gallery === false) return null;
+  const card = gallery(report, items, list, { kind, palette, fetchDetail, view, imageOf });
+  if (images) imagesControl(card, view, images, units);
+  return card;
+}
+
+/**
+ * The images control of a gallery: choose files or a folder, or drop them on the gallery or an open
+ * view; each drop says how many items have an image and lists every file that got none. The
+ * thumbnails and the open view with a new image are drawn again.
+ */
+function imagesControl(card, view, images, units) {
+  const status = h("p", { class: "muted item-images-status", "aria-live": "polite" },
+    "The files stay in this tab: nothing is uploaded.");
+  const files = h("input", { type: "file", multiple: "", accept: "image/*", class: "item-images-files" });
+  const folder = h("input", { type: "file", multiple: "", webkitdirectory: "", class: "item-images-folder" });
+  const control = h("div", { class: "item-images", dataset: { images: "0" } },
+    h("span", {}, "Images: drop image files or a folder here, or choose "),
+    h("label", { class: "item-images-choose" }, "files ", files), " ",
+    h("label", { class: "item-images-choose" }, "a folder ", folder), " ", units, status);
+  card.querySelector(".item-gallery-grid").before(control);
+  const take = (records) => {
+    const outcome = images.add(records);
+    status.textContent = outcomeText(outcome, images.count);
+    Object.assign(control.dataset, { images: String(images.count), matched: String(outcome.matched.length),
+      unmatched: String(outcome.unmatched.length + outcome.ambiguous.length), skipped: String(outcome.skipped.length) });
+    redraw(new Set(outcome.matched.map(({ item }) => item)));
+  };
+  const redraw = (items) => {
+    card.redraw(items);
+    if (view.dialog.open && items.has(String(view.order[view.index]))) view.show(view.index);
+  };
+  for (const input of [files, folder]) {
+    input.addEventListener("change", () => { take(chosenFiles(input)); input.value = ""; });
+  }
+  units.addEventListener("change", () => redraw(new Set(images.items)));
+  for (const target of [card, view.dialog]) {
+    target.addEventListener("dragover", (event) => {
+      if (!event.dataTransfer?.types?.includes("Files")) return;
+      event.preventDefault();
+      target.classList.add("image-drop");
+    });
+    target.addEventListener("dragleave", () => target.classList.remove("image-drop"));
+    target.addEventListener("drop", (event) => {
+      if (!event.dataTransfer?.types?.includes("Files")) return;
+      event.preventDefault();
+      event.stopPropagation();  // not the tab's own drop (rows)
+      target.classList.remove("image-drop");
+      droppedFiles(event.dataTransfer).then(take);
+    });
+  }
 }
 
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */
-function gallery(report, items, list, { kind, palette, fetchDetail, view }) {
+function gallery(report, items, list, { kind, palette, fetchDetail, view, imageOf }) {
   const shown = items.slice(0, GALLERY_ITEMS);
   const order = items.map(list.id);
   const grid = h("div", { class: "item-gallery-grid" });
@@ -172,30 +233,38 @@ function gallery(report, items, list, { kind, palette, fetchDetail, view }) {
     button.addEventListener("click", () => view.open(order, rank, { from: button }));
     grid.append(button);
   });
-  (async () => {  // one thumbnail per task, in rank order
-    for (const button of grid.children) {
-      try {
-        const detail = await fetchDetail(button.dataset.item);
-        performance.mark("agreekit:gallery:detail");
-        const figure = button.querySelector(".thumb-figure");
-        await drawItem(kind, detail, { palette, report, thumbnail: true, mount: (svg) => figure.replaceChildren(svg) });
-        button.dataset.state = "drawn";
-      } catch (error) {
-        button.querySelector(".thumb-figure").textContent = "not drawn";
-        button.dataset.state = "failed";
-      }
-      await new Promise((resolve) => setTimeout(resolve, 0));
+  const draw = async (button) => {
+    try {
+      const detail = await fetchDetail(button.dataset.item);
+      performance.mark("agreekit:gallery:detail");
+      const figure = button.querySelector(".thumb-figure");
+      const image = await imageOf(button.dataset.item);
+      await drawItem(kind, detail, { palette, report, thumbnail: true, image, mount: (svg) => figure.replaceChildren(svg) });
+      Object.assign(button.dataset, { state: "drawn", image: image ? "drawn" : "none" });
+    } catch (error) {
+      button.querySelector(".thumb-figure").textContent = "not drawn";
+      button.dataset.state = "failed";
     }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  let drawing = (async () => {  // one thumbnail per task, in rank order
+    for (const button of grid.children) await draw(button);
     card.dataset.state = "drawn";
     performance.mark("agreekit:gallery:drawn");
   })();
+  /** Draw the thumbnails of `items` again (new images), after those drawing now, one per task. */
+  card.redraw = (changed) => {
+    drawing = drawing.then(async () => {
+      for (const button of grid.children) if (changed.has(button.dataset.item)) await draw(button);
+    });
+  };
   return card;
 }
 
 /** The panel: a modal dialog with the item's picture, stepping through an order of items. */
 class ItemView {
-  constructor({ kind, palette, fetchDetail, report, drawer }) {
-    Object.assign(this, { kind, palette, fetchDetail, report, drawer, order: [], index: 0, focus: null, shown: null, request: 0 });
+  constructor({ kind, palette, fetchDetail, report, drawer, imageOf, images }) {
+    Object.assign(this, { kind, palette, fetchDetail, report, drawer, imageOf, images, order: [], index: 0, focus: null, shown: null, request: 0 });
     this.heading = h("h3", { id: `item-view-title-${kind}` });
     this.position = h("span", { class: "muted", "aria-live": "polite" });
     this.previous = h("button", { type: "button", onclick: () => this.step(-1) }, "← Previous");
@@ -263,10 +332,11 @@ class ItemView {
       this.dialog.dataset.state = "error";
       return;
     }
+    const image = await this.imageOf(item);
     if (request !== this.request) return;  // the user moved on meanwhile
     performance.mark("agreekit:item-view:detail");
     const picture = await this.drawer.draw(this.kind, detail, { palette: this.palette, focus: this.focus, report: this.report,
-      mount: (svg) => this.figure.replaceChildren(svg) });
+      image, mount: (svg) => this.figure.replaceChildren(svg) });
     if (request !== this.request) return;
     this.shown = picture;
     performance.mark("agreekit:item-view:drawn");
@@ -275,6 +345,9 @@ class ItemView {
     if (request !== this.request) return;
     this.note.textContent = this.focus ? `Only ${this.focus[0]} and ${this.focus[1]} at full strength. ` : "";
     this.note.append(this.drawer.note);
+    if (image) this.note.append(` Drawn over ${image.name} (${image.width} × ${image.height} px, shapes in ` +
+      `${picture.querySelector("image.item-image")?.dataset.units ?? "pixels"}); the SVG download embeds it.`);
+    this.dialog.dataset.image = image ? "drawn" : "none";
     this.dialog.dataset.state = "shown";
   }
 
@@ -282,11 +355,13 @@ class ItemView {
     return `agreekit-${this.kind}-item-${fileSafe(this.order[this.index])}.${extension}`;
   }
 
-  downloadSvg() {
-    if (this.shown) downloadBlob(this.fileName("svg"), new Blob([this.drawer.svg(this.shown)], { type: "image/svg+xml" }));
+  async downloadSvg() {
+    if (!this.shown) return;
+    const text = hasImages(this.shown) ? await svgWithImages(this.shown, this.images) : await this.drawer.svg(this.shown);
+    downloadBlob(this.fileName("svg"), new Blob([text], { type: "image/svg+xml" }));
   }
 
   async downloadPng() {
-    if (this.shown) downloadBlob(this.fileName("png"), await this.drawer.png(this.shown));
+    if (this.shown) downloadBlob(this.fileName("png"), await (hasImages(this.shown) ? pngWithImages(this.shown) : this.drawer.png(this.shown)));
   }
 }
