@@ -56,6 +56,22 @@ def test_the_solver_gives_scipys_assignments(shape):
             assert all(np.array_equal(a, b) for a, b in zip(ours, theirs))
 
 
+@pytest.mark.parametrize("failure", [None, ImportError("no such file")])
+def test_without_the_extension_the_ordinary_import_serves(monkeypatch, failure):
+    def missing():
+        if failure is not None:
+            raise failure
+        return None
+
+    monkeypatch.setattr(lsap, "_extension_solver", missing)
+    assert lsap._solver() is scipy.optimize.linear_sum_assignment
+
+
+def test_a_solver_that_answers_wrongly_is_not_used(monkeypatch):
+    monkeypatch.setattr(lsap, "_extension_solver", lambda: lambda cost: (np.array([0, 1]), np.array([0, 1])))
+    assert lsap._solver() is scipy.optimize.linear_sum_assignment
+
+
 def test_the_extension_loads_by_its_file_alone():
     code = ("import sys, numpy as np\n"
             "from agreekit.lsap import _extension_solver\n"

@@ -136,9 +136,9 @@ class SparsePairs:
         out = np.empty(len(counts))
         blocks = self._row_blocks()
         for start in range(0, len(counts), _SPARSE_RESAMPLES):
-            columns = np.ascontiguousarray(counts[start:start + _SPARSE_RESAMPLES].T)
+            by_item = np.ascontiguousarray(counts[start:start + _SPARSE_RESAMPLES].T)  # (n_items × resamples)
             out[start:start + _SPARSE_RESAMPLES] = sum(
-                (self._block_form(columns, first, last) for first, last in blocks), np.zeros(columns.shape[1]))
+                (self._block_form(by_item, first, last) for first, last in blocks), np.zeros(by_item.shape[1]))
         return out
 
     def _row_blocks(self):
@@ -147,16 +147,16 @@ class SparsePairs:
         bounds = np.unique(np.concatenate([cuts, [len(self.indptr) - 1]]))
         return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
 
-    def _block_form(self, columns, first, last):
-        """Σ over rows first..last − 1 of c_i Σ_k x_k c_{column_k}, one value per column of ``columns``."""
+    def _block_form(self, by_item, first, last):
+        """Σ over rows first..last − 1 of c_i Σ_k x_k c_{column_k}, one value per resample (column of ``by_item``)."""
         begin, end = int(self.indptr[first]), int(self.indptr[last])
         if begin == end:
             return 0.0
         lengths = np.diff(self.indptr[first:last + 1])
         rows = np.flatnonzero(lengths) + first
-        inner = columns[self.columns[begin:end]] * self.values[begin:end, None]
+        inner = by_item[self.columns[begin:end]] * self.values[begin:end, None]
         per_row = np.add.reduceat(inner, self.indptr[rows] - begin, axis=0)
-        return (per_row * columns[rows]).sum(axis=0)
+        return (per_row * by_item[rows]).sum(axis=0)
 
     @property
     def nbytes(self):
