@@ -189,7 +189,7 @@ def test_sampled_object_pairs_above_the_item_threshold_are_exact_and_sparse(monk
     assert sparse.sigma.ci == pytest.approx(dense.sigma.ci, rel=1e-12, abs=1e-12)
     objects, result = baseline_of(rows, pair_budget=100)
     assert isinstance(result["terms"].sums, boot.SparsePairs)
-    assert result["terms"].sums.nnz <= 100
+    assert result["terms"].sums.matrix.nnz <= 100
 
 
 @pytest.mark.parametrize("n_images", [60, 240])
@@ -202,7 +202,7 @@ def test_bounded_terms_do_not_grow_with_items_squared(monkeypatch, n_images):
     _, sampled_path = baseline_of(rows, pair_budget=sample)
     n = objects.n_items
     terms = exact_path["terms"]
-    kept = sum(half.nnz for half in terms.sums.halves)
+    kept = sum(half.matrix.nnz for half in terms.sums.halves)
     assert 0.5 * sample < kept < 1.5 * sample
     # Per item: sizes and means of the model, sizes of the counts, two index pointers; per kept pair ≤ 16 bytes.
     assert terms.nbytes <= 40 * (n + 1) + 16 * kept

@@ -1,5 +1,6 @@
-"""Start-up: ``import agreekit`` loads neither scipy.optimize nor scipy.sparse, and what replaces them
-(scipy's own ``_lsap`` extension loaded by its file, numpy forms of the sparse products) gives scipy's numbers."""
+"""Start-up: ``import agreekit`` and a box report load neither scipy.optimize nor scipy.sparse, and what
+replaces them (scipy's own ``_lsap`` extension loaded by its file, the cross counts in numpy) gives
+scipy's numbers; the sparse item-pair form imports scipy.sparse when first built."""
 import json
 import os
 import subprocess
@@ -9,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.optimize
-from scipy import sparse
 
 from agreekit import lsap
 from agreekit.measures import bootstrap as boot
@@ -81,30 +81,19 @@ def test_the_extension_loads_by_its_file_alone():
     assert fresh_python(code).split() == ["[1,", "0,", "2]", "False"]
 
 
-def scipy_quadratic_form(first, second, values, n, counts):
-    """Σ_ij M_ij c_i c_j of the CSR matrix scipy builds from the entries (repeats summed)."""
-    matrix = sparse.csr_matrix((values, (first, second)), shape=(n, n))
-    return np.einsum("ri,ri->r", (matrix @ counts.T).T, counts)
-
-
-@pytest.mark.parametrize("entries_per_step", [1 << 16, 5, 1])
-def test_sparse_pairs_match_scipys_sparse_product(monkeypatch, entries_per_step):
-    monkeypatch.setattr(boot, "_SPARSE_ENTRIES", entries_per_step)
-    rng = np.random.default_rng(entries_per_step)
+def test_sparse_pairs_sum_repeated_entries_like_the_dense_form():
+    rng = np.random.default_rng(5)
     n = 57
     first = rng.integers(0, n - 1, 400)
     second = first + rng.integers(1, n - first)          # first < second, many pairs repeated
     values = rng.normal(size=400)
+    upper = np.zeros((n, n))
+    np.add.at(upper, (first, second), values)
     counts = boot.resample_counts(n, 37, seed=4)
     pairs = boot.SparsePairs.from_entries(first, second, values, n)
-    assert pairs.nnz == len(set(zip(first.tolist(), second.tolist())))
-    assert pairs.weighted(counts) == pytest.approx(scipy_quadratic_form(first, second, values, n, counts),
+    assert pairs.matrix.nnz == len(set(zip(first.tolist(), second.tolist())))
+    assert pairs.weighted(counts) == pytest.approx(boot.DensePairs(upper + upper.T).weighted(counts),
                                                    rel=1e-12, abs=1e-12)
-
-
-def test_empty_sparse_pairs_weigh_nothing():
-    pairs = boot.SparsePairs.from_entries(np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0), 6)
-    assert pairs.nnz == 0 and np.array_equal(pairs.weighted(boot.resample_counts(6, 3)), np.zeros(3))
 
 
 class Objects:

@@ -31,7 +31,6 @@ DEFAULT_SEED = 20260813
 DEFAULT_LEVEL = CI_LEVEL
 BOOTSTRAP_ELEMENTS = 1 << 22  # resamples × items per chunk of counts: 32 MB of float64
 _SPARSE_RESAMPLES = 16        # resamples per sparse product: their rows of counts stay in cache
-_SPARSE_ENTRIES = 1 << 16     # stored entries per step of a sparse product: with 16 resamples, 8 MB of products
 
 
 def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED):
@@ -105,62 +104,34 @@ class DensePairs:
 
 @dataclass(frozen=True)
 class SparsePairs:
-    """X through its stored entries: each unordered item pair at most once, the rest 0.
+    """X through its stored entries: each unordered item pair at most once (CSR), the rest 0.
 
-    Compressed rows: the entries of row i are ``columns[indptr[i]:indptr[i + 1]]``
-    (ascending) with ``values`` alike.  Offsets are 32-bit, as scipy's CSR
-    keeps them, so 12 bytes per entry and 4 per item.
+    The chance baselines build it above their ``DENSE_ITEMS`` (4,000) items
+    only, so scipy.sparse is imported here, not with the package: it costs
+    seconds of the page's start-up in Pyodide (docs/web.md "Speed").  Its
+    compiled product is 11–13× faster than the same sums in numpy
+    (``benchmarks/sparse_pairs_speed.py``).
     """
 
-    indptr: np.ndarray    # (n_items + 1,) int32
-    columns: np.ndarray   # (nnz,) int32
-    values: np.ndarray    # (nnz,) float
+    matrix: object  # scipy.sparse.csr_matrix
 
     @classmethod
     def from_entries(cls, first, second, values, n_items):
         """Entries ``values[k]`` at item pairs (first[k], second[k]), first ≠ second; repeats add up."""
-        # int64 keys: n_items² overflows wasm32's intp above 46,340 items.
-        keys = np.asarray(first, dtype=np.int64) * n_items + np.asarray(second, dtype=np.int64)
-        unique, where = np.unique(keys, return_inverse=True)
-        summed = np.bincount(where.ravel(), np.asarray(values, dtype=float), len(unique))
-        rows = (unique // n_items).astype(np.intp)
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n_items))]).astype(np.int32)
-        return cls(indptr, (unique % n_items).astype(np.int32), summed)
-
-    @property
-    def nnz(self):
-        return len(self.values)
+        from scipy import sparse
+        return cls(sparse.csr_matrix((np.asarray(values, dtype=float), (first, second)), shape=(n_items, n_items)))
 
     def weighted(self, counts):
-        # Σ_i c_i Σ_{k in row i} x_k c_{column_k}: each stored entry is one unordered pair.
+        # Σ_k c_{first_k} c_{second_k} x_k: each stored entry is one unordered pair.
         out = np.empty(len(counts))
-        blocks = self._row_blocks()
         for start in range(0, len(counts), _SPARSE_RESAMPLES):
-            by_item = np.ascontiguousarray(counts[start:start + _SPARSE_RESAMPLES].T)  # (n_items × resamples)
-            out[start:start + _SPARSE_RESAMPLES] = sum(
-                (self._block_form(by_item, first, last) for first, last in blocks), np.zeros(by_item.shape[1]))
+            columns = np.ascontiguousarray(counts[start:start + _SPARSE_RESAMPLES].T)
+            out[start:start + _SPARSE_RESAMPLES] = ((self.matrix @ columns) * columns).sum(axis=0)
         return out
-
-    def _row_blocks(self):
-        """Consecutive (first, last) row ranges of about ``_SPARSE_ENTRIES`` entries each (a longer row alone)."""
-        cuts = np.searchsorted(self.indptr, np.arange(0, self.nnz, _SPARSE_ENTRIES), side="right") - 1
-        bounds = np.unique(np.concatenate([cuts, [len(self.indptr) - 1]]))
-        return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
-
-    def _block_form(self, by_item, first, last):
-        """Σ over rows first..last − 1 of c_i Σ_k x_k c_{column_k}, one value per resample (column of ``by_item``)."""
-        begin, end = int(self.indptr[first]), int(self.indptr[last])
-        if begin == end:
-            return 0.0
-        lengths = np.diff(self.indptr[first:last + 1])
-        rows = np.flatnonzero(lengths) + first
-        inner = by_item[self.columns[begin:end]] * self.values[begin:end, None]
-        per_row = np.add.reduceat(inner, self.indptr[rows] - begin, axis=0)
-        return (per_row * by_item[rows]).sum(axis=0)
 
     @property
     def nbytes(self):
-        return self.indptr.nbytes + self.columns.nbytes + self.values.nbytes
+        return self.matrix.data.nbytes + self.matrix.indices.nbytes + self.matrix.indptr.nbytes
 
 
 @dataclass(frozen=True)
