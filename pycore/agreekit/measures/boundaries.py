@@ -35,6 +35,7 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     from scipy.sparse.csgraph import maximum_bipartite_matching as matching
     return matching(graph, perm_type=perm_type)
 
+
 # Decimal times are not exact in binary: 2.1 − 2.0 is 0.10000000000000009.
 # A slack of a nanosecond keeps "|Δ| ≤ 0.1 s" inclusive for such inputs while
 # staying far below any time resolution annotators work at.
