@@ -14,6 +14,12 @@
 //             the JS references Python holds, not the loaded shared libraries)
 //   restore / plain   the first loadPyodide of a process, from a saved bare snapshot (made once,
 //             in $TMPDIR) or as usual; then the packages and imports, which a snapshot keeps
+//   first     the page's way to its first result: loadPyodide, loadPackage numpy + scipy, the
+//             worker's bridge (web/bridge.py: imports agreekit), then the box example's report
+//             (dist/examples/boxes.csv through run_report), each as seconds since loadPyodide
+//             began.  Run it on two package folders to compare versions:
+//               git archive <ref> pycore | tar -x -C /tmp/before
+//               node benchmarks/pyodide_start.mjs dist/pyodide /tmp/before/pycore/agreekit first
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -98,7 +104,23 @@ assert lsap.linear_sum_assignment(1 - numpy.eye(3))[1].tolist() == [0, 1, 2]  # 
   const py = await timed(record, "first loadPyodide in the process", () => loadPyodide(options));
   await timed(record, "loadPackage numpy scipy", () => py.loadPackage(["numpy", "scipy"]));
   await timed(record, "import numpy, scipy.optimize", () => py.runPython("import numpy, scipy.optimize"));
+} else if (scenario === "first") {
+  const root = path.resolve(indexDir, "..", "..");
+  const start = performance.now();
+  const py = await loadPyodide({ indexURL });
+  record["loadPyodide"] = seconds(start);
+  await py.loadPackage(["numpy", "scipy"]);
+  record["packages loaded"] = seconds(start);
+  copyAgreekit(py);
+  const bridge = py.globals.get("dict")();
+  py.runPython(fs.readFileSync(path.join(root, "web", "bridge.py"), "utf8"), { globals: bridge });
+  record["agreekit imported"] = seconds(start);
+  const rows = fs.readFileSync(path.join(indexDir, "..", "examples", "boxes.csv"), "utf8");
+  const answer = JSON.parse(bridge.get("run_report")("boxes", rows, "{}"));
+  record["box example report computed"] = seconds(start);
+  record["report ok"] = answer.ok;
+  record["scipy.sparse imported"] = py.runPython("import sys; 'scipy.sparse' in sys.modules");
 } else {
-  throw new Error(`unknown scenario ${scenario}: imports, snapshot, restore or plain`);
+  throw new Error(`unknown scenario ${scenario}: imports, snapshot, restore, plain or first`);
 }
 console.log(JSON.stringify(record));

@@ -27,7 +27,8 @@ in creation order, whose founder it matches at the threshold).
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+
+from .lsap import linear_sum_assignment
 
 MODES = ("optimal", "potato")
 TIE_BREAK = 1e-9  # total-similarity difference below which two matchings count as equally good

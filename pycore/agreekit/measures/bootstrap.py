@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 
 from ..results import CI_LEVEL
 
@@ -105,13 +104,21 @@ class DensePairs:
 
 @dataclass(frozen=True)
 class SparsePairs:
-    """X through its stored entries: each unordered item pair at most once (CSR), the rest 0."""
+    """X through its stored entries: each unordered item pair at most once (CSR), the rest 0.
 
-    matrix: sparse.csr_matrix
+    The chance baselines build it above their ``DENSE_ITEMS`` (4,000) items
+    only, so scipy.sparse is imported here, not with the package: it costs
+    seconds of the page's start-up in Pyodide (docs/web.md "Speed").  Its
+    compiled product is 11–13× faster than the same sums in numpy
+    (``benchmarks/sparse_pairs_speed.py``).
+    """
+
+    matrix: object  # scipy.sparse.csr_matrix
 
     @classmethod
     def from_entries(cls, first, second, values, n_items):
         """Entries ``values[k]`` at item pairs (first[k], second[k]), first ≠ second; repeats add up."""
+        from scipy import sparse
         return cls(sparse.csr_matrix((np.asarray(values, dtype=float), (first, second)), shape=(n_items, n_items)))
 
     def weighted(self, counts):

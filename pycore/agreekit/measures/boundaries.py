@@ -17,11 +17,24 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from ..arrays import safe_ratio
 from .bootstrap import DEFAULT_LEVEL, percentile_ci
+
+
+# scipy.sparse is imported on first use, not with the package: it costs seconds of the page's
+# start-up in Pyodide (docs/web.md "Speed") and only segment reports need it.
+def csr_matrix(*args, **kwargs):
+    """``scipy.sparse.csr_matrix``, imported when first called."""
+    from scipy.sparse import csr_matrix as csr
+    return csr(*args, **kwargs)
+
+
+def maximum_bipartite_matching(graph, perm_type="row"):
+    """``scipy.sparse.csgraph.maximum_bipartite_matching``, imported when first called."""
+    from scipy.sparse.csgraph import maximum_bipartite_matching as matching
+    return matching(graph, perm_type=perm_type)
+
 
 # Decimal times are not exact in binary: 2.1 − 2.0 is 0.10000000000000009.
 # A slack of a nanosecond keeps "|Δ| ≤ 0.1 s" inclusive for such inputs while

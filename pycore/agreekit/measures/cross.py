@@ -28,10 +28,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import sparse
 
 PAIR_ANNOTATORS = 1_000   # above it no per-pair sums: 1,000² numbers = 8 MB per matrix at the limit
 DENSE_ITEMS = 2_000       # up to it the exact path keeps dense same-annotator item-pair sums for the interval
+GROUP_PAIRS = 1 << 20     # pairs of runs formed at once for the closed-form counts: about 40 MB of indices and products
 
 
 class Runs(NamedTuple):
@@ -143,35 +143,61 @@ def exact_counts(objects):
     t_a (N − t_a) − Σ_i n_ia (n_i − n_ia), and the corpus N²/2 − Σ_i n_i²/2
     minus the same-annotator Σ_a (t_a² − Σ_i n_ia²)/2.
     """
-    counts = item_annotator_counts(objects)
+    runs = object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
     a = len(objects.annotators)
-    t = np.asarray(counts.sum(axis=0)).ravel()
-    n_item = np.asarray(counts.sum(axis=1)).ravel()
-    square_a = np.asarray(counts.multiply(counts).sum(axis=0)).ravel()
+    size = runs.size
+    t = np.bincount(runs.annotator, size, a)
+    n_item = np.bincount(runs.item, size, objects.n_items)
+    square_a = np.bincount(runs.annotator, size ** 2, a)
     same = (t ** 2 - square_a) / 2.0
     total = (n_item.sum() ** 2 - (n_item ** 2).sum()) / 2.0 - same.sum()
-    shared = np.asarray(counts.T.multiply(n_item).sum(axis=1)).ravel() - square_a   # Σ_i n_ia (n_i − n_ia)
+    shared = np.bincount(runs.annotator, size * n_item[runs.item], a) - square_a   # Σ_i n_ia (n_i − n_ia)
     per_annotator = t * (t.sum() - t) - shared
     per_pair = None
     if a <= PAIR_ANNOTATORS:
-        per_pair = np.outer(t, t) - (counts.T @ counts).toarray()
+        # Runs are ordered by item: Σ_i n_ia n_ib over the pairs of runs on one item.
+        per_pair = np.outer(t, t) - products_within_groups(runs.item, runs.annotator, size, a)
         np.fill_diagonal(per_pair, 0.0)
     return float(total), per_annotator, per_pair
 
 
-def item_annotator_counts(objects):
-    """Objects per (item, annotator) as a sparse (n_items × A) matrix."""
-    runs = object_runs(objects.offsets, objects.annotator_of)
-    return sparse.csr_matrix((runs.size, (runs.item, runs.annotator)),
-                             shape=(objects.n_items, len(objects.annotators)))
-
-
 def same_item_pair_counts(objects):
     """Σ_a n_ia n_ja per item pair (dense, zero diagonal): the same-annotator pairs of items i and j."""
-    counts = item_annotator_counts(objects)
-    out = (counts @ counts.T).toarray()
+    runs = object_runs(objects.offsets, objects.annotator_of)
+    by_annotator = np.argsort(runs.annotator, kind="stable")
+    out = products_within_groups(runs.annotator[by_annotator], runs.item[by_annotator],
+                                 runs.size[by_annotator], objects.n_items)
     np.fill_diagonal(out, 0.0)
     return out
+
+
+def products_within_groups(group, key, weight, n_keys):
+    """The (n_keys × n_keys) Σ_g w_r w_s over ordered pairs of entries r, s of one group g, at (key_r, key_s).
+
+    Entries are sorted by ``group``.  The pairs are formed a few groups at a
+    time, about ``GROUP_PAIRS`` at once; no key repeats within a group, so a
+    longer group alone has at most n_keys² pairs (one output's worth).
+    """
+    out = np.zeros(n_keys * n_keys)
+    starts = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]])) if len(group) else np.zeros(0, np.intp)
+    sizes = np.diff(np.concatenate([starts, [len(group)]])).astype(np.intp)
+    pair_ends = np.cumsum(sizes * sizes)
+    first = 0
+    while first < len(starts):
+        last = max(first + 1, int(np.searchsorted(pair_ends, pair_ends[first] - sizes[first] ** 2 + GROUP_PAIRS,
+                                                  side="right")))
+        r, s = _pairs_within(starts[first:last], sizes[first:last])
+        out += np.bincount(key[r] * n_keys + key[s], weight[r] * weight[s], n_keys * n_keys)
+        first = last
+    return out.reshape(n_keys, n_keys)
+
+
+def _pairs_within(starts, sizes):
+    """Entry indices (r, s) of every ordered pair within each group (its first entry ``starts[g]``, ``sizes[g]`` long)."""
+    squares = sizes * sizes
+    group = np.repeat(np.arange(len(sizes), dtype=np.intp), squares)
+    position = np.arange(int(squares.sum()), dtype=np.intp) - np.repeat(np.cumsum(squares) - squares, squares)
+    return starts[group] + position // sizes[group], starts[group] + position % sizes[group]
 
 
 def exact_baseline(sums, objects, pooled_sum):

@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import sparse
 
 from ..arrays import safe_ratio
 
@@ -231,6 +230,7 @@ class LabelList(NamedTuple):
     @classmethod
     def of(cls, values, unit_trace, n_traces, n_categories):
         """The labels of ``values`` (arguments as :func:`pair_blocks`)."""
+        from scipy import sparse  # here, not with the package: seconds of the page's start-up in Pyodide
         annotator, unit = np.nonzero(np.asarray(values).T >= 0)
         category = np.asarray(values)[unit, annotator]
         one_hot = sparse.csc_matrix((np.ones(len(unit)), (unit, annotator * n_categories + category)),
@@ -259,6 +259,7 @@ def _pair_block(labels, lo, hi, by_trace):
     n_cat, width, n_after = labels.n_categories, hi - lo, labels.n_annotators - lo
     start, stop = np.searchsorted(labels.annotator, [lo, hi])
     unit, own = labels.unit[start:stop], (labels.annotator[start:stop] - lo) * n_cat + labels.category[start:stop]
+    from scipy import sparse  # here, not with the package: seconds of the page's start-up in Pyodide
     # (a, c) × (b, k): units where a said c and b said k, for a in the block and every b ≥ lo.
     by_label = sparse.csr_matrix((np.ones(len(unit)), (own, unit)), shape=(width * n_cat, len(labels.unit_trace)))
     counts = (by_label @ labels.one_hot[:, lo * n_cat:]).toarray().reshape(width, n_cat, n_after, n_cat)
@@ -277,6 +278,7 @@ def _pair_block(labels, lo, hi, by_trace):
 def _per_trace(labels, unit, own, lo, pair_of, n_pairs):
     """The :class:`PairBlock` ``per_trace`` margins: each pair's table margins on each trace's units."""
     n_cat, width = labels.n_categories, pair_of.shape[0]
+    from scipy import sparse  # here, not with the package: seconds of the page's start-up in Pyodide
     rows = labels.unit_trace[unit] * width * n_cat + own  # (trace, a, c)
     by_trace = sparse.csr_matrix((np.ones(len(unit)), (rows, unit)),
                                  shape=(labels.n_traces * width * n_cat, len(labels.unit_trace)))

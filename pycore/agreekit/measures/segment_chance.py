@@ -45,8 +45,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.csgraph import connected_components
 
 from ..geometry.intervals import paired_temporal_giou, paired_temporal_iou, temporal_iou
 from ..matching import TIE_BREAK, match
@@ -282,6 +280,8 @@ def _component_matches(segments, start, end, threshold, edges):
     nodes, inverse = np.unique(np.concatenate([node_a, node_b]), return_inverse=True)
     inverse = inverse.ravel().astype(np.intp)
     ia, ib = inverse[:len(k)], inverse[len(k):]
+    from scipy import sparse  # here, not with the package: seconds of the page's start-up in Pyodide
+    from scipy.sparse.csgraph import connected_components
     graph = sparse.coo_matrix((np.ones(len(k)), (ia, ib)), shape=(len(nodes), len(nodes)))
     _, label = connected_components(graph, directed=False)
     component = label[ia]

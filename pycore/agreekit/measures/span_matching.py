@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..arrays import safe_ratio
+from ..lsap import linear_sum_assignment
 
 OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed_a", "missed_b")
 EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH = range(4)  # indices into OUTCOMES of the matched kinds
