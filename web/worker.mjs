@@ -16,6 +16,10 @@
 //               {id, type: "converted", outcome, ms}       bridge.py's run_convert answer (parsed)
 //               {id, type: "detail", json, ms}             bridge.py's run_item_detail answer (JSON text):
 //                                                          {"ok": true, "detail": {...}} or {"ok": false, "error"}
+//
+// Messages are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
+// the base at start, scipy.sparse when a call first imports it (then that call runs again) or
+// once the worker has been idle after a call.
 
 import { convertFiles } from "./import_worker.mjs";
 

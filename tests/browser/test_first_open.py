@@ -123,7 +123,7 @@ def test_the_box_example_needs_only_scipys_base_and_segments_install_the_rest(op
     names = lambda urls: [url.rsplit("/", 1)[-1] for url in urls]  # noqa: E731
     base, sparse = (info["scipy"][part].rsplit("/", 1)[-1] for part in ("base", "sparse"))
     until_result = names(requested)
-    assert base in until_result and sparse not in until_result
+    assert base in until_result and sparse not in until_result, " ".join(until_result)
     whole = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())["packages"]["scipy"]["file_name"]
     assert whole != base or info["scipy"]["base"].startswith("wheels/")  # the cut wheel, not Pyodide's
     assert not any(url.endswith("pyodide/" + whole) for url in requested)
