@@ -264,6 +264,57 @@ def build_wheel(out_dir: Path) -> Path:
     return wheel
 
 
+# --------------------------------------------------------------------------- scipy for the calculator
+
+# Pyodide compiles every shared library of a package when it installs it: for scipy 110 of them,
+# 32.6 MB of wasm, most of the "packages" stage of the page's start. The calculator's first report
+# (boxes) needs scipy's base and its linear_sum_assignment extension only; traces and segments
+# need scipy.sparse (and scipy.linalg under it). So the calculator installs scipy in two parts
+# cut from Pyodide's own wheel, the second when a report first imports it (web/worker.mjs). The
+# workshop page keeps Pyodide's whole scipy.
+SCIPY_BASE = ("scipy/_lib/", "scipy/optimize/_lsap")        # and scipy/*.py, the package itself
+SCIPY_SPARSE = ("scipy/sparse/", "scipy/linalg/")            # the second part
+SCIPY_SPARSE_NAME = "scipy_sparse_linalg"
+
+
+def _write_wheel(path: Path, files: list[tuple[str, bytes]], dist_info: str, metadata: str):
+    """A wheel of ``files`` with ``dist_info``'s METADATA, WHEEL and a RECORD of what it holds."""
+    files = [*files, (f"{dist_info}/METADATA", metadata.encode()),
+             (f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: agreekit build.py\nRoot-Is-Purelib: false\n")]
+    record = [_wheel_file_record(n, d) for n, d in files] + [f"{dist_info}/RECORD,,"]
+    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for arcname, data in files:
+            info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+
+
+def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
+    """Cut Pyodide's scipy wheel into the calculator's two parts; ``{"base": name, "sparse": name}``.
+
+    The base keeps the wheel's name (Pyodide names an installed package by its file name) and
+    its METADATA; the sparse part is a wheel of its own name. Every file is the original's bytes.
+    """
+    with zipfile.ZipFile(wheel) as source:
+        members = [(i.filename, source.read(i)) for i in source.infolist() if not i.is_dir()]
+    name, version = wheel.name.split("-")[:2]
+    tags = wheel.name.split("-", 2)[2]
+    dist_info = f"{name}-{version}.dist-info/"
+    metadata = dict(members)[f"{dist_info}METADATA"].decode()
+    is_base = lambda f: f.count("/") == 1 and f.endswith(".py") or f.startswith(SCIPY_BASE)  # noqa: E731
+    base = [(f, d) for f, d in members if is_base(f)]
+    sparse = [(f, d) for f, d in members if f.startswith(SCIPY_SPARSE)]
+    written = {"base": wheel.name, "sparse": f"{SCIPY_SPARSE_NAME}-{version}-{tags}"}
+    _write_wheel(out_dir / written["base"], base, dist_info.rstrip("/"), metadata)
+    _write_wheel(out_dir / written["sparse"], sparse, f"{SCIPY_SPARSE_NAME}-{version}.dist-info",
+                 f"Metadata-Version: 2.1\nName: {SCIPY_SPARSE_NAME}\nVersion: {version}\n"
+                 f"Summary: scipy.sparse and scipy.linalg of {wheel.name}, for the agreekit calculator\n")
+    return written
+
+
 # --------------------------------------------------------------------------- examples
 
 def _python_with_numpy() -> str:
@@ -424,13 +475,19 @@ def build(local_source: str | None = None) -> Path:
     shutil.copyfile(wheel, staging / wheel_rel)
     (staging / wheel_rel).chmod(0o644)
 
+    # scipy in two parts for the calculator (split_scipy), content-addressed as the wheel is.
+    scipy_wheel = pyodide_dir / lock["packages"]["scipy"]["file_name"]
+    scipy_rel = f"wheels/scipy/{sha256_of(scipy_wheel)[:12]}"
+    scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in split_scipy(scipy_wheel, staging / scipy_rel).items()}
+
     # The page: index.html and kinds.json from the registry; forms.py only writes them.
     build_page(staging)
     shutil.copytree(ROOT / "web", staging / "web",
                     ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
     build_examples(staging / "examples")
     build_workshop(staging, lock, local_source, wheel_rel)
-    stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION})
+    stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
+                          "scipy": scipy_parts})
     precompress(staging)
 
     for path in staging.rglob("*"):

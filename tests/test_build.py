@@ -318,3 +318,69 @@ def test_server_sends_the_gz_copy_only_to_clients_that_accept_gzip(tmp_path):
         for server in servers.values():
             server.shutdown()
             server.server_close()
+
+
+# --------------------------------------------------------------------------- scipy in two parts (issue 15)
+
+def _fake_scipy_wheel(folder: Path) -> Path:
+    wheel = folder / "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl"
+    files = {"scipy/__init__.py": b"# scipy", "scipy/version.py": b"v = 1", "scipy/_lib/_util.py": b"u",
+             "scipy/_lib/_ccallback_c.cpython-312-wasm32-emscripten.so": b"\0asm1",
+             "scipy/optimize/__init__.py": b"import everything",
+             "scipy/optimize/_lsap.cpython-312-wasm32-emscripten.so": b"\0asm2",
+             "scipy/optimize/_minpack.cpython-312-wasm32-emscripten.so": b"\0asm3",
+             "scipy/sparse/__init__.py": b"s", "scipy/sparse/csgraph/_flow.cpython-312-wasm32-emscripten.so": b"\0asm4",
+             "scipy/linalg/_flapack.cpython-312-wasm32-emscripten.so": b"\0asm5",
+             "scipy/special/_ufuncs.cpython-312-wasm32-emscripten.so": b"\0asm6",
+             "scipy-1.14.1.dist-info/METADATA": b"Metadata-Version: 2.1\nName: scipy\nVersion: 1.14.1\n",
+             "scipy-1.14.1.dist-info/WHEEL": b"Wheel-Version: 1.0\n", "scipy-1.14.1.dist-info/RECORD": b"stale"}
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return wheel
+
+
+def _members(wheel: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(wheel) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_scipy_is_cut_into_a_base_and_a_sparse_part_of_the_original_bytes(tmp_path):
+    original = _members(_fake_scipy_wheel(tmp_path))
+    parts = build.split_scipy(tmp_path / "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl", tmp_path / "out")
+    assert parts == {"base": "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl",
+                     "sparse": "scipy_sparse_linalg-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl"}
+    base, sparse = (_members(tmp_path / "out" / parts[p]) for p in ("base", "sparse"))
+    code = lambda files: {n for n in files if ".dist-info/" not in n}  # noqa: E731
+    assert code(base) == {"scipy/__init__.py", "scipy/version.py", "scipy/_lib/_util.py",
+                          "scipy/_lib/_ccallback_c.cpython-312-wasm32-emscripten.so",
+                          "scipy/optimize/_lsap.cpython-312-wasm32-emscripten.so"}  # no optimize/__init__.py
+    assert code(sparse) == {"scipy/sparse/__init__.py", "scipy/sparse/csgraph/_flow.cpython-312-wasm32-emscripten.so",
+                            "scipy/linalg/_flapack.cpython-312-wasm32-emscripten.so"}
+    assert all(base[n] == original[n] for n in code(base)) and all(sparse[n] == original[n] for n in code(sparse))
+    assert base["scipy-1.14.1.dist-info/METADATA"] == original["scipy-1.14.1.dist-info/METADATA"]
+    assert b"Name: scipy_sparse_linalg" in sparse["scipy_sparse_linalg-1.14.1.dist-info/METADATA"]
+    for files, dist_info in ((base, "scipy-1.14.1.dist-info"), (sparse, "scipy_sparse_linalg-1.14.1.dist-info")):
+        record = files[f"{dist_info}/RECORD"].decode().splitlines()
+        assert sorted(line.split(",")[0] for line in record) == sorted(files)
+        for line in record:
+            name, digest, size = line.split(",")
+            if name.endswith("RECORD"):
+                continue
+            data = files[name]
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert digest == f"sha256={expected}" and int(size) == len(data)
+
+
+def test_the_built_calculator_loads_the_parts_and_the_workshop_the_whole_scipy():
+    if not (build.DIST / "build-info.json").exists():
+        pytest.skip("dist/ not built (python3 build.py builds it)")
+    info = json.loads((build.DIST / "build-info.json").read_text())
+    lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())
+    whole = _members(build.DIST / "pyodide" / lock["packages"]["scipy"]["file_name"])
+    base, sparse = (_members(build.DIST / info["scipy"][p]) for p in ("base", "sparse"))
+    assert any(n.startswith("scipy/optimize/_lsap") for n in base) and "scipy/optimize/__init__.py" not in base
+    assert "scipy/sparse/csgraph/__init__.py" in sparse and "scipy/linalg/__init__.py" in sparse
+    assert all(whole[n] == data for n, data in {**base, **sparse}.items() if ".dist-info/" not in n)
+    worker = (build.DIST / "web" / "worker.mjs").read_text()
+    assert "scipy.base" in worker and '"scipy"' not in worker  # the calculator never loads the whole wheel

@@ -26,7 +26,15 @@ _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[\\/](?:[^\s'\"\\/]+[\\/])+([^\s'\"
 
 
 def internal_error(exc):
-    """``{"type": "internal", "message": …}``: one line naming the exception, no internal paths."""
+    """``{"type": "internal", "message": …}``: one line naming the exception, no internal paths.
+
+    A scipy module that is not installed yet is ``{"type": "missing_module", "module": …}``: the
+    calculator installs scipy.sparse when a report first needs it (build.py ``split_scipy``), and
+    the worker then runs the call again.
+    """
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("scipy."):
+        return {"type": "missing_module", "module": exc.name,
+                "message": f"internal error: {exc.name} is not installed in the calculator — please report it"}
     text = " ".join(_PATH.sub(r"\1", str(exc)).split())
     if len(text) > MAX_MESSAGE_CHARS:
         text = text[:MAX_MESSAGE_CHARS - 1] + "…"

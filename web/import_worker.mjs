@@ -7,14 +7,17 @@
 // The answer is parsed in the worker: it is a few small fields and one long string (the rows),
 // which the page receives by a plain copy, where parsing megabytes of JSON would block it.
 
-/** Convert ``message.files`` with ``runConvert`` (bridge.py) and post the answer. */
-export function convertFiles(runConvert, { id, files, kind, exact }, post) {
+/**
+ * Convert ``message.files`` with ``runConvert`` (bridge.py) and post the answer; ``answer(call)``
+ * is the worker's way of running a bridge call (it may install a missing scipy part and call again).
+ */
+export async function convertFiles(runConvert, { id, files, kind, exact }, post, answer = (call) => call()) {
   const started = performance.now();
   let outcome;
   try {
     const pairs = files.map(({ name, buffer }) => [name, new Uint8Array(buffer)]);
     const progress = (done, total, stage) => post({ id, type: "progress", done, total, stage });
-    outcome = JSON.parse(runConvert(pairs, kind || "", Boolean(exact), progress));
+    outcome = JSON.parse(await answer(() => runConvert(pairs, kind || "", Boolean(exact), progress)));
   } catch (error) {
     // Outside the bridge's own handling (the call itself failed): one line, like a report's bug.
     const text = String(error && error.message ? error.message : error).trim().split("\n").pop();

@@ -16,6 +16,10 @@
 //               {id, type: "converted", outcome, ms}       bridge.py's run_convert answer (parsed)
 //               {id, type: "detail", json, ms}             bridge.py's run_item_detail answer (JSON text):
 //                                                          {"ok": true, "detail": {...}} or {"ok": false, "error"}
+//
+// Messages are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
+// the base at start, scipy.sparse when a call first imports it (then that call runs again) or
+// once the worker has been idle after a call.
 
 import { convertFiles } from "./import_worker.mjs";
 
@@ -59,11 +63,20 @@ async function start() {
   // One call, so the downloads run in parallel. Our wheel by URL: 0.14 s against 0.78 s for
   // micropip (measured); numpy and scipy come in the same call, so nothing needs resolving.
   // Each package message restarts the page's loading clock (a slow network is not a hang).
-  await py.loadPackage(["numpy", "scipy", new URL((await info).wheel, root).href],
-    { messageCallback: (message) => status("packages", message) });
+  // scipy's base only: its sparse part waits until a report imports it (build.py split_scipy).
+  const { wheel, scipy } = await info;
+  const packageMessages = { messageCallback: (message) => status("packages", message) };
+  await py.loadPackage(["numpy", new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
+  scipySparse = new SciPySparse(py, new URL(scipy.sparse, root).href);
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
-  py.runPython(await bridge, { globals: namespace });
+  try {
+    py.runPython(await bridge, { globals: namespace });
+  } catch (error) {
+    if (!/ModuleNotFoundError: No module named 'scipy\./.test(String(error && error.message))) throw error;
+    await scipySparse.install();  // an agreekit that imports scipy.sparse at once: slower, still right
+    py.runPython(await bridge, { globals: namespace });
+  }
   const runReport = namespace.get("run_report");
   runConvert = namespace.get("run_convert");
   runItemDetail = namespace.get("run_item_detail");
@@ -78,16 +91,50 @@ async function start() {
 
 let runConvert;  // bridge.py's run_convert, once Python is up
 let runItemDetail;  // bridge.py's run_item_detail
+let scipySparse;  // scipy's second part, installed on first need
+
+/**
+ * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
+ * "missing_module" (bridge.py), or once the worker has been idle a while after its first report,
+ * so that a later traces or segments report need not wait for it.
+ */
+class SciPySparse {
+  constructor(py, url) { Object.assign(this, { py, url, installing: null }); }
+
+  install() {
+    this.installing ??= (async () => {
+      timings.sparse = Math.round(performance.now() - t0);
+      await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
+      await this.py.loadPackage([this.url]);
+      this.py.runPython("import importlib; importlib.invalidate_caches()");
+      timings.sparse_done = Math.round(performance.now() - t0);
+    })();
+    return this.installing;
+  }
+
+  /** `call()`'s JSON answer; if it names a missing scipy module: installed (`onInstall` told), called again. */
+  async answer(call, onInstall) {
+    const first = call();
+    if (!missingModule(first)) return first;
+    onInstall?.();
+    await this.install();
+    return call();
+  }
+}
+
+function missingModule(json) {
+  return json.startsWith('{"ok": false') && JSON.parse(json).error?.type === "missing_module";
+}
 
 /** One item's shapes and matches, from the rows of the kind's last report (parsed once, then kept). */
-function itemDetail({ id, kind, item }) {
+async function itemDetail({ id, kind, item }) {
   const started = performance.now();
   // Sent as the bridge's JSON text, parsed by the page: for an item of 1,500 boxes, receiving the
   // parsed object tree (a structured clone of ~10,000 objects) took 150 ms of the page's thread,
   // JSON.parse of the same 0.3 MB a few milliseconds.
   let json;
   try {
-    json = runItemDetail(kind, String(item));
+    json = await scipySparse.answer(() => runItemDetail(kind, String(item)));
   } catch (error) {
     const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
     json = JSON.stringify({ ok: false, error: { type: "internal", message: `internal error: ${text} — please report it, with the input` } });
@@ -99,7 +146,7 @@ const ready = start().catch((error) => {
   return null;
 });
 
-function compute(runReport, { id, kind, rows, options }) {
+async function compute(runReport, { id, kind, rows, options }) {
   const started = performance.now();
   let last = 0;
   const progress = (done, total, stage) => {
@@ -111,7 +158,8 @@ function compute(runReport, { id, kind, rows, options }) {
   };
   let json;
   try {
-    json = runReport(kind, rows, JSON.stringify(options || {}), progress);
+    json = await scipySparse.answer(() => runReport(kind, rows, JSON.stringify(options || {}), progress),
+      () => post({ id, type: "progress", done: 0, total: 0, stage: "loading scipy.sparse" }));
   } catch (error) {
     // A Python exception's message is its whole traceback: keep the last line ("Type: message").
     const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
@@ -151,14 +199,24 @@ function detachLongLists(report, prefix = [], found = []) {
   return found;
 }
 
-self.onmessage = async (event) => {
+// One message at a time, in order: a call that waits for scipy.sparse holds the ones after it.
+let queue = ready;
+let preload = null;  // the timer that installs scipy.sparse once the worker is idle after a report
+const IDLE_BEFORE_SPARSE_MS = 3000;
+
+async function handle(message) {
   const runReport = await ready;
-  const message = event.data;
   if (!runReport) {
     post({ id: message.id, type: "error", error: { type: "internal", message: "Python did not load." } });
     return;
   }
-  if (message.type === "compute") compute(runReport, message);
-  else if (message.type === "convert") convertFiles(runConvert, message, post);
-  else if (message.type === "item_detail") itemDetail(message);
+  clearTimeout(preload);
+  if (message.type === "compute") await compute(runReport, message);
+  else if (message.type === "convert") await convertFiles(runConvert, message, post, (call) => scipySparse.answer(call));
+  else if (message.type === "item_detail") await itemDetail(message);
+  if (!scipySparse.installing) preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
+}
+
+self.onmessage = (event) => {
+  queue = queue.then(() => handle(event.data)).catch(() => {});
 };

@@ -109,3 +109,25 @@ def test_typing_before_python_is_ready_wins_over_the_example(open_page, site):
     assert page.input_value("#rows-boxes") == own
     assert page.get_attribute("#results-boxes", "data-state") is None
 
+
+
+def test_the_box_example_needs_only_scipys_base_and_segments_install_the_rest(open_page, site, dist_dir):
+    """scipy comes in two parts (build.py split_scipy): the first result is computed before the
+    sparse part is fetched at all; a segments report (scipy.sparse) installs it and is right."""
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    requested = []
+    page = open_page(site.url)
+    page.on("request", lambda request: requested.append(request.url))
+    wait_result(page, "boxes")
+    assert_example_report(page, "boxes", dist_dir)
+    names = lambda urls: [url.rsplit("/", 1)[-1] for url in urls]  # noqa: E731
+    base, sparse = (info["scipy"][part].rsplit("/", 1)[-1] for part in ("base", "sparse"))
+    until_result = names(requested)
+    assert base in until_result and sparse not in until_result, " ".join(until_result)
+    whole = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())["packages"]["scipy"]["file_name"]
+    assert whole != base or info["scipy"]["base"].startswith("wheels/")  # the cut wheel, not Pyodide's
+    assert not any(url.endswith("pyodide/" + whole) for url in requested)
+    page.click("#tab-segments")
+    wait_result(page, "segments")
+    assert_example_report(page, "segments", dist_dir)
+    assert names(requested).count(sparse) == 1
