@@ -349,11 +349,13 @@ async function openShareFragment(fragment) {
 async function loadExample(kind, button) {
   const results = $(`#results-${kind}`);
   results.dataset.state = "loading";  // at once: the tab's earlier result is no longer the answer
+  latestRun[kind] = (latestRun[kind] ?? 0) + 1;  // and a run still computing (the first-open example) renders nothing
   try {
     const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);
   } catch (error) {
     results.dataset.state = "error";
+    results.removeAttribute("aria-busy");
     showError(kind, { message: `The example could not be loaded (${error.message}).` });
     return;
   }
