@@ -506,7 +506,7 @@ class BoundaryLayer {
     const { X, laneTop, laneHeight, boundaries } = this;
     const { points, tolerances } = boundaries;
     const tolerance = tolerances[index];
-    const pacer = new FramePacer();
+    const pacer = new FramePacer(800);  // plain lines without titles: more per frame than the picture
     for (const pair of boundaries.pairs) {
       const row = pair.by_tolerance[index];
       const down = laneTop(pair.a) < laneTop(pair.b);
