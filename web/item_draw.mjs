@@ -428,9 +428,10 @@ class BoundaryLayer {
     for (const layer of [ticks, this.matches]) layer.addEventListener("pointerover", (event) => this.addTitle(event.target));
     for (const p of this.boundaries.points) {
       const top = laneTop(p.annotator), x = round(X(p.time));
-      const node = s("line", { x1: x, x2: x, y1: round(top + 2), y2: round(top + laneHeight - 2),
-        stroke: context.styleOf(p.annotator).colour, "stroke-width": 1, "stroke-dasharray": p.kind === "end" ? "3 2" : null,
-        class: `boundary boundary-${p.kind}`, dataset: { annotator: p.annotator, time: exact(p.time), kind: p.kind, line: p.line } });
+      // starts hang from the lane's top, ends stand on its bottom (not dashed: 3,000 dashed ticks cost paint)
+      const [y1, y2] = p.kind === "start" ? [top + 2, top + laneHeight * 0.7] : [top + laneHeight * 0.3, top + laneHeight - 2];
+      const node = s("line", { x1: x, x2: x, y1: round(y1), y2: round(y2), stroke: context.styleOf(p.annotator).colour, "stroke-width": 1,
+        opacity: context.focus && !context.focus.includes(p.annotator) ? 0.25 : null, class: `boundary boundary-${p.kind}`, dataset: { annotator: p.annotator, time: exact(p.time), kind: p.kind, line: p.line } });
       ticks.append(node);
       await context.pacer.tick();
     }
@@ -474,7 +475,7 @@ class BoundaryLayer {
     Object.assign(this.matches.dataset, { tolerance: exact(tolerance), state: "drawing" });
     const width = String(round(2 * tolerance * this.secondWidth));
     for (const band of this.bands) { band.setAttribute("stroke-width", width); band.dataset.tolerance = exact(tolerance); }
-    this.caption.textContent = `Boundaries (ticks: starts solid, ends dashed) within ${seconds(tolerance)} ` +
+    this.caption.textContent = `Boundaries (ticks: starts from a lane's top, ends from its bottom) within ${seconds(tolerance)} ` +
       "(bands), matched one-to-one as the report's boundary sweep matches them (blue lines):";
     this.boundaries.pairs.forEach((pair, k) => {
       const row = pair.by_tolerance[index];
@@ -494,7 +495,7 @@ class BoundaryLayer {
 
   /** A boundary's or a boundary match's `<title>`, from its data attributes. */
   addTitle(node) {
-    if (node.firstChild || !node.classList.contains("boundary") && !node.classList.contains("boundary-match")) return;
+    if (node.firstChild || !(node.classList.contains("boundary") || node.classList.contains("boundary-match"))) return;
     const d = node.dataset;
     node.append(title(node.classList.contains("boundary") ? `${d.annotator} · ${d.kind} ${d.time} s · line ${d.line}`
       : `${d.kind} ${d.timeA} s (${d.a}, line ${d.lineA}) ↔ ${d.timeB} s (${d.b}, line ${d.lineB}) · ` +

@@ -119,6 +119,12 @@ def test_the_slider_draws_the_sweeps_boundary_matches_at_each_tolerance(open_pag
     assert page.locator(SEGMENTS_VIEW).get_by_label("Boundary tolerance").get_attribute("type") == "range"
     start = int(page.input_value(SLIDER))
     check_tolerance(page, expected, start)
+    # titles come on first hover, from the element's own data, as text
+    for selector in (f"{SEGMENTS_VIEW} line.boundary", f"{SEGMENTS_VIEW} line.boundary-match"):
+        data = page.eval_on_selector(selector, "e => ({...e.dataset})")
+        page.dispatch_event(f"{selector} >> nth=0", "pointerover")
+        hover = page.eval_on_selector(selector, "e => e.querySelector('title').textContent")
+        assert f"line {data.get('line', data.get('lineA'))}" in hover and data.get("annotator", data.get("a")) in hover
     for index in (0, len(tolerances) - 1, 1):  # page.fill on the range, as a drag ends
         page.fill(SLIDER, str(index))
         check_tolerance(page, expected, index)
@@ -176,7 +182,9 @@ def test_a_3000_segment_clip_opens_and_changes_tolerance_with_no_long_task(open_
     tolerances = expected["boundaries"]["tolerances"]
     for index in (len(tolerances) - 1, 0, len(tolerances) - 1):  # a new layer, another, then a kept one
         since = page.evaluate("performance.now()")
-        page.fill(SLIDER, str(index))
+        # the input event a drag makes (page.fill's own checks lay out the whole page first)
+        page.evaluate("([selector, value]) => { const slider = document.querySelector(selector); slider.value = value; "
+                      "slider.dispatchEvent(new Event('input', {bubbles: true})); }", [SLIDER, str(index)])
         wait_tolerance(page, tolerances[index])
         took = page.evaluate("performance.now()") - since
         page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
