@@ -177,3 +177,116 @@ def test_span_details_are_the_input_rows_and_the_reports_outcomes(bridge):
         assert {k: counts.get(k, 0) for k in ("exact", "label_only", "boundary_only", "both")} == \
             {k: expected[k] for k in ("exact", "label_only", "boundary_only", "both")}
         assert pooled == expected["missed_a"] + expected["missed_b"]
+
+
+# --------------------------------------------------------------------------- segment boundaries
+
+def _largest_matching(a, b, tolerance):
+    """Size of a largest one-to-one matching of times ``a`` to ``b`` within ``tolerance``, by trying them all."""
+    def best(i, free):
+        if i == len(a):
+            return 0
+        skip = best(i + 1, free)
+        taken = [1 + best(i + 1, free - {j}) for j in free if abs(a[i] - b[j]) <= tolerance + 1e-9]
+        return max([skip, *taken])
+    return best(0, frozenset(range(len(b))))
+
+
+def check_boundaries(shown, fields, item):
+    """The item's boundaries are its rows' starts and ends; each pair's matches a largest one-to-one matching."""
+    points = shown["boundaries"]["points"]
+    mine = {line: r for line, r in fields.items() if r["item"] == item and r["start"] != ""}
+    assert Counter(p["line"] for p in points) == Counter({line: 2 for line in mine})
+    for p in points:
+        row = mine[p["line"]]
+        assert (p["annotator"], p["time"]) == (row["annotator"], float(row[p["kind"]]))
+    counted = {}
+    for pair in shown["boundaries"]["pairs"]:
+        assert pair["a"] < pair["b"]
+        times = {(name, kind): [float(r[kind]) for r in mine.values() if r["annotator"] == name]
+                 for name in (pair["a"], pair["b"]) for kind in ("start", "end")}
+        assert (pair["n_a"], pair["n_b"]) == (2 * len(times[pair["a"], "start"]), 2 * len(times[pair["b"], "start"]))
+        assert [row["tolerance"] for row in pair["by_tolerance"]] == shown["boundaries"]["tolerances"]
+        for row in pair["by_tolerance"]:
+            tolerance = row["tolerance"]
+            assert row["matched"] == len(row["a"]) == len(row["b"])
+            assert len(set(row["a"])) == len(row["a"]) and len(set(row["b"])) == len(row["b"])  # one-to-one
+            for x, y in zip(row["a"], row["b"]):
+                p, q = points[x], points[y]
+                assert (p["annotator"], q["annotator"]) == (pair["a"], pair["b"]) and p["kind"] == q["kind"]
+                assert abs(p["time"] - q["time"]) <= tolerance + 1e-9
+            for kind in ("start", "end"):
+                size = _largest_matching(times[pair["a"], kind], times[pair["b"], kind], tolerance)
+                assert sum(points[x]["kind"] == kind for x in row["a"]) == size
+            counted[pair["a"], pair["b"], tolerance] = row["matched"]
+    return counted
+
+
+@pytest.mark.parametrize("options", [{}, {"tolerances": [1.5, 0.05, 0.3, 0.3]}, {"match": "potato"}],
+                         ids=["default", "tolerances", "potato"])
+def test_segment_boundaries_are_the_inputs_and_add_up_to_the_sweep(bridge, options):
+    rows = ROWS["segments"](per_item=6)
+    report = compute(bridge, "segments", rows, options)
+    fields = read_rows(rows)
+    tolerances = report["settings"]["tolerances"]
+    by_pair, pooled = Counter(), Counter()
+    for entry in report["items"]:
+        shown = detail(bridge, "segments", entry["item"])
+        assert shown["boundaries"]["tolerances"] == tolerances == shown["settings"]["tolerances"]
+        for (a, b, tolerance), matched in check_boundaries(shown, fields, entry["item"]).items():
+            by_pair[a, b, tolerance] += matched
+            pooled[tolerance] += matched
+        matched_f1 = {row["tolerance"]: row["f1"] for row in entry["boundary_f1"]}
+        for t in tolerances:  # the item's boundary F1: 2·matched / all boundaries of its pairs
+            pairs = shown["boundaries"]["pairs"]
+            matched = sum(row["matched"] for p in pairs for row in p["by_tolerance"] if row["tolerance"] == t)
+            total = sum(p["n_a"] + p["n_b"] for p in pairs)
+            assert matched_f1[t] == pytest.approx(2 * matched / total, rel=1e-12)
+    assert sum(pooled.values()) > 0
+    for row in report["boundary_sweep"]:
+        assert pooled[row["tolerance"]] == row["matched"]
+    for pair in report["pairs"]:
+        for row in pair["boundary_sweep"]:
+            assert by_pair[pair["a"], pair["b"], row["tolerance"]] == row["matched"]
+
+
+def test_segment_boundary_matches_are_the_pairs_the_sweep_counted(bridge):
+    """The detail's matches are the corpus-wide batched matching's, block by block (not only as many)."""
+    from agreekit.kinds.segments import boundary_blocks, read_segments
+    from agreekit.measures.boundaries import block_matchings
+    rows = ROWS["segments"](per_item=6)
+    report = compute(bridge, "segments", rows)
+    tolerances = report["settings"]["tolerances"]
+    corpus = read_segments(rows)
+    items = corpus.scored_items()
+    paired = boundary_blocks(corpus, items)
+    sides = {kind: block_matchings([getattr(b, f"{kind}_a") for b in paired.blocks],
+                                   [getattr(b, f"{kind}_b") for b in paired.blocks], tolerances)
+             for kind in ("start", "end")}
+    for k, block in enumerate(paired.blocks):
+        a, b = paired.pairs[block.pair]
+        item = items[block.item]
+        shown = detail(bridge, "segments", item)
+        points = shown["boundaries"]["points"]
+        pair = next(p for p in shown["boundaries"]["pairs"] if (p["a"], p["b"]) == (a, b))
+        for t, row in enumerate(pair["by_tolerance"]):
+            drawn = {(points[x]["kind"], points[x]["line"], points[y]["line"]) for x, y in zip(row["a"], row["b"])}
+            expected = set()
+            for kind, matching in sides.items():
+                i, j = matching.pairs(t, k)
+                expected |= {(kind, corpus.items[item][a].lines[p], corpus.items[item][b].lines[q]) for p, q in zip(i, j)}
+            assert drawn == expected
+
+
+def test_segment_boundaries_where_nearest_first_would_miss_one(bridge):
+    # Starts 1.0, 1.8 against 1.7, 2.6: pairing the closest (1.8–1.7) first leaves 1.0 alone at 0.8 s.
+    rows = "item,annotator,start,end,label\nc,a,1.0,5,x\nc,a,1.8,6,x\nc,b,1.7,5,x\nc,b,2.6,6,x\n"
+    report = compute(bridge, "segments", rows, {"tolerances": [0.1, 0.8]})
+    shown = detail(bridge, "segments", "c")
+    (pair,) = shown["boundaries"]["pairs"]
+    assert [row["matched"] for row in pair["by_tolerance"]] == [3, 4] == [r["matched"] for r in report["boundary_sweep"]]
+    points = shown["boundaries"]["points"]
+    wide = pair["by_tolerance"][1]
+    starts = sorted((points[x]["time"], points[y]["time"]) for x, y in zip(wide["a"], wide["b"]) if points[x]["kind"] == "start")
+    assert starts == [(1.0, 1.7), (1.8, 2.6)]
+    check_boundaries(shown, read_rows(rows), "c")

@@ -18,7 +18,8 @@ from agreekit.matching import match
 from agreekit.rows import InputError
 from agreekit.geometry.intervals import temporal_iou
 from agreekit.kinds.segments import boundary_blocks, read_segments, segments
-from agreekit.measures.boundaries import TOLERANCE_SLACK, boundary_counts, boundary_matching_size
+from agreekit.measures import boundaries
+from agreekit.measures.boundaries import TOLERANCE_SLACK, block_matchings, boundary_counts, boundary_matching_size
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "potato"
 
@@ -170,6 +171,41 @@ def test_batched_boundary_counts_equal_per_pair_matchings(corpus_spec):
                 assert counts.matched_ends[t, k] == _brute_force_matching(a.end, b.end, tolerance)
             k += 1
     assert k == counts.item_index.size
+
+
+edge_times = st.lists(st.sampled_from([0.0, 0.1, 0.2, 2.0, 2.1, 2.35, 1e9, 1e9 + 0.25, -3.0, 1e100])
+                      | st.floats(-10, 10), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(edge_times, edge_times, st.sampled_from([0.0, 0.1, 0.25, 2.0, 1e6]))
+def test_sorted_search_finds_the_pairs_of_the_matrix_of_differences(a, b, tolerance):
+    a, b = np.array(a, dtype=float), np.array(b, dtype=float)
+    delta = np.abs(np.subtract.outer(a, b)).reshape(a.size, b.size)
+    rows, cols = np.nonzero(np.abs(delta) <= tolerance + TOLERANCE_SLACK)
+    small = boundaries.SMALL_BLOCK
+    try:
+        for limit in (0, small):  # every block by sorted search, then the default split
+            boundaries.SMALL_BLOCK = limit
+            got_rows, got_cols, gaps = boundaries.tolerance_edges(a, b, tolerance)
+            assert got_rows.tolist() == rows.tolist() and got_cols.tolist() == cols.tolist()
+            assert gaps.tolist() == delta[rows, cols].tolist()
+    finally:
+        boundaries.SMALL_BLOCK = small
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(times, times), min_size=1, max_size=5), st.sampled_from([0.0, 0.25, 1.0]))
+def test_each_blocks_matching_in_the_batch_is_its_matching_alone(blocks, tolerance):
+    """The batched graph's matching restricted to a block is the block's own: the pairs a view draws."""
+    together = block_matchings([a for a, _ in blocks], [b for _, b in blocks], (tolerance,))
+    for k, (a, b) in enumerate(blocks):
+        alone = block_matchings([a], [b], (tolerance,))
+        got, expected = together.pairs(0, k), alone.pairs(0, 0)
+        assert got[0].tolist() == expected[0].tolist() and got[1].tolist() == expected[1].tolist()
+        assert len(got[0]) == boundary_matching_size(a, b, tolerance)
+        assert all(abs(a[i] - b[j]) <= tolerance + TOLERANCE_SLACK for i, j in zip(*got))
+        assert len(set(got[1].tolist())) == len(got[1])  # one-to-one
 
 
 # --------------------------------------------------------------------------- reference cases (Potato 2.8)

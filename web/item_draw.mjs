@@ -8,6 +8,7 @@
 // data-end); every match line data-line-a, data-line-b and data-similarity. Text from the input
 // reaches the picture as text nodes only (svg.mjs).
 
+import { h } from "./dom.mjs";
 import { s, title, text, round, exact, linear, extent, padded, annotatorStyle, legend, clip, Pacer, OKABE_ITO } from "./svg.mjs";
 
 const WIDTH = 760;          // the full view's width in CSS pixels
@@ -50,13 +51,15 @@ export function drawsOnImages(kind) {
  * picture before its shapes are drawn, to put it in the page, so that the shapes are laid out and
  * painted a few hundred at a time as they are added (one task for all 1,500 boxes of a crowded
  * image took 280 ms here, over the 200 ms budget); `image`: `{href, width, height, name, units}`,
- * a picture to draw the shapes over (kinds of drawsOnImages only; boxFrame says how).
+ * a picture to draw the shapes over (kinds of drawsOnImages only; boxFrame says how);
+ * `controls(node)`: called with the view's HTML controls of the picture, if it has any (segments:
+ * the boundary tolerance slider).
  */
 export async function drawItem(kind, detail, { palette = detail.annotators, focus = null, thumbnail = false, mount = null, report = null,
-  image = null } = {}) {
+  image = null, controls = null } = {}) {
   const styleOf = new Map(palette.map((name, k) => [name, annotatorStyle(k)]));
   const group = s("g", { class: "plot" });
-  const context = { kind, detail, thumbnail, focus, group, report, image: drawsOnImages(kind) ? image : null, pacer: new Pacer(), titles: [],
+  const context = { kind, detail, thumbnail, focus, group, report, controls, image: drawsOnImages(kind) ? image : null, pacer: new Pacer(), titles: [],
     styleOf: (name) => styleOf.get(name) ?? annotatorStyle(palette.length) };
   const width = thumbnail ? THUMB_WIDTH : WIDTH;
   const top = thumbnail ? 4 : 46;
@@ -93,6 +96,18 @@ export async function drawItem(kind, detail, { palette = detail.annotators, focu
 }
 
 /**
+ * Like svg.mjs's Pacer, but every `every` elements it waits for a frame to be drawn: a long clip
+ * adds its elements faster than frames come, and one frame then restyled 6,000 new elements at
+ * once (50 ms here, four times that on a loaded machine).
+ */
+class FramePacer {
+  constructor(every = 400) { this.every = every; this.count = 0; }
+  async tick() {
+    if (++this.count % this.every === 0) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  }
+}
+
+/**
  * Give each shape and line of a shown picture its `<title>`, a few hundred per task. Titles are
  * added once the picture is in the page: in one task with the shapes, the titles of 1,500 boxes
  * took 250 ms more of the page's thread (measured here).
@@ -100,7 +115,7 @@ export async function drawItem(kind, detail, { palette = detail.annotators, focu
 export async function addTitles(svg) {
   const titles = pendingTitles.get(svg) ?? [];
   pendingTitles.delete(svg);
-  const pacer = new Pacer(300);
+  const pacer = new FramePacer(300);  // titles are elements too: 6,000 in one frame took 500 ms to restyle on a loaded machine
   for (const [node, content] of titles) {
     node.append(title(content));
     await pacer.tick();
@@ -149,6 +164,10 @@ function legendEntries({ kind, detail, styleOf }) {
   entries.push({ name: "matched pair (same label)", style: { colour: MATCH, dash: "", width: 1 } },
     { name: "matched pair, labels differ", style: { colour: MISMATCH, dash: "3 2", width: 1.5 } },
     { name: "thick, tinted: unmatched", style: { colour: "#80838b", dash: "", width: 4 } });
+  if (kind === "segments" && detail.boundaries?.points.length) {
+    entries.push({ name: "boundary match within ±τ", style: { colour: BOUNDARY_MATCH, dash: "", width: 1 } },
+      { name: "±τ window of a boundary", style: { colour: "#80838b", dash: "", width: 8 } });
+  }
   return entries;
 }
 
@@ -360,6 +379,7 @@ function ticks([lo, hi], count) {
 
 async function drawSegments(context, box) {
   const { detail, thumbnail } = context;
+  if (!thumbnail) context.pacer = new FramePacer();
   const lanes = detail.annotators;
   const laneHeight = thumbnail ? 14 : 30, barHeight = thumbnail ? 9 : 16, axis = thumbnail ? 0 : 22;
   const labelWidth = thumbnail ? 0 : 110;
@@ -367,7 +387,7 @@ async function drawSegments(context, box) {
   const X = linear(range, [box.x + labelWidth, box.x + box.width]);
   const laneOf = new Map(lanes.map((name, k) => [name, k]));
   const barTop = (name) => box.y + laneOf.get(name) * laneHeight + (laneHeight - barHeight) / 2;
-  const height = lanes.length * laneHeight + axis;
+  let height = lanes.length * laneHeight + axis;
   const { group } = context;
   lanes.forEach((name, k) => {
     group.append(s("rect", { x: box.x + labelWidth, y: box.y + k * laneHeight, width: round(box.width - labelWidth),
@@ -381,6 +401,9 @@ async function drawSegments(context, box) {
         text(X(t) - 10, bottom + 16, `${t} s`, { "font-size": 10, fill: "#555" }));
     }
   }
+  const boundaries = !thumbnail && detail.boundaries?.points.length
+    ? new BoundaryLayer(context, { X, laneTop: (name) => box.y + laneOf.get(name) * laneHeight, laneHeight, range }) : null;
+  if (boundaries) group.append(boundaries.windows);  // under the bars
   for (const shape of detail.shapes) {
     const g = shape.geometry;
     group.append(withTitle(context, s("rect", { x: round(X(g.start)), y: round(barTop(shape.annotator)),
@@ -393,7 +416,152 @@ async function drawSegments(context, box) {
     const g = shape.geometry;
     return [X((g.start + g.end) / 2), barTop(shape.annotator) + (side === "a" ? barHeight : 0)];
   }));
+  if (boundaries) {
+    height += await boundaries.draw({ x: box.x + labelWidth, y: box.y + height + 4, width: box.width - labelWidth });
+    context.controls?.(boundaries.control());
+  }
   return { group, height };
+}
+
+// ------------------------------------------------------------------ segments: the boundary sweep's matches
+
+const BOUNDARY_MATCH = "#0b57d0";  // a boundary match at the chosen tolerance
+
+/** Seconds as the slider and the counts show them: ±0.25 s. */
+function seconds(value) {
+  return `±${Number(value.toPrecision(6))} s`;
+}
+
+/**
+ * The boundaries of a segments item (detail.boundaries: bridge.py → item_detail.boundary_detail):
+ * a tick per start and end on its annotator's lane, a ±τ window around each (one path per lane,
+ * whose stroke width is the window: a slider change rewrites one attribute per lane), the
+ * boundary matches at τ (a layer per tolerance, drawn when first shown and kept) and the count of
+ * matched boundaries of each pair at τ. Only this layer changes with the slider.
+ */
+class BoundaryLayer {
+  constructor(context, { X, laneTop, laneHeight, range }) {
+    const { boundaries } = context.detail;
+    Object.assign(this, { context, X, laneTop, laneHeight, boundaries, layers: new Map(), counts: [], request: 0 });
+    this.index = Math.floor((boundaries.tolerances.length - 1) / 2);  // the middle tolerance first
+    this.secondWidth = Math.abs(X(range[0] + 1) - X(range[0]));       // pixels per second
+    const paths = new Map(context.detail.annotators.map((name) => [name, []]));
+    for (const p of boundaries.points) {
+      const top = laneTop(p.annotator);
+      paths.get(p.annotator)?.push(`M${round(X(p.time))} ${round(top + 1)}V${round(top + laneHeight - 1)}`);
+    }
+    this.windows = s("g", { class: "tolerance-windows" });
+    this.bands = [...paths].map(([name, parts]) => s("path", { d: parts.join("") || "M0 0", fill: "none",
+      stroke: context.styleOf(name).colour, "stroke-opacity": 0.16, class: "tolerance-window", dataset: { annotator: name } }));
+    this.windows.append(...this.bands);
+    this.matches = s("g", { class: "boundary-matches" });
+  }
+
+  /** The ticks, the first tolerance's matches and the counts under the lanes; returns the height used. */
+  async draw(box) {
+    const { context, X, laneTop, laneHeight } = this;
+    const ticks = s("g", { class: "boundaries" });
+    context.group.append(ticks, this.matches);  // in the page first: each frame styles only its new ticks
+    // Titles when first hovered: thousands of boundaries would double the picture's elements.
+    for (const layer of [ticks, this.matches]) layer.addEventListener("pointerover", (event) => this.addTitle(event.target));
+    for (const p of this.boundaries.points) {
+      const top = laneTop(p.annotator), x = round(X(p.time));
+      // starts hang from the lane's top, ends stand on its bottom (not dashed: 3,000 dashed ticks cost paint)
+      const [y1, y2] = p.kind === "start" ? [top + 2, top + laneHeight * 0.7] : [top + laneHeight * 0.3, top + laneHeight - 2];
+      const node = s("line", { x1: x, x2: x, y1: round(y1), y2: round(y2), stroke: context.styleOf(p.annotator).colour, "stroke-width": 1,
+        opacity: context.focus && !context.focus.includes(p.annotator) ? 0.25 : null, class: `boundary boundary-${p.kind}`, dataset: { annotator: p.annotator, time: exact(p.time), kind: p.kind, line: p.line } });
+      ticks.append(node);
+      await context.pacer.tick();
+    }
+    const perRow = Math.max(1, Math.floor(box.width / 220));
+    this.caption = text(box.x, box.y + 10, "", { "font-size": 11, fill: "#555", class: "boundary-caption" });
+    const counts = s("g", { class: "boundary-counts" }, this.caption);
+    this.boundaries.pairs.forEach((pair, k) => {
+      const node = text(box.x + (k % perRow) * 220, box.y + 26 + Math.floor(k / perRow) * 14, "", { "font-size": 11,
+        class: "boundary-count", dataset: { a: pair.a, b: pair.b } });
+      this.counts.push(node);
+      counts.append(node);
+    });
+    context.group.append(counts);
+    await this.show(this.index);
+    return 30 + Math.ceil(this.boundaries.pairs.length / perRow) * 14;
+  }
+
+  /** The slider: steps over the report's tolerances; moving it redraws this layer only. */
+  control() {
+    const { tolerances } = this.boundaries;
+    const output = h("output", { class: "boundary-tolerance-value" }, seconds(tolerances[this.index]));
+    const input = h("input", { type: "range", min: "0", max: String(tolerances.length - 1), step: "1", value: String(this.index),
+      "aria-valuetext": seconds(tolerances[this.index]), dataset: { tolerance: exact(tolerances[this.index]) } });
+    input.addEventListener("input", () => {
+      const index = Number(input.value), value = tolerances[index];
+      output.textContent = seconds(value);
+      input.setAttribute("aria-valuetext", seconds(value));
+      input.dataset.tolerance = exact(value);
+      this.show(index);
+    });
+    return h("div", { class: "item-controls boundary-control" },
+      h("label", {}, "Boundary tolerance ", input), " ", output,
+      h("span", { class: "muted" }, ` (the report's sweep: ${tolerances.map((t) => `${t} s`).join(", ")})`));
+  }
+
+  /** Show tolerance `index`: window widths, its matches (drawn once, then kept), its counts. */
+  async show(index) {
+    const request = ++this.request;
+    const tolerance = this.boundaries.tolerances[index];
+    this.index = index;
+    Object.assign(this.matches.dataset, { tolerance: exact(tolerance), state: "drawing" });
+    const width = String(round(2 * tolerance * this.secondWidth));
+    for (const band of this.bands) { band.setAttribute("stroke-width", width); band.dataset.tolerance = exact(tolerance); }
+    this.caption.textContent = `Boundaries (ticks: starts from a lane's top, ends from its bottom) within ${seconds(tolerance)} ` +
+      "(bands), matched one-to-one as the report's boundary sweep matches them (blue lines):";
+    this.boundaries.pairs.forEach((pair, k) => {
+      const row = pair.by_tolerance[index];
+      this.counts[k].textContent = `${clip(pair.a, 14)}–${clip(pair.b, 14)}: ${row.matched} matched of ${pair.n_a} + ${pair.n_b}`;
+      Object.assign(this.counts[k].dataset, { tolerance: exact(tolerance), matched: row.matched, nA: pair.n_a, nB: pair.n_b });
+    });
+    if (this.layers.has(index)) {
+      this.matches.replaceChildren(this.layers.get(index));
+    } else {
+      const layer = s("g", { dataset: { tolerance: exact(tolerance) } });
+      this.matches.replaceChildren(layer);  // drawn in place, a frame at a time
+      if (!await this.drawMatches(layer, index, () => request === this.request)) return;  // the slider moved on
+      this.layers.set(index, layer);
+    }
+    this.matches.dataset.state = "drawn";
+  }
+
+  /** A boundary's or a boundary match's `<title>`, from its data attributes. */
+  addTitle(node) {
+    if (node.firstChild || !(node.classList.contains("boundary") || node.classList.contains("boundary-match"))) return;
+    const d = node.dataset;
+    node.append(title(node.classList.contains("boundary") ? `${d.annotator} · ${d.kind} ${d.time} s · line ${d.line}`
+      : `${d.kind} ${d.timeA} s (${d.a}, line ${d.lineA}) ↔ ${d.timeB} s (${d.b}, line ${d.lineB}) · ` +
+        `|Δ| ${Math.abs(d.timeA - d.timeB).toPrecision(3)} s within ${seconds(Number(d.tolerance))}`));
+  }
+
+  /** Add to `layer` the lines joining the boundary matches at tolerance `index`; false if `current()` turns false. */
+  async drawMatches(layer, index, current) {
+    const { X, laneTop, laneHeight, boundaries } = this;
+    const { points, tolerances } = boundaries;
+    const tolerance = tolerances[index];
+    const pacer = new FramePacer(800);  // plain lines without titles: more per frame than the picture
+    for (const pair of boundaries.pairs) {
+      const row = pair.by_tolerance[index];
+      const down = laneTop(pair.a) < laneTop(pair.b);
+      for (let k = 0; k < row.a.length; k += 1) {
+        const p = points[row.a[k]], q = points[row.b[k]];
+        const line = s("line", { x1: round(X(p.time)), y1: round(laneTop(p.annotator) + (down ? laneHeight - 2 : 2)),
+          x2: round(X(q.time)), y2: round(laneTop(q.annotator) + (down ? 2 : laneHeight - 2)), stroke: BOUNDARY_MATCH,
+          "stroke-width": 1, class: "boundary-match", dataset: { a: p.annotator, b: q.annotator, kind: p.kind,
+            timeA: exact(p.time), timeB: exact(q.time), lineA: p.line, lineB: q.line, tolerance: exact(tolerance) } });
+        layer.append(line);
+        await pacer.tick();
+        if (!current()) return false;
+      }
+    }
+    return true;
+  }
 }
 
 // ------------------------------------------------------------------ traces: steps × annotators, coloured by label

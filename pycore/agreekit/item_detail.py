@@ -27,6 +27,7 @@ from .kinds import polygons as polygon_kind
 from .kinds import segments as segment_kind
 from .kinds import traces as trace_kind
 from .kinds import span_input
+from .measures.boundaries import block_matchings
 from .measures.span_matching import OUTCOMES, Track, five_way
 from .geometry import polygons as polygon_geometry
 from .object_sets import ObjectSet, build_objects, canonical_order, label_rules
@@ -87,7 +88,10 @@ def _cuboids(rows, threshold=0.25, match="optimal", **_):
 
 
 def _segments(rows, threshold=0.5, match="optimal", **_):
-    corpus = segment_kind.read_segments(rows)
+    return _segment_shapes(segment_kind.read_segments(rows), threshold, match)
+
+
+def _segment_shapes(corpus, threshold, match):
     objects, start, end = segment_kind.segment_objects(corpus, canonical=match != "potato")
     kind = segment_kind.segment_kind(start, end, "potato" if match == "potato" else "default")
     describe = lambda k: {"start": float(start[k]), "end": float(end[k])}  # noqa: E731
@@ -95,6 +99,71 @@ def _segments(rows, threshold=0.5, match="optimal", **_):
 
 
 SETUPS = {"boxes": _boxes, "polygons": _polygons, "cuboids": _cuboids, "segments": _segments}
+
+
+class SegmentSetup(NamedTuple):
+    """A segments report's objects (as for the other engine kinds), its clips, and its sweep's tolerances."""
+
+    shapes: ObjectSetup
+    corpus: segment_kind.Corpus
+    tolerances: list  # sorted, distinct, as the report's settings
+
+
+def segments_setup(rows, threshold=0.5, match="optimal", tolerances=segment_kind.DEFAULT_TOLERANCES, **_):
+    """:func:`_segments`, and the corpus and tolerances (as the report sorts them) of the boundary sweep."""
+    corpus = segment_kind.read_segments(rows)
+    return SegmentSetup(_segment_shapes(corpus, threshold, match), corpus, sorted({float(t) for t in tolerances}))
+
+
+def boundary_detail(corpus, item, tolerances):
+    """Every boundary of clip ``item`` and each annotator pair's boundary matches at each tolerance.
+
+    The matches are those of the report's boundary sweep
+    (:func:`agreekit.measures.boundaries.block_matchings` over the blocks of
+    :func:`agreekit.kinds.segments.boundary_blocks`): starts matched one-to-one to
+    starts within τ and ends to ends, by a maximum matching.  Memory grows with
+    the boundaries and the pairs within the widest tolerance, never with all pairs.
+
+    Returns
+    -------
+    dict
+        ``{tolerances, points, pairs}``: ``points`` ``{annotator, time, kind, line}``
+        by annotator (sorted), each annotator's starts in row order then its ends;
+        ``pairs`` ``{a, b, n_a, n_b, by_tolerance}`` (``n_a``, ``n_b``: boundaries,
+        two per segment), ``by_tolerance`` one ``{tolerance, matched, a, b}`` per
+        tolerance with ``a[k]``, ``b[k]`` the positions in ``points`` of the k-th match.
+    """
+    tracks = corpus.items[item]
+    first = {}  # annotator -> position of its first boundary in points
+    points = []
+    for name, track in tracks.items():
+        first[name] = len(points)
+        for kind, times in (("start", track.start), ("end", track.end)):
+            points += [{"annotator": name, "time": float(t), "kind": kind, "line": line}
+                       for t, line in zip(times.tolist(), track.lines)]
+    paired = segment_kind.boundary_blocks(corpus, [item])
+    starts = block_matchings([b.start_a for b in paired.blocks], [b.start_b for b in paired.blocks], tolerances)
+    ends = block_matchings([b.end_a for b in paired.blocks], [b.end_b for b in paired.blocks], tolerances)
+    pairs = []
+    for k, (a, b) in enumerate(paired.pairs):
+        n_a, n_b = len(tracks[a]), len(tracks[b])
+        by_tolerance = []
+        for t, tolerance in enumerate(tolerances):
+            (start_a, start_b), (end_a, end_b) = starts.pairs(t, k), ends.pairs(t, k)
+            side_a = np.concatenate([start_a, end_a + n_a]) + first[a]
+            side_b = np.concatenate([start_b, end_b + n_b]) + first[b]
+            by_tolerance.append({"tolerance": tolerance, "matched": int(side_a.size),
+                                 "a": side_a.tolist(), "b": side_b.tolist()})
+        pairs.append({"a": a, "b": b, "n_a": 2 * n_a, "n_b": 2 * n_b, "by_tolerance": by_tolerance})
+    return {"tolerances": list(tolerances), "points": points, "pairs": pairs}
+
+
+def segment_detail(setup, item):
+    """:func:`item_detail` of a segments report, with the item's ``boundaries`` (:func:`boundary_detail`)."""
+    detail = item_detail(setup.shapes, item)
+    detail["boundaries"] = boundary_detail(setup.corpus, item, setup.tolerances)
+    detail["settings"]["tolerances"] = list(setup.tolerances)
+    return detail
 
 
 class TraceSetup(NamedTuple):
@@ -185,7 +254,7 @@ class ItemDetails:
         The report's rows, as given to the kind's report function.
     options : dict
         The report's options (those that change matching are used: threshold,
-        match, distance).
+        match, distance; segments also ``tolerances``, the boundary sweep's).
 
     ``detail(item)`` returns ``{item, annotators, empty, shapes, matches,
     settings}``: ``shapes`` in the engine's object order, each ``{annotator,
@@ -194,6 +263,9 @@ class ItemDetails:
     cuboids ``cx cy cz sx sy sz qx qy qz qw yaw``, segments ``start end``);
     ``matches`` ``{a, b, similarity, same_label}`` with ``a``, ``b`` positions
     in ``shapes``; ``empty`` the annotators who saw the item and drew nothing.
+    Segments add ``boundaries`` (:func:`boundary_detail`: every start and end, and
+    each pair's boundary matches at each of the sweep's tolerances) and
+    ``settings.tolerances``.
     For traces, ``detail(trace)`` is ``{item, annotators, steps, cells, labels,
     disputed, settings}``: ``cells`` ``{annotator, step, label, line}`` (the label
     as given), ``labels`` every label of the corpus sorted, ``disputed`` the steps
@@ -210,7 +282,7 @@ class ItemDetails:
         self._setup = None
 
     def detail(self, item):
-        setup, detail = _OTHER_KINDS.get(self.kind, (SETUPS.get(self.kind), item_detail))
+        setup, detail = _OTHER_KINDS.get(self.kind) or _EXTENDED.get(self.kind, (SETUPS.get(self.kind), item_detail))
         if self._setup is None:
             self._setup = setup(self.rows, **self.options)
         return {"kind": self.kind, **detail(self._setup, item)}
@@ -266,6 +338,8 @@ def span_detail(setup, name):
             "matches": matches, "settings": {"match": setup.match}}
 
 
+# Kinds of the object engine whose detail adds to item_detail's: segments, the boundaries of the sweep.
+_EXTENDED = {"segments": (segments_setup, segment_detail)}
 # Kinds outside the object engine: how their rows are read, and how one item is described.
 _OTHER_KINDS = {"traces": (traces_setup, trace_detail), "spans": (spans_setup, span_detail)}
 KINDS = (*SETUPS, *_OTHER_KINDS)
