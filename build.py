@@ -249,19 +249,23 @@ def build_wheel(out_dir: Path) -> Path:
     if scripts:
         lines = ["[console_scripts]"] + [f"{k} = {v}" for k, v in scripts.items()]
         files.append((f"{dist_info}/entry_points.txt", ("\n".join(lines) + "\n").encode()))
-    record = [_wheel_file_record(n, d) for n, d in files] + [f"{dist_info}/RECORD,,"]
-    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
-
-    out_dir.mkdir(parents=True, exist_ok=True)
     wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+    _write_wheel(wheel, files, dist_info)
+    wheel.chmod(0o644)
+    return wheel
+
+
+def _write_wheel(path: Path, files: list[tuple[str, bytes]], dist_info: str):
+    """Zip ``files`` and a RECORD of them (``dist_info``/RECORD) into ``path``, reproducibly."""
+    record = [_wheel_file_record(n, d) for n, d in files] + [f"{dist_info}/RECORD,,"]
+    files = [*files, (f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode())]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for arcname, data in files:
             info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
-    wheel.chmod(0o644)
-    return wheel
 
 
 # --------------------------------------------------------------------------- scipy for the calculator
@@ -275,21 +279,7 @@ def build_wheel(out_dir: Path) -> Path:
 SCIPY_BASE = ("scipy/_lib/", "scipy/optimize/_lsap")        # and scipy/*.py, the package itself
 SCIPY_SPARSE = ("scipy/sparse/", "scipy/linalg/")            # the second part
 SCIPY_SPARSE_NAME = "scipy_sparse_linalg"
-
-
-def _write_wheel(path: Path, files: list[tuple[str, bytes]], dist_info: str, metadata: str):
-    """A wheel of ``files`` with ``dist_info``'s METADATA, WHEEL and a RECORD of what it holds."""
-    files = [*files, (f"{dist_info}/METADATA", metadata.encode()),
-             (f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: agreekit build.py\nRoot-Is-Purelib: false\n")]
-    record = [_wheel_file_record(n, d) for n, d in files] + [f"{dist_info}/RECORD,,"]
-    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for arcname, data in files:
-            info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
+SPLIT_WHEEL_FILE = b"Wheel-Version: 1.0\nGenerator: agreekit build.py\nRoot-Is-Purelib: false\n"
 
 
 def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
@@ -308,10 +298,13 @@ def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
     base = [(f, d) for f, d in members if is_base(f)]
     sparse = [(f, d) for f, d in members if f.startswith(SCIPY_SPARSE)]
     written = {"base": wheel.name, "sparse": f"{SCIPY_SPARSE_NAME}-{version}-{tags}"}
-    _write_wheel(out_dir / written["base"], base, dist_info.rstrip("/"), metadata)
-    _write_wheel(out_dir / written["sparse"], sparse, f"{SCIPY_SPARSE_NAME}-{version}.dist-info",
-                 f"Metadata-Version: 2.1\nName: {SCIPY_SPARSE_NAME}\nVersion: {version}\n"
-                 f"Summary: scipy.sparse and scipy.linalg of {wheel.name}, for the agreekit calculator\n")
+    sparse_info = f"{SCIPY_SPARSE_NAME}-{version}.dist-info"
+    sparse_metadata = (f"Metadata-Version: 2.1\nName: {SCIPY_SPARSE_NAME}\nVersion: {version}\n"
+                       f"Summary: scipy.sparse and scipy.linalg of {wheel.name}, for the agreekit calculator\n")
+    for part, files, info, part_metadata in (("base", base, dist_info.rstrip("/"), metadata),
+                                             ("sparse", sparse, sparse_info, sparse_metadata)):
+        _write_wheel(out_dir / written[part], [*files, (f"{info}/METADATA", part_metadata.encode()),
+                                               (f"{info}/WHEEL", SPLIT_WHEEL_FILE)], info)
     return written
 
 

@@ -11,6 +11,8 @@
 // Safety rule (as in app.mjs): file names, labels and messages are user data; they reach the
 // DOM through textContent only.
 
+import { droppedFiles } from "./dropped.mjs";
+
 const PLAIN_TABLE = /\.(csv|tsv|txt|tab)$/i;  // bridge.py reads such a file as rows when no format claims it
 const LENGTHS_OPTION = "lengths";  // the report option a conversion's span texts fill (Conversion.options)
 const SOURCES_SHOWN = 3;
@@ -33,20 +35,6 @@ function element(tag, text, className) {
 /** A file's name, an entry of a dropped folder, or a chosen folder's file: ``{name, file}``. */
 const named = (file, name = file.webkitRelativePath || file.name) => ({ name, file });
 const hidden = ({ name }) => name.split("/").pop().startsWith(".");  // .DS_Store and the like, as a folder is read
-
-/** Every file under a dropped folder entry, named by its path from the folder (folders sorted by bridge.py). */
-async function walk(entry, out) {
-  if (entry.isFile) {
-    out.push(named(await new Promise((resolve, reject) => entry.file(resolve, reject)), entry.fullPath.replace(/^\//, "")));
-    return;
-  }
-  const reader = entry.createReader();
-  for (;;) {  // readEntries answers in batches until it answers with none
-    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
-    if (!batch.length) return;
-    for (const child of batch) await walk(child, out);
-  }
-}
 
 /**
  * The importer of the page's forms. ``engine`` converts (engine.convert); the other hooks are
@@ -232,18 +220,8 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
 
   /** A drop's files and folders; the entries must be taken while the drop event runs. */
   function drop(kind, dataTransfer) {
-    const items = [...(dataTransfer.items || [])].filter((item) => item.kind === "file");
-    const dropped = items.length
-      ? items.map((item) => ({ entry: item.webkitGetAsEntry?.() ?? null, file: item.getAsFile() }))
-      : [...dataTransfer.files].map((file) => ({ entry: null, file }));
-    return (async () => {
-      const files = [];
-      for (const { entry, file } of dropped) {
-        if (entry?.isDirectory) await walk(entry, files);
-        else if (file) files.push(named(file, file.name));
-      }
-      return importFiles(kind, files.filter((file) => !hidden(file)));
-    })();
+    return droppedFiles(dataTransfer).then((records) =>
+      importFiles(kind, records.map(({ path, file }) => named(file, path)).filter((file) => !hidden(file))));
   }
 
   /** The sentence a share link of ``kind``'s tab shows beside it, if the box holds imported rows. */

@@ -13,7 +13,10 @@
 // A rule that finds several items (rule 3 with "a/0001.jpg" and "b/0001.jpg") matches none: the file
 // is listed as ambiguous. A later file for an item replaces the earlier one.
 
-import { serialize } from "./svg.mjs";
+import { droppedFiles } from "./dropped.mjs";
+import { serialize, whiteCanvas } from "./svg.mjs";
+
+export { droppedFiles };
 
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp|bmp|avif|svg|ico|tiff?)$/i;
 
@@ -87,36 +90,6 @@ export function itemMatcher(ids) {
     }
     return {};
   };
-}
-
-/** Every file under a dropped folder entry, as `{path, file}` with its path from the dropped folder. */
-async function walk(entry, out) {
-  if (entry.isFile) {
-    out.push({ path: entry.fullPath.replace(/^\//, ""), file: await new Promise((resolve, reject) => entry.file(resolve, reject)) });
-    return;
-  }
-  const reader = entry.createReader();
-  for (;;) {  // readEntries answers in batches until it answers with none
-    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
-    if (!batch.length) return;
-    for (const child of batch) await walk(child, out);
-  }
-}
-
-/** The files of a drop as `{path, file}` (folders read through); the entries are taken while the drop event runs. */
-export function droppedFiles(dataTransfer) {
-  const items = [...(dataTransfer.items || [])].filter((item) => item.kind === "file");
-  const dropped = items.length
-    ? items.map((item) => ({ entry: item.webkitGetAsEntry?.() ?? null, file: item.getAsFile() }))
-    : [...dataTransfer.files].map((file) => ({ entry: null, file }));
-  return (async () => {
-    const out = [];
-    for (const { entry, file } of dropped) {
-      if (entry?.isDirectory) await walk(entry, out);
-      else if (file) out.push({ path: file.name, file });
-    }
-    return out;
-  })();
 }
 
 /** The files of a file input as `{path, file}` (a chosen folder's files by their path in it). */
@@ -242,13 +215,7 @@ export async function svgWithImages(svg, store) {
  * background over them. (An SVG drawn as an image may load no blob: URL of its own.)
  */
 export async function pngWithImages(svg, scale = 2) {
-  const width = Number(svg.getAttribute("width")), height = Number(svg.getAttribute("height"));
-  const canvas = document.createElement("canvas");
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
-  const context = canvas.getContext("2d");
-  context.fillStyle = "#fff";
-  context.fillRect(0, 0, canvas.width, canvas.height);
+  const { canvas, context } = whiteCanvas(svg, scale);
   const copy = svg.cloneNode(true);
   for (const node of copy.querySelectorAll("image.item-image")) {
     const image = new Image();

@@ -121,20 +121,25 @@ export function serialize(svg) {
   return new XMLSerializer().serializeToString(copy);
 }
 
+/** A white canvas `scale` × the size of `svg`, and its 2D context: what the PNG downloads draw on. */
+export function whiteCanvas(svg, scale) {
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(Number(svg.getAttribute("width")) * scale);
+  canvas.height = Math.round(Number(svg.getAttribute("height")) * scale);
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#fff";
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  return { canvas, context };
+}
+
 /** A PNG Blob of `svg` drawn at `scale` × its size on a white background. */
 export async function toPng(svg, scale = 2) {
-  const width = Number(svg.getAttribute("width")), height = Number(svg.getAttribute("height"));
   const url = URL.createObjectURL(new Blob([serialize(svg)], { type: "image/svg+xml" }));
   try {
     const image = new Image();
     image.src = url;
     await image.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
-    const context = canvas.getContext("2d");
-    context.fillStyle = "#fff";
-    context.fillRect(0, 0, canvas.width, canvas.height);
+    const { canvas, context } = whiteCanvas(svg, scale);
     context.drawImage(image, 0, 0, canvas.width, canvas.height);
     return await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
   } finally {
