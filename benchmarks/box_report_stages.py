@@ -16,8 +16,11 @@ after one untimed report; ``--repeats`` reports, medians per stage:
 
 The Pyodide side needs ``dist/pyodide`` (``python3 build.py``) and Node; it
 loads this checkout's ``pycore/agreekit`` files into Pyodide's file system.
+With ``--against <commit>`` that commit's ``pycore`` (``git archive``) runs too,
+in both runtimes, its processes taking turns with this code's, and the table
+shows both side by side.
 
-Usage: python benchmarks/box_report_stages.py [--repeats 3]
+Usage: python benchmarks/box_report_stages.py [--repeats 3] [--against f542059~1]
 """
 import argparse
 import json
@@ -92,28 +95,50 @@ def last_json_line(text):
     return json.loads([line for line in text.splitlines() if line.startswith("{")][-1])
 
 
+def export(commit, folder):
+    """The ``pycore`` folder of ``commit``, written under ``folder`` (as ``box_report_speed.py`` does)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "pycore"], check=True,
+                             capture_output=True).stdout
+    target = Path(folder) / commit.replace("/", "_")
+    target.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target / "pycore"
+
+
+def stage_medians(pycore, runtime, code, runner, repeats):
+    """Median seconds per stage of the package under ``pycore`` in ``runtime`` ("CPython" or "Pyodide")."""
+    if runtime == "CPython":
+        command, env = [sys.executable, str(code), str(repeats)], {"PYTHONPATH": str(pycore)}
+    else:
+        command, env = ["node", str(runner), (ROOT / "tests" / "pyodide" / "load_agreekit.mjs").as_uri(),
+                        str(ROOT / "dist" / "pyodide"), str(pycore / "agreekit"), str(code), str(repeats)], None
+    return last_json_line(subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--against", default=None, help="a commit whose pycore runs too, side by side")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         code, runner = Path(tmp) / "stages.py", Path(tmp) / "stages.mjs"
         code.write_text(STAGES, encoding="utf-8")
         runner.write_text(NODE, encoding="utf-8")
-        cpython = subprocess.run([sys.executable, str(code), str(args.repeats)], check=True, capture_output=True,
-                                 text=True, env={"PYTHONPATH": str(ROOT / "pycore")})
-        pyodide = subprocess.run(["node", str(runner), (ROOT / "tests" / "pyodide" / "load_agreekit.mjs").as_uri(),
-                                  str(ROOT / "dist" / "pyodide"),
-                                  str(ROOT / "pycore" / "agreekit"), str(code), str(args.repeats)],
-                                 check=True, capture_output=True, text=True)
-    ours, theirs = last_json_line(cpython.stdout), last_json_line(pyodide.stdout)
+        versions = {"this code": ROOT / "pycore"}
+        if args.against:
+            versions = {args.against: export(args.against, tmp), **versions}
+        # Within each runtime the versions run back to back, so a change of load hits both alike.
+        medians = {(runtime, name): stage_medians(pycore, runtime, code, runner, args.repeats)
+                   for runtime in ("CPython", "Pyodide") for name, pycore in versions.items()}
     print(f"box report stages, crowd_corpus() defaults, 1000 resamples; medians of {args.repeats}, same run")
-    print(f"{'stage':>14} {'CPython s':>10} {'Pyodide s':>10} {'ratio':>6}")
-    for stage, seconds in ours.items():
-        print(f"{stage:>14} {seconds:10.3f} {theirs[stage]:10.3f} {theirs[stage] / seconds:6.2f}")
-    parts = sum(v for k, v in ours.items() if k != "whole report"), sum(v for k, v in theirs.items()
-                                                                         if k != "whole report")
-    print(f"{'sum of stages':>14} {parts[0]:10.3f} {parts[1]:10.3f} {parts[1] / parts[0]:6.2f}")
+    columns = [(runtime, name) for name in versions for runtime in ("CPython", "Pyodide")]
+    print(f"{'stage':>14} " + " ".join(f"{runtime + ' ' + name:>24}" for runtime, name in columns)
+          + "  " + " ".join(f"{'ratio ' + name:>18}" for name in versions))
+    for stage in medians[columns[0]]:
+        cells = " ".join(f"{medians[column][stage]:24.3f}" for column in columns)
+        ratios = " ".join(f"{medians['Pyodide', name][stage] / medians['CPython', name][stage]:18.2f}"
+                          for name in versions)
+        print(f"{stage:>14} {cells}  {ratios}")
 
 
 if __name__ == "__main__":
