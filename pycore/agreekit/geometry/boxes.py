@@ -130,6 +130,7 @@ def _giou_distance(a, b):
 
 
 _BAND_ELEMENTS = 1 << 14   # pairs per band of rows: its work arrays stay in the CPU cache
+_REORDERED_BAND_ELEMENTS = 1 << 16   # fewer, larger bands amortize Pyodide's cost per numpy call
 # Pyodide's numpy (wasm32, no SIMD) takes a branch per element in np.maximum/np.minimum, so
 # comparisons that go the same way along a row run ≈ 2× faster there; CPython's numpy is
 # branch-free and only pays the reordering.  Measured in docs/web.md (box report stage by stage).
@@ -171,7 +172,7 @@ def _giou_distance_matrix(a, b, reorder=None):
     rows = (ax, ay, ax + aw, ay + ah, aw * ah)
     columns = (bx, by, bx + bw, by + bh, bw * bh)
     out = np.empty((len(ax), len(bx)))
-    step = max(1, _BAND_ELEMENTS // max(len(bx), 1))
+    step = max(1, (_BAND_ELEMENTS if order is None else _REORDERED_BAND_ELEMENTS) // max(len(bx), 1))
     work = np.empty((5, min(step, len(ax)), len(bx)))
     with np.errstate(divide="ignore", invalid="ignore"):
         for start in range(0, len(ax), step):
