@@ -132,8 +132,9 @@ def _giou_distance(a, b):
 _BAND_ELEMENTS = 1 << 14   # pairs per band of rows: its work arrays stay in the CPU cache
 _REORDERED_BAND_ELEMENTS = 1 << 16   # fewer, larger bands amortize Pyodide's cost per numpy call
 # Pyodide's numpy (wasm32, no SIMD) takes a branch per element in np.maximum/np.minimum, so
-# comparisons that go the same way along a row run ≈ 2× faster there; CPython's numpy is
-# branch-free and only pays the reordering.  Measured in docs/web.md (box report stage by stage).
+# comparisons that go the same way along a row run ≈ 2× faster there; CPython's (SIMD) takes the
+# same time either way and would only pay the reordering.  Measured in docs/web.md (box report
+# stage by stage).
 _REORDER_COLUMNS = sys.platform == "emscripten"
 
 
@@ -147,7 +148,7 @@ def _column_order(x, y):
     n = len(x)
     groups = max(1, math.isqrt(n))
     group = np.empty(n, dtype=np.intp)
-    group[np.argsort(x, kind="stable")] = np.arange(n, dtype=np.intp) * groups // n
+    group[np.argsort(x, kind="stable")] = np.arange(n, dtype=np.intp) * groups // max(n, 1)
     return np.lexsort((y, group)).astype(np.intp)
 
 
@@ -156,7 +157,8 @@ def _giou_distance_matrix(a, b, reorder=None):
 
     The operations of :func:`_giou_distance` in the same order, so every value
     is bit-equal to it; computed band of rows by band of rows in five work
-    arrays small enough to stay in cache, then written into the result.
+    arrays reused from band to band (small enough to stay in cache in the
+    given order), then written into the result.
     With ``reorder`` (default: in Pyodide) the columns are computed in
     :func:`_column_order` and each row is scattered back to the given order:
     the same operations on the same pairs, so the same values.
