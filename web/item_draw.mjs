@@ -513,8 +513,8 @@ class BoundaryLayer {
     Object.assign(this.matches.dataset, { tolerance: exact(tolerance), state: "drawing" });
     const width = String(round(2 * tolerance * this.secondWidth));
     for (const band of this.bands) { band.setAttribute("stroke-width", width); band.dataset.tolerance = exact(tolerance); }
-    this.caption.textContent = `Boundaries (ticks: starts from a lane's top, ends from its bottom) within ${seconds(tolerance)} ` +
-      "(bands), matched one-to-one as the report's boundary sweep matches them (blue lines):";
+    this.caption.textContent = `Ticks: starts (from the top), ends (from the bottom) · bands: ${seconds(tolerance)} · ` +
+      "blue: matched one-to-one (the sweep's)";
     this.boundaries.pairs.forEach((pair, k) => {
       const row = pair.by_tolerance[index];
       this.counts[k].textContent = `${clip(pair.a, 14)}–${clip(pair.b, 14)}: ${row.matched} matched of ${pair.n_a} + ${pair.n_b}`;

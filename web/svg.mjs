@@ -96,14 +96,14 @@ export function annotatorStyle(k) {
 /** A legend line sample + name per annotator, from (x, y) down, `width` wide; returns [group, height]. */
 export function legend(entries, x, y, width) {
   const group = s("g", { class: "legend" });
-  const columnWidth = 190, rowHeight = 18;
+  const columnWidth = 240, rowHeight = 18, characters = 30;  // three columns in a full view
   const perRow = Math.max(1, Math.floor(width / columnWidth));
   entries.forEach(({ name, style, marker }, k) => {
     const cx = x + (k % perRow) * columnWidth, cy = y + Math.floor(k / perRow) * rowHeight;
     group.append(s("line", { x1: cx, y1: cy + 6, x2: cx + 28, y2: cy + 6, stroke: style.colour,
       "stroke-width": style.width ?? 2.5, "stroke-dasharray": style.dash || null }),
-    marker ?? null, text(cx + 34, cy + 10, clip(name, 24), { dataset: { legend: name } }));
-    if (String(name).length > 24) group.lastChild.append(title(name));
+    marker ?? null, text(cx + 34, cy + 10, clip(name, characters), { dataset: { legend: name } }));
+    if (String(name).length > characters) group.lastChild.append(title(name));
   });
   return [group, Math.ceil(entries.length / perRow) * rowHeight];
 }
