@@ -8,6 +8,15 @@
 // which the page receives by a plain copy, where parsing megabytes of JSON would block it.
 
 /**
+ * The one line a failed bridge call shows: a Python exception's message is its whole traceback,
+ * so only its last line ("Type: message") is kept. `what`: what to send with a report of it.
+ */
+export function internalMessage(error, what) {
+  const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
+  return `internal error: ${text} — please report it, with ${what}`;
+}
+
+/**
  * Convert ``message.files`` with ``runConvert`` (bridge.py) and post the answer; ``answer(call)``
  * is the worker's way of running a bridge call (it may install a missing scipy part and call again).
  */
@@ -20,8 +29,7 @@ export async function convertFiles(runConvert, { id, files, kind, exact }, post,
     outcome = JSON.parse(await answer(() => runConvert(pairs, kind || "", Boolean(exact), progress)));
   } catch (error) {
     // Outside the bridge's own handling (the call itself failed): one line, like a report's bug.
-    const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
-    const message = `internal error: ${text} — please report it, with the files`;
+    const message = internalMessage(error, "the files");
     outcome = { ok: false, error: { type: "internal", message } };
   }
   post({ id, type: "converted", outcome, ms: performance.now() - started });

@@ -21,7 +21,7 @@
 // the base at start, scipy.sparse when a call first imports it (then that call runs again) or
 // once the worker has been idle after a call.
 
-import { convertFiles } from "./import_worker.mjs";
+import { convertFiles, internalMessage } from "./import_worker.mjs";
 
 const root = new URL("../", import.meta.url);
 const post = (message) => self.postMessage(message);
@@ -70,13 +70,7 @@ async function start() {
   scipySparse = new SciPySparse(py, new URL(scipy.sparse, root).href);
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
-  try {
-    py.runPython(await bridge, { globals: namespace });
-  } catch (error) {
-    if (!/ModuleNotFoundError: No module named 'scipy\./.test(String(error && error.message))) throw error;
-    await scipySparse.install();  // an agreekit that imports scipy.sparse at once: slower, still right
-    py.runPython(await bridge, { globals: namespace });
-  }
+  py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
   runConvert = namespace.get("run_convert");
   runItemDetail = namespace.get("run_item_detail");
@@ -103,11 +97,9 @@ class SciPySparse {
 
   install() {
     this.installing ??= (async () => {
-      timings.sparse = Math.round(performance.now() - t0);
       await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
       await this.py.loadPackage([this.url]);
       this.py.runPython("import importlib; importlib.invalidate_caches()");
-      timings.sparse_done = Math.round(performance.now() - t0);
     })();
     return this.installing;
   }
@@ -136,8 +128,7 @@ async function itemDetail({ id, kind, item }) {
   try {
     json = await scipySparse.answer(() => runItemDetail(kind, String(item)));
   } catch (error) {
-    const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
-    json = JSON.stringify({ ok: false, error: { type: "internal", message: `internal error: ${text} — please report it, with the input` } });
+    json = JSON.stringify({ ok: false, error: { type: "internal", message: internalMessage(error, "the input") } });
   }
   post({ id, type: "detail", json, ms: performance.now() - started });
 }
@@ -161,9 +152,7 @@ async function compute(runReport, { id, kind, rows, options }) {
     json = await scipySparse.answer(() => runReport(kind, rows, JSON.stringify(options || {}), progress),
       () => post({ id, type: "progress", done: 0, total: 0, stage: "loading scipy.sparse" }));
   } catch (error) {
-    // A Python exception's message is its whole traceback: keep the last line ("Type: message").
-    const text = String(error && error.message ? error.message : error).trim().split("\n").pop();
-    const message = `internal error: ${text} — please report it, with the input`;
+    const message = internalMessage(error, "the input");
     post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
     return;
   }
