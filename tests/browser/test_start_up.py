@@ -1,8 +1,10 @@
-"""Python restored from the build's memory snapshot, and started as usual when it cannot be."""
+"""Start-up: the worker starts with the page; Python is restored from the build's memory snapshot,
+and started as usual when it cannot be."""
 from __future__ import annotations
 
 import io
 import json
+import threading
 
 import pytest
 
@@ -70,6 +72,37 @@ def test_python_starts_as_usual_when_the_snapshot_cannot_be_restored(open_page, 
     try:
         page = open_page(server.url)
         assert worker_timings(page)["snapshot"].startswith(reason)
+        box_example_matches_cpython(page, dist_dir)
+    finally:
+        server.close()
+
+
+def holding_app_mjs_until_python_loads_packages(dist_dir, after_s):
+    """A server of dist/ that answers web/app.mjs only ``after_s`` after the worker asked for the wheel."""
+    wheel = "/" + json.loads((dist_dir / "build-info.json").read_text())["wheel"]
+    wheel_asked = threading.Event()
+
+    class Handler(build.SiteHandler):
+        def send_head(self):
+            path = self.path.split("?")[0]
+            if path == wheel:
+                wheel_asked.set()
+            elif path == "/web/app.mjs":
+                if wheel_asked.wait(60):  # never set: the worker waits for app.mjs, and the test fails below
+                    threading.Event().wait(after_s)
+            return super().send_head()
+
+    return Site(dist_dir, handler_base=Handler), wheel_asked
+
+
+def test_the_worker_starts_before_the_pages_modules_and_nothing_it_says_is_lost(open_page, dist_dir):
+    # app.mjs (and so the Engine) arrives only once the worker is installing packages, a few seconds
+    # later: the worker's messages until then (status, and usually "ready") are replayed to the Engine.
+    server, wheel_asked = holding_app_mjs_until_python_loads_packages(dist_dir, after_s=6)
+    try:
+        page = open_page(server.url)
+        assert worker_timings(page)["snapshot"] == "restored"
+        assert wheel_asked.is_set()
         box_example_matches_cpython(page, dist_dir)
     finally:
         server.close()
