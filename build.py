@@ -236,7 +236,7 @@ def build_wheel(out_dir: Path, compiled: dict[str, bytes] | None = None) -> Path
     for path in sorted(package_dir.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
             files.append((path.relative_to(PYCORE).as_posix(), path.read_bytes()))
-    files += sorted((compiled or {}).items())
+    files = with_bytecode(files, compiled)
 
     metadata = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
                 f"Summary: {project.get('description', '')}",
@@ -275,15 +275,15 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], dist_info: str):
 # --------------------------------------------------------------------------- start-up extras
 
 # Made in Pyodide itself, under Node (scripts/pyodide_build.mjs; docs/web.md "Start-up"): the
-# agreekit modules compiled to the browser's bytecode (they go into the wheel), and a memory
-# snapshot of the interpreter with the standard-library modules the worker imports, which the
-# worker restores instead of starting Python (2.9 s less, measured). Cached under .cache by what
-# they are made from. Without Node the page starts as before, more slowly.
+# modules of agreekit, numpy and scipy compiled to the browser's bytecode (they go into the wheels
+# the calculator loads), and a memory snapshot of the interpreter with the standard-library
+# modules the worker imports, which the worker restores instead of starting Python. Cached under
+# .cache by what they are made from. Without Node the page starts as before, more slowly.
 PYODIDE_BUILD_SCRIPT = ROOT / "scripts" / "pyodide_build.mjs"
 
 
 class PyodideExtras(NamedTuple):
-    compiled: dict[str, bytes]   # wheel path (agreekit/.../__pycache__/x.cpython-312.pyc) -> bytes
+    compiled: dict[str, bytes]   # wheel path (numpy/.../__pycache__/x.cpython-312.pyc) -> bytes
     snapshot: Path               # the memory snapshot
 
 
@@ -301,28 +301,56 @@ def _digest_of(paths) -> str:
     return digest.hexdigest()[:16]
 
 
+def _made_once(target: Path, what: str, *args: str) -> Path:
+    """``target`` (a folder or file of the cache), made by ``pyodide_build.mjs *args`` unless there."""
+    if not target.exists():
+        log(f"{what} (scripts/pyodide_build.mjs {args[0]})")
+        partial = target.with_name(target.name + ".part")
+        shutil.rmtree(partial, ignore_errors=True)
+        _run_pyodide_build(*args, str(partial))
+        os.replace(partial, target)
+    return target
+
+
 def pyodide_extras(pyodide_dir: Path) -> PyodideExtras | None:
     """The compiled modules and the snapshot for ``pyodide_dir``; ``None`` (said) without Node."""
     if shutil.which("node") is None:
         log("node not found: no memory snapshot or compiled modules (the page starts more slowly)")
         return None
-    pyodide_files = [pyodide_dir / name for name in PYODIDE_CORE_FILES] + sorted(pyodide_dir.glob("*.whl"))
+    cache = CACHE / "pyodide-build"
+    cache.mkdir(parents=True, exist_ok=True)
+    pyodide_files = [PYODIDE_BUILD_SCRIPT] + [pyodide_dir / n for n in PYODIDE_CORE_FILES] + sorted(pyodide_dir.glob("*.whl"))
     sources = sorted(p for p in (PYCORE / "agreekit").rglob("*.py") if "__pycache__" not in p.parts)
-    compiled_dir = CACHE / "pyodide-build" / ("compiled-" + _digest_of(
-        [PYODIDE_BUILD_SCRIPT, ROOT / "web" / "bridge.py", *pyodide_files, *sources]))
-    if not (compiled_dir / "stdlib-modules.json").exists():
-        log("compiling agreekit in Pyodide (scripts/pyodide_build.mjs)")
-        shutil.rmtree(compiled_dir, ignore_errors=True)
-        _run_pyodide_build("compile", str(pyodide_dir), str(PYCORE), str(ROOT / "web" / "bridge.py"),
-                           str(compiled_dir))
-    modules = compiled_dir / "stdlib-modules.json"
-    snapshot = CACHE / "pyodide-build" / f"snapshot-{_digest_of([PYODIDE_BUILD_SCRIPT, modules, *pyodide_files])}"
-    if not snapshot.exists():
-        log("making Pyodide's memory snapshot (scripts/pyodide_build.mjs)")
-        _run_pyodide_build("snapshot", str(pyodide_dir), str(modules), str(snapshot) + ".part")
-        os.replace(str(snapshot) + ".part", snapshot)
-    compiled = {p.relative_to(compiled_dir).as_posix(): p.read_bytes() for p in sorted(compiled_dir.rglob("*.pyc"))}
+    packages = _made_once(cache / f"packages-{_digest_of(pyodide_files)}", "compiling numpy and scipy in Pyodide",
+                          "packages", str(pyodide_dir))
+    agreekit = _made_once(cache / f"agreekit-{_digest_of([*pyodide_files, ROOT / 'web' / 'bridge.py', *sources])}",
+                          "compiling agreekit in Pyodide", "agreekit", str(pyodide_dir), str(PYCORE),
+                          str(ROOT / "web" / "bridge.py"))
+    modules = agreekit / "stdlib-modules.json"
+    snapshot = _made_once(cache / f"snapshot-{_digest_of([*pyodide_files, modules])}",
+                          "making Pyodide's memory snapshot", "snapshot", str(pyodide_dir), str(modules))
+    compiled = {p.relative_to(folder).as_posix(): p.read_bytes()
+                for folder in (packages, agreekit) for p in sorted(folder.rglob("*.pyc"))}
     return PyodideExtras(compiled, snapshot)
+
+
+def with_bytecode(files: list[tuple[str, bytes]], compiled: dict[str, bytes] | None) -> list[tuple[str, bytes]]:
+    """``files`` (wheel path, bytes) and the ``compiled`` bytecode of those that are modules."""
+    def source_of(pyc):  # "a/__pycache__/b.cpython-312.pyc" -> "a/b.py"
+        folder, _, name = pyc.rpartition("/__pycache__/")
+        return f"{folder}/{name.split('.')[0]}.py"
+    names = {name for name, _ in files}
+    return [*files, *sorted((pyc, data) for pyc, data in (compiled or {}).items() if source_of(pyc) in names)]
+
+
+def numpy_with_bytecode(wheel: Path, out_dir: Path, compiled: dict[str, bytes]) -> str:
+    """Pyodide's numpy wheel with its modules' bytecode (``pyodide_extras``), as ``out_dir/<its name>``."""
+    with zipfile.ZipFile(wheel) as source:
+        members = [(i.filename, source.read(i)) for i in source.infolist()
+                   if not i.is_dir() and not i.filename.endswith(".dist-info/RECORD")]
+    dist_info = next(name for name, _ in members if name.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
+    _write_wheel(out_dir / wheel.name, with_bytecode(members, compiled), dist_info)
+    return wheel.name
 
 
 # --------------------------------------------------------------------------- scipy for the calculator
@@ -339,11 +367,12 @@ SCIPY_SPARSE_NAME = "scipy_sparse_linalg"
 SPLIT_WHEEL_FILE = b"Wheel-Version: 1.0\nGenerator: agreekit build.py\nRoot-Is-Purelib: false\n"
 
 
-def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
+def split_scipy(wheel: Path, out_dir: Path, compiled: dict[str, bytes] | None = None) -> dict[str, str]:
     """Cut Pyodide's scipy wheel into the calculator's two parts; ``{"base": name, "sparse": name}``.
 
     The base keeps the wheel's name (Pyodide names an installed package by its file name) and
-    its METADATA; the sparse part is a wheel of its own name. Every file is the original's bytes.
+    its METADATA; the sparse part is a wheel of its own name. Every file is the original's bytes;
+    ``compiled`` adds the bytecode of their modules (``pyodide_extras``).
     """
     with zipfile.ZipFile(wheel) as source:
         members = [(i.filename, source.read(i)) for i in source.infolist() if not i.is_dir()]
@@ -360,7 +389,7 @@ def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
                        f"Summary: scipy.sparse and scipy.linalg of {wheel.name}, for the agreekit calculator\n")
     for part, files, info, part_metadata in (("base", base, dist_info.rstrip("/"), metadata),
                                              ("sparse", sparse, sparse_info, sparse_metadata)):
-        _write_wheel(out_dir / written[part], [*files, (f"{info}/METADATA", part_metadata.encode()),
+        _write_wheel(out_dir / written[part], [*with_bytecode(files, compiled), (f"{info}/METADATA", part_metadata.encode()),
                                                (f"{info}/WHEEL", SPLIT_WHEEL_FILE)], info)
     return written
 
@@ -534,9 +563,18 @@ def build(local_source: str | None = None) -> Path:
         shutil.copyfile(extras.snapshot, staging / snapshot["path"])
 
     # scipy in two parts for the calculator (split_scipy), content-addressed as the wheel is.
+    compiled = extras.compiled if extras else None
     scipy_wheel = pyodide_dir / lock["packages"]["scipy"]["file_name"]
-    scipy_rel = f"wheels/scipy/{sha256_of(scipy_wheel)[:12]}"
-    scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in split_scipy(scipy_wheel, staging / scipy_rel).items()}
+    scipy_rel, scipy_names = content_addressed(staging, "wheels/scipy",
+                                               lambda folder: split_scipy(scipy_wheel, folder, compiled))
+    scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in scipy_names.items()}
+    # numpy with its bytecode, loaded by this URL (the lock's copy, by name, has none); without
+    # Node, by name as before.
+    numpy = None
+    if extras:
+        numpy_wheel = pyodide_dir / lock["packages"]["numpy"]["file_name"]
+        numpy = "/".join(content_addressed(staging, "wheels/numpy",
+                                           lambda folder: numpy_with_bytecode(numpy_wheel, folder, compiled)))
 
     # The page: index.html and kinds.json from the registry; forms.py only writes them.
     build_page(staging)
@@ -545,7 +583,7 @@ def build(local_source: str | None = None) -> Path:
     build_examples(staging / "examples")
     build_workshop(staging, lock, local_source, wheel_rel)
     stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
-                          "scipy": scipy_parts, "snapshot": snapshot})
+                          "numpy": numpy, "scipy": scipy_parts, "snapshot": snapshot})
     precompress(staging)
 
     for path in staging.rglob("*"):
@@ -555,6 +593,16 @@ def build(local_source: str | None = None) -> Path:
     staging.rename(DIST)
     log(f"built {DIST} (wheel {wheel.name}, sha256 {digest[:12]})")
     return DIST
+
+
+def content_addressed(site: Path, prefix: str, write):
+    """``write(folder)`` into a new folder, named ``prefix/<digest of the files it wrote>`` so that
+    browsers never reuse a stale copy; that name (relative to ``site``) and what ``write`` returned."""
+    folder = site / prefix / "unnamed"
+    written = write(folder)
+    named = f"{prefix}/{_digest_of(sorted(folder.iterdir()))[:12]}"
+    folder.rename(site / named)
+    return named, written
 
 
 def site_files(site: Path) -> list[str]:

@@ -1,13 +1,16 @@
 // Build-time work in Pyodide itself (under Node), for build.py's `pyodide_extras` (docs/web.md
-// "Start-up: a memory snapshot and compiled agreekit"). Two commands, one Pyodide each:
+// "Start-up: a memory snapshot and compiled modules"). Three commands, one Pyodide each. Modules
+// are compiled with Pyodide's own Python (the browser's bytecode: the machine's CPython may be
+// another version) into <out dir>/<package>/.../__pycache__/*.pyc, unchecked-hash (PEP 552: the
+// wheels are content-addressed, so no source check is needed, and unpacking a wheel keeps no
+// file times):
 //
-//   node scripts/pyodide_build.mjs compile <pyodide dir> <pycore dir> <bridge.py> <out dir>
-//       Compiles every agreekit module with Pyodide's own Python (the browser's bytecode: the
-//       machine's CPython may be another version) into <out dir>/agreekit/.../__pycache__/
-//       *.pyc, unchecked-hash (PEP 552: the wheel is content-addressed, so no source check is
-//       needed, and unpacking a wheel does not keep file times). Then it loads numpy and scipy,
-//       runs the worker's bridge.py as the worker does, and writes <out dir>/stdlib-modules.json:
-//       the standard-library modules that start-up imported (the snapshot's pre-imports).
+//   node scripts/pyodide_build.mjs agreekit <pyodide dir> <pycore dir> <bridge.py> <out dir>
+//       agreekit's modules; then it loads numpy and scipy, runs the worker's bridge.py as the
+//       worker does, and writes <out dir>/stdlib-modules.json: the standard-library modules that
+//       start-up imported beyond a bare interpreter (the snapshot's pre-imports).
+//   node scripts/pyodide_build.mjs packages <pyodide dir> <out dir>
+//       numpy's and scipy's modules (Pyodide 0.27 ships their sources only).
 //   node scripts/pyodide_build.mjs snapshot <pyodide dir> <stdlib-modules.json> <out file>
 //       A fresh interpreter imports those modules, then Pyodide 0.27's makeMemorySnapshot() writes
 //       its memory. No package can be loaded first (their shared libraries are not part of a
@@ -32,33 +35,36 @@ function copyTree(py, from, to) {
   }
 }
 
-function readTree(py, from, to) {
+function readBytecode(py, root, folder, outDir) {
+  // Every .pyc under root/folder, written to outDir under its path relative to root.
   const walk = (dir) => {
     for (const name of py.FS.readdir(dir)) {
       if (name === "." || name === "..") continue;
       const full = `${dir}/${name}`;
       if (py.FS.isDir(py.FS.stat(full).mode)) walk(full);
       else if (name.endsWith(".pyc")) {
-        const target = path.join(to, full.slice(from.length + 1));
+        const target = path.join(outDir, full.slice(root.length + 1));
         fs.mkdirSync(path.dirname(target), { recursive: true });
         fs.writeFileSync(target, py.FS.readFile(full));
       }
     }
   };
-  walk(from);
+  walk(`${root}/${folder}`);
 }
 
-async function compile(pycoreDir, bridgePath, outDir) {
+const COMPILE = (folder, ddir) => `
+import compileall, py_compile
+if not compileall.compile_dir(${JSON.stringify(folder)}, ddir=${JSON.stringify(ddir)}, quiet=1,
+                              invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH):
+    raise SystemExit("compileall failed in ${folder}")`;
+
+async function compileAgreekit(pycoreDir, bridgePath, outDir) {
   const py = await loadPyodide({ indexURL });
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   copyTree(py, path.join(pycoreDir, "agreekit"), "/build/agreekit");
   // ddir: the code objects name the files where the wheel installs them (tracebacks, inspect).
-  py.runPython(`
-import compileall, py_compile
-if not compileall.compile_dir("/build/agreekit", ddir="${site}/agreekit", quiet=1,
-                              invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH):
-    raise SystemExit("compileall failed")`);
-  readTree(py, "/build", outDir);
+  py.runPython(COMPILE("/build/agreekit", `${site}/agreekit`));
+  readBytecode(py, "/build", "agreekit", outDir);
   // What start-up imports beyond a bare interpreter: loadPackage's own unpacking code too.
   const before = new Set(py.runPython("import sys; list(sys.modules)").toJs());
   await py.loadPackage(["numpy", "scipy"], quiet);
@@ -74,6 +80,16 @@ def from_stdlib(module):
 sorted(name for name, module in sys.modules.items() if name not in set(${JSON.stringify([...before])})
        and module is not None and from_stdlib(module))`).toJs();
   fs.writeFileSync(path.join(outDir, "stdlib-modules.json"), JSON.stringify(modules, null, 1));
+}
+
+async function compilePackages(outDir) {
+  const py = await loadPyodide({ indexURL });
+  await py.loadPackage(["numpy", "scipy"], quiet);
+  const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  for (const name of ["numpy", "scipy"]) {  // compiled where they are installed: their own paths
+    py.runPython(COMPILE(`${site}/${name}`, `${site}/${name}`));
+    readBytecode(py, site, name, outDir);
+  }
 }
 
 // Seeded from the operating system's entropy when imported: in a snapshot, every visitor would
@@ -99,6 +115,7 @@ if seeded:
   fs.writeFileSync(outFile, py.makeMemorySnapshot());
 }
 
-if (command === "compile") await compile(...rest);
+if (command === "agreekit") await compileAgreekit(...rest);
+else if (command === "packages") await compilePackages(...rest);
 else if (command === "snapshot") await snapshot(...rest);
-else throw new Error(`unknown command ${command}: compile or snapshot`);
+else throw new Error(`unknown command ${command}: agreekit, packages or snapshot`);

@@ -58,7 +58,7 @@ async function start() {
   bridge.catch(() => {});  // a failure surfaces where it is awaited
   status("pyodide", "Loading Python (Pyodide)…");
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", root).href);
-  const { wheel, scipy, snapshot } = await info;
+  const { wheel, numpy, scipy, snapshot } = await info;
   const py = await startPython(loadPyodide, new URL("pyodide/", root).href, snapshot);
   status("packages", "Loading numpy, scipy and agreekit…");
   // One call, so the downloads run in parallel. Our wheel by URL: 0.14 s against 0.78 s for
@@ -66,7 +66,9 @@ async function start() {
   // Each package message restarts the page's loading clock (a slow network is not a hang).
   // scipy's base only: its sparse part waits until a report imports it (build.py split_scipy).
   const packageMessages = { messageCallback: (message) => status("packages", message) };
-  await py.loadPackage(["numpy", new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
+  // numpy by URL when the build compiled its modules (build.py pyodide_extras), else Pyodide's own.
+  const numpyPackage = numpy ? new URL(numpy, root).href : "numpy";
+  await py.loadPackage([numpyPackage, new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
   scipySparse = new SciPySparse(py, new URL(scipy.sparse, root).href);
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
