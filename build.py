@@ -33,6 +33,7 @@ import tomllib
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
@@ -63,6 +64,7 @@ MIME_TYPES = {
     ".csv": "text/csv; charset=utf-8",
     ".zip": "application/zip",
     ".whl": "application/octet-stream",
+    ".snapshot": "application/octet-stream",
     ".py": "text/plain; charset=utf-8",
 }
 
@@ -219,11 +221,12 @@ def _wheel_file_record(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def build_wheel(out_dir: Path) -> Path:
+def build_wheel(out_dir: Path, compiled: dict[str, bytes] | None = None) -> Path:
     """Write the pure-Python agreekit wheel from pycore/ (reproducible: fixed timestamps).
 
     The metadata comes from pycore/pyproject.toml; written directly with zipfile so the build
-    needs no build backend download and works offline.
+    needs no build backend download and works offline. ``compiled``: bytecode files to add
+    (``pyodide_extras``: Pyodide's Python, which other Pythons ignore by their file names).
     """
     project = tomllib.loads((PYCORE / "pyproject.toml").read_text())["project"]
     name, version = project["name"], project["version"]
@@ -233,6 +236,7 @@ def build_wheel(out_dir: Path) -> Path:
     for path in sorted(package_dir.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
             files.append((path.relative_to(PYCORE).as_posix(), path.read_bytes()))
+    files = with_bytecode(files, compiled)
 
     metadata = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
                 f"Summary: {project.get('description', '')}",
@@ -268,6 +272,87 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], dist_info: str):
             archive.writestr(info, data)
 
 
+# --------------------------------------------------------------------------- start-up extras
+
+# Made in Pyodide itself, under Node (scripts/pyodide_build.mjs; docs/web.md "Start-up"): the
+# modules of agreekit, numpy and scipy compiled to the browser's bytecode (they go into the wheels
+# the calculator loads), and a memory snapshot of the interpreter with the standard-library
+# modules the worker imports, which the worker restores instead of starting Python. Cached under
+# .cache by what they are made from. Without Node the page starts as before, more slowly.
+PYODIDE_BUILD_SCRIPT = ROOT / "scripts" / "pyodide_build.mjs"
+
+
+class PyodideExtras(NamedTuple):
+    compiled: dict[str, bytes]   # wheel path (numpy/.../__pycache__/x.cpython-312.pyc) -> bytes
+    snapshot: Path               # the memory snapshot
+
+
+def _run_pyodide_build(*args: str):
+    result = subprocess.run(["node", str(PYODIDE_BUILD_SCRIPT), *args], capture_output=True, text=True)
+    if result.returncode != 0:
+        # Node prints the failing line of Pyodide's one-line bundle first: keep the end.
+        raise SystemExit(f"scripts/pyodide_build.mjs {args[0]} failed:\n" + result.stderr[-3000:])
+
+
+def _digest_of(paths) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(f"{path.name}\0{sha256_of(path)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _made_once(target: Path, what: str, *args: str) -> Path:
+    """``target`` (a folder or file of the cache), made by ``pyodide_build.mjs *args`` unless there."""
+    if not target.exists():
+        log(f"{what} (scripts/pyodide_build.mjs {args[0]})")
+        partial = target.with_name(target.name + ".part")
+        shutil.rmtree(partial, ignore_errors=True)
+        _run_pyodide_build(*args, str(partial))
+        os.replace(partial, target)
+    return target
+
+
+def pyodide_extras(pyodide_dir: Path) -> PyodideExtras | None:
+    """The compiled modules and the snapshot for ``pyodide_dir``; ``None`` (said) without Node."""
+    if shutil.which("node") is None:
+        log("node not found: no memory snapshot or compiled modules (the page starts more slowly)")
+        return None
+    cache = CACHE / "pyodide-build"
+    cache.mkdir(parents=True, exist_ok=True)
+    pyodide_files = [PYODIDE_BUILD_SCRIPT] + [pyodide_dir / n for n in PYODIDE_CORE_FILES] + sorted(pyodide_dir.glob("*.whl"))
+    sources = sorted(p for p in (PYCORE / "agreekit").rglob("*.py") if "__pycache__" not in p.parts)
+    packages = _made_once(cache / f"packages-{_digest_of(pyodide_files)}", "compiling numpy and scipy in Pyodide",
+                          "packages", str(pyodide_dir))
+    agreekit = _made_once(cache / f"agreekit-{_digest_of([*pyodide_files, ROOT / 'web' / 'bridge.py', *sources])}",
+                          "compiling agreekit in Pyodide", "agreekit", str(pyodide_dir), str(PYCORE),
+                          str(ROOT / "web" / "bridge.py"))
+    modules = agreekit / "stdlib-modules.json"
+    snapshot = _made_once(cache / f"snapshot-{_digest_of([*pyodide_files, modules])}",
+                          "making Pyodide's memory snapshot", "snapshot", str(pyodide_dir), str(modules))
+    compiled = {p.relative_to(folder).as_posix(): p.read_bytes()
+                for folder in (packages, agreekit) for p in sorted(folder.rglob("*.pyc"))}
+    return PyodideExtras(compiled, snapshot)
+
+
+def with_bytecode(files: list[tuple[str, bytes]], compiled: dict[str, bytes] | None) -> list[tuple[str, bytes]]:
+    """``files`` (wheel path, bytes) and the ``compiled`` bytecode of those that are modules."""
+    def source_of(pyc):  # "a/__pycache__/b.cpython-312.pyc" -> "a/b.py"
+        folder, _, name = pyc.rpartition("/__pycache__/")
+        return f"{folder}/{name.split('.')[0]}.py"
+    names = {name for name, _ in files}
+    return [*files, *sorted((pyc, data) for pyc, data in (compiled or {}).items() if source_of(pyc) in names)]
+
+
+def numpy_with_bytecode(wheel: Path, out_dir: Path, compiled: dict[str, bytes]) -> str:
+    """Pyodide's numpy wheel with its modules' bytecode (``pyodide_extras``), as ``out_dir/<its name>``."""
+    with zipfile.ZipFile(wheel) as source:
+        members = [(i.filename, source.read(i)) for i in source.infolist()
+                   if not i.is_dir() and not i.filename.endswith(".dist-info/RECORD")]
+    dist_info = next(name for name, _ in members if name.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
+    _write_wheel(out_dir / wheel.name, with_bytecode(members, compiled), dist_info)
+    return wheel.name
+
+
 # --------------------------------------------------------------------------- scipy for the calculator
 
 # Pyodide compiles every shared library of a package when it installs it: for scipy 110 of them,
@@ -282,11 +367,12 @@ SCIPY_SPARSE_NAME = "scipy_sparse_linalg"
 SPLIT_WHEEL_FILE = b"Wheel-Version: 1.0\nGenerator: agreekit build.py\nRoot-Is-Purelib: false\n"
 
 
-def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
+def split_scipy(wheel: Path, out_dir: Path, compiled: dict[str, bytes] | None = None) -> dict[str, str]:
     """Cut Pyodide's scipy wheel into the calculator's two parts; ``{"base": name, "sparse": name}``.
 
     The base keeps the wheel's name (Pyodide names an installed package by its file name) and
-    its METADATA; the sparse part is a wheel of its own name. Every file is the original's bytes.
+    its METADATA; the sparse part is a wheel of its own name. Every file is the original's bytes;
+    ``compiled`` adds the bytecode of their modules (``pyodide_extras``).
     """
     with zipfile.ZipFile(wheel) as source:
         members = [(i.filename, source.read(i)) for i in source.infolist() if not i.is_dir()]
@@ -303,7 +389,7 @@ def split_scipy(wheel: Path, out_dir: Path) -> dict[str, str]:
                        f"Summary: scipy.sparse and scipy.linalg of {wheel.name}, for the agreekit calculator\n")
     for part, files, info, part_metadata in (("base", base, dist_info.rstrip("/"), metadata),
                                              ("sparse", sparse, sparse_info, sparse_metadata)):
-        _write_wheel(out_dir / written[part], [*files, (f"{info}/METADATA", part_metadata.encode()),
+        _write_wheel(out_dir / written[part], [*with_bytecode(files, compiled), (f"{info}/METADATA", part_metadata.encode()),
                                                (f"{info}/WHEEL", SPLIT_WHEEL_FILE)], info)
     return written
 
@@ -460,18 +546,35 @@ def build(local_source: str | None = None) -> Path:
                             "package/dist/uPlot.min.css": staging / "vendor" / "uplot" / "uPlot.min.css",
                             "package/LICENSE": staging / "vendor" / "uplot" / "LICENSE"})
 
-    # Our wheel, under a content-addressed folder so browsers never reuse a stale copy.
-    wheel = build_wheel(ROOT / "build" / "wheel")
+    # Our wheel (with Pyodide's bytecode), under a content-addressed folder so browsers never
+    # reuse a stale copy; the snapshot likewise.
+    extras = pyodide_extras(pyodide_dir)
+    wheel = build_wheel(ROOT / "build" / "wheel", extras.compiled if extras else None)
     digest = sha256_of(wheel)
     wheel_rel = f"wheels/{digest[:12]}/{wheel.name}"
     (staging / wheel_rel).parent.mkdir(parents=True)
     shutil.copyfile(wheel, staging / wheel_rel)
     (staging / wheel_rel).chmod(0o644)
+    snapshot = None   # build-info.json: where, and its size (the worker checks it before a restore)
+    if extras:
+        snapshot = {"path": f"snapshots/{sha256_of(extras.snapshot)[:12]}/pyodide.snapshot",
+                    "bytes": extras.snapshot.stat().st_size}
+        (staging / snapshot["path"]).parent.mkdir(parents=True)
+        shutil.copyfile(extras.snapshot, staging / snapshot["path"])
 
     # scipy in two parts for the calculator (split_scipy), content-addressed as the wheel is.
+    compiled = extras.compiled if extras else None
     scipy_wheel = pyodide_dir / lock["packages"]["scipy"]["file_name"]
-    scipy_rel = f"wheels/scipy/{sha256_of(scipy_wheel)[:12]}"
-    scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in split_scipy(scipy_wheel, staging / scipy_rel).items()}
+    scipy_rel, scipy_names = content_addressed(staging, "wheels/scipy",
+                                               lambda folder: split_scipy(scipy_wheel, folder, compiled))
+    scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in scipy_names.items()}
+    # numpy with its bytecode, loaded by this URL (the lock's copy, by name, has none); without
+    # Node, by name as before.
+    numpy = None
+    if extras:
+        numpy_wheel = pyodide_dir / lock["packages"]["numpy"]["file_name"]
+        numpy = "/".join(content_addressed(staging, "wheels/numpy",
+                                           lambda folder: numpy_with_bytecode(numpy_wheel, folder, compiled)))
 
     # The page: index.html and kinds.json from the registry; forms.py only writes them.
     build_page(staging)
@@ -480,7 +583,7 @@ def build(local_source: str | None = None) -> Path:
     build_examples(staging / "examples")
     build_workshop(staging, lock, local_source, wheel_rel)
     stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
-                          "scipy": scipy_parts})
+                          "numpy": numpy, "scipy": scipy_parts, "snapshot": snapshot})
     precompress(staging)
 
     for path in staging.rglob("*"):
@@ -490,6 +593,16 @@ def build(local_source: str | None = None) -> Path:
     staging.rename(DIST)
     log(f"built {DIST} (wheel {wheel.name}, sha256 {digest[:12]})")
     return DIST
+
+
+def content_addressed(site: Path, prefix: str, write):
+    """``write(folder)`` into a new folder, named ``prefix/<digest of the files it wrote>`` so that
+    browsers never reuse a stale copy; that name (relative to ``site``) and what ``write`` returned."""
+    folder = site / prefix / "unnamed"
+    written = write(folder)
+    named = f"{prefix}/{_digest_of(sorted(folder.iterdir()))[:12]}"
+    folder.rename(site / named)
+    return named, written
 
 
 def site_files(site: Path) -> list[str]:

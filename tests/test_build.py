@@ -381,6 +381,45 @@ def test_the_built_calculator_loads_the_parts_and_the_workshop_the_whole_scipy()
     base, sparse = (_members(build.DIST / info["scipy"][p]) for p in ("base", "sparse"))
     assert any(n.startswith("scipy/optimize/_lsap") for n in base) and "scipy/optimize/__init__.py" not in base
     assert "scipy/sparse/csgraph/__init__.py" in sparse and "scipy/linalg/__init__.py" in sparse
-    assert all(whole[n] == data for n, data in {**base, **sparse}.items() if ".dist-info/" not in n)
+    assert all(whole[n] == data for n, data in {**base, **sparse}.items() if ".dist-info/" not in n and not n.endswith(".pyc"))
     worker = (build.DIST / "web" / "worker.mjs").read_text()
     assert "scipy.base" in worker and '"scipy"' not in worker  # the calculator never loads the whole wheel
+
+# --------------------------------------------------------------------------- start-up extras (issue 15)
+
+def built_info():
+    if not (build.DIST / "build-info.json").exists():
+        pytest.skip("dist/ not built (python3 build.py builds it)")
+    return json.loads((build.DIST / "build-info.json").read_text())
+
+
+def test_the_snapshot_is_of_this_pyodide_and_cached_by_the_service_worker():
+    snapshot = built_info()["snapshot"]  # `build.py test` builds with Node, so there is one
+    data = (build.DIST / snapshot["path"]).read_bytes()
+    assert len(data) == snapshot["bytes"] and snapshot["path"].startswith(f"snapshots/{build.sha256_of(build.DIST / snapshot['path'])[:12]}/")
+    words = memoryview(data[:48]).cast("I")
+    assert words[0] == 1886286592  # Pyodide 0.27's snapshot magic (makeSnapshot)
+    build_id = "".join(f"{word:08x}" for word in words[4:12])  # the header's Pyodide build id ...
+    assert f'BUILD_ID:"{build_id}"' in (build.DIST / "pyodide" / "pyodide.mjs").read_text()  # ... is this one's
+    assert snapshot["path"] in sw_build(build.DIST)["files"]
+
+
+def test_the_calculators_wheels_carry_pyodides_bytecode_for_every_module():
+    info = built_info()
+    for wheel in (info["wheel"], info["numpy"], info["scipy"]["base"], info["scipy"]["sparse"]):
+        with zipfile.ZipFile(build.DIST / wheel) as archive:
+            names = set(archive.namelist())
+            headers = {name: archive.read(name)[:16] for name in names if name.endswith(".pyc")}
+        sources = {n for n in names if n.endswith(".py")}
+        assert {f"{s.rpartition('/')[0]}/__pycache__/{s.rpartition('/')[2][:-3]}.cpython-312.pyc"
+                for s in sources} == set(headers), wheel
+        assert len({h[:4] for h in headers.values()}) == 1  # one Python's magic number
+        assert {int.from_bytes(h[4:8], "little") for h in headers.values()} == {1}  # unchecked hash (PEP 552)
+    numpy = info["numpy"].split("/")
+    assert numpy[:2] == ["wheels", "numpy"] and numpy[3] == json.loads(
+        (build.DIST / "pyodide" / "pyodide-lock.json").read_text())["packages"]["numpy"]["file_name"]
+
+
+def test_without_node_the_build_has_no_extras(monkeypatch):
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    assert build.pyodide_extras(build.DIST / "pyodide") is None

@@ -132,3 +132,34 @@ def test_every_kind_in_pyodide_matches_cpython(pyodide_results):
         assert_same(expected, result["report"], label)
         kinds.add(case["kind"])
     assert kinds == set(agreekit.KINDS)  # every registered kind ran in Pyodide
+
+
+WHEEL_BYTECODE = """
+const [indexDir, ...wheels] = process.argv.slice(2);
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + indexDir + "/").href);
+const py = await loadPyodide({ indexURL: indexDir + "/" });
+await py.loadPackage(wheels, { messageCallback: () => {} });
+console.log(py.runPython(`
+import importlib.util, json, pathlib, sys
+import agreekit, agreekit.kinds.boxes, numpy, numpy.linalg, scipy._lib._util
+checks = []
+for module in (agreekit, agreekit.kinds.boxes, numpy, numpy.linalg, scipy._lib._util):
+    pyc = pathlib.Path(module.__spec__.cached).read_bytes()
+    source = pathlib.Path(module.__file__).read_bytes()
+    checks.append({"magic": pyc[:4] == importlib.util.MAGIC_NUMBER,
+                   "hash": pyc[8:16] == importlib.util.source_hash(source)})
+json.dumps(checks)`));
+"""
+
+
+def test_the_wheels_bytecode_is_what_pyodides_python_loads(tmp_path):
+    """build.py puts Pyodide-compiled .pyc files in the calculator's wheels (agreekit, numpy,
+    scipy's base): its magic number, and the hash of the very source beside them (a stale or
+    foreign .pyc would be recompiled, silently, at every start)."""
+    info = json.loads((ROOT / "dist" / "build-info.json").read_text())
+    wheels = [str(ROOT / "dist" / path) for path in (info["numpy"], info["scipy"]["base"], info["wheel"])]
+    script = tmp_path / "bytecode.mjs"
+    script.write_text(WHEEL_BYTECODE)
+    done = subprocess.run(["node", str(script), str(PYODIDE), *wheels], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [{"magic": True, "hash": True}] * 5

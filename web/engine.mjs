@@ -1,6 +1,8 @@
 // The page's handle on the Python worker: start it, watch loading with a timeout, send reports
 // by id, relay progress, and cancel by terminating and restarting the worker.
 
+import { takeEarlyWorker } from "./boot.mjs";
+
 export class Engine {
   constructor({ timeoutMs, onStatus, onReady, onFatal }) {
     Object.assign(this, { timeoutMs, onStatus, onReady, onFatal });
@@ -13,15 +15,26 @@ export class Engine {
     this.failed = false;
     this.pending = new Map();  // id -> {resolve, reject, onProgress, parts: the long lists' rows so far}
     this.stage = "starting the worker";
-    this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+    const early = takeEarlyWorker();  // the first start: the worker boot.mjs started with the page
+    this.worker = early?.worker ?? new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
     this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.fail("The Python worker could not start" + (event.message ? `: ${event.message}` : "") +
-        ". If the page is opened from a file, serve the folder instead (python build.py serve); " +
-        "a server must send .mjs files with a JavaScript MIME type.");
-    };
+    this.worker.onerror = (event) => this.workerError(event);
     this.armTimeout();
+    // Replayed once the caller's script has run (a microtask): its handlers may not exist yet.
+    // Later messages come as tasks, so they follow these.
+    queueMicrotask(() => {
+      for (const event of early?.events ?? []) {
+        if (event.type === "message") this.receive(event.data);
+        else this.workerError(event);
+      }
+    });
+  }
+
+  workerError(event) {
+    event.preventDefault?.();
+    this.fail("The Python worker could not start" + (event.message ? `: ${event.message}` : "") +
+      ". If the page is opened from a file, serve the folder instead (python build.py serve); " +
+      "a server must send .mjs files with a JavaScript MIME type.");
   }
 
   armTimeout() {

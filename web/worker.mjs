@@ -53,20 +53,22 @@ async function start() {
     if (!r.ok) throw new Error(`Could not fetch ${url.pathname} (HTTP ${r.status}).`);
     return r.text();
   });
-  const info = text(new URL("build-info.json", root)).then(JSON.parse);  // fetched while Python starts
-  const bridge = text(new URL("bridge.py", import.meta.url));
-  info.catch(() => {}), bridge.catch(() => {});  // failures surface where they are awaited
+  const info = text(new URL("build-info.json", root)).then(JSON.parse);
+  const bridge = text(new URL("bridge.py", import.meta.url));  // fetched while Python starts
+  bridge.catch(() => {});  // a failure surfaces where it is awaited
   status("pyodide", "Loading Python (Pyodide)…");
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", root).href);
-  const py = await loadPyodide({ indexURL: new URL("pyodide/", root).href });
+  const { wheel, numpy, scipy, snapshot } = await info;
+  const py = await startPython(loadPyodide, new URL("pyodide/", root).href, snapshot);
   status("packages", "Loading numpy, scipy and agreekit…");
   // One call, so the downloads run in parallel. Our wheel by URL: 0.14 s against 0.78 s for
   // micropip (measured); numpy and scipy come in the same call, so nothing needs resolving.
   // Each package message restarts the page's loading clock (a slow network is not a hang).
   // scipy's base only: its sparse part waits until a report imports it (build.py split_scipy).
-  const { wheel, scipy } = await info;
   const packageMessages = { messageCallback: (message) => status("packages", message) };
-  await py.loadPackage(["numpy", new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
+  // numpy by URL when the build compiled its modules (build.py pyodide_extras), else Pyodide's own.
+  const numpyPackage = numpy ? new URL(numpy, root).href : "numpy";
+  await py.loadPackage([numpyPackage, new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
   scipySparse = new SciPySparse(py, new URL(scipy.sparse, root).href);
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
@@ -81,6 +83,46 @@ async function start() {
   status("ready", "Ready");
   post({ type: "ready", versions, timings });
   return runReport;
+}
+
+/**
+ * Python, restored from the build's memory snapshot (build.py pyodide_extras: an interpreter with
+ * the standard-library modules start-up imports), or started as usual when the build has none or
+ * the restore fails (`timings.snapshot` says which, and why).
+ */
+async function startPython(loadPyodide, indexURL, snapshot) {
+  if (snapshot) {
+    try {
+      const bytes = snapshotBytes(new URL(snapshot.path, root), snapshot.bytes);
+      bytes.catch(() => {});  // loadPyodide awaits it only once pyodide.asm.js is in: not unhandled
+      const py = await loadPyodide({ indexURL, _loadSnapshot: bytes });
+      py.runPython("import random; random.seed()");  // seeded when the snapshot was made: the same for all
+      timings.snapshot = "restored";
+      return py;
+    } catch (error) {
+      timings.snapshot = `not used: ${String(error?.message ?? error).split("\n")[0]}`;
+    }
+  } else {
+    timings.snapshot = "none in this build";
+  }
+  return loadPyodide({ indexURL });
+}
+
+// The first word of every Pyodide 0.27 snapshot (its makeSnapshot / restoreSnapshot).
+const SNAPSHOT_MAGIC = 1886286592;
+
+/** The snapshot's bytes, checked: Pyodide sizes its memory by them, and hangs if that is too small. */
+async function snapshotBytes(url, expectedBytes) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not fetch ${url.pathname} (HTTP ${response.status}).`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length !== expectedBytes) {
+    throw new Error(`${url.pathname} has ${bytes.length} bytes, the build wrote ${expectedBytes}.`);
+  }
+  if (new DataView(bytes.buffer).getUint32(0, true) !== SNAPSHOT_MAGIC) {
+    throw new Error(`${url.pathname} is not a Pyodide snapshot.`);
+  }
+  return bytes;
 }
 
 let runConvert;  // bridge.py's run_convert, once Python is up
