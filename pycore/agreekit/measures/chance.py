@@ -22,8 +22,10 @@ The bootstrap needs, per resample with item weights c, the between mean
 number of between pairs of items i and j (:class:`BetweenTerms`).  Their memory
 never grows with items²:
 
-* up to ``DENSE_ITEMS`` items (4,000: 128 MB per matrix), S and N are dense
-  n × n matrices (the exact path);
+* up to ``DENSE_ITEMS`` items (4,000: 128 MB per matrix), S is a dense
+  n × n matrix (the exact path) and N, whose resampled sums are integers,
+  a closed form that gives the dense product's bits where they are exact
+  (:func:`.bootstrap.exact_in_any_order`), else dense too;
 * above, on the sampled path, S and N keep only the item pairs of the sampled
   object pairs (sparse, at most ``SAMPLED_PAIRS`` entries): the same quadratic
   forms, exactly;
@@ -172,21 +174,23 @@ def resampled_between(terms, counts):
 
 
 def _cross_terms(terms, crossing, objects):
-    """The dense :class:`BetweenTerms` of the cross pairs: pooled S and N minus the same-annotator ones
-    (N in closed form in Pyodide where that is exact, as in :func:`_count_pairs`)."""
+    """The :class:`BetweenTerms` of the cross pairs: pooled S minus the same-annotator sums, and their N."""
     if crossing.same_items is None or not isinstance(terms.sums, boot.DensePairs):
         return None
     same_sums = crossing.same_items + crossing.same_items.T
+    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), _cross_count_pairs(objects), "exact")
+
+
+def _cross_count_pairs(objects):
+    """N of the cross pairs, n_i n_j − Σ_a n_ia n_ja: :class:`~.bootstrap.GroupedOuterPairs` in Pyodide where
+    its integers are exact (the same bits as the dense product), else the dense matrix."""
     sizes = np.diff(objects.offsets).astype(float)
-    if _GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes):
-        runs = cross_sums.object_runs(objects.offsets, objects.annotator_of)
-        by_annotator = np.argsort(runs.annotator, kind="stable")
-        annotator = runs.annotator[by_annotator]
-        group_start = np.flatnonzero(np.diff(annotator, prepend=-1)).astype(np.intp)
-        counts = boot.GroupedOuterPairs(sizes, runs.item[by_annotator], runs.size[by_annotator], group_start)
-    else:
-        counts = boot.DensePairs(_dense_counts(sizes) - cross_sums.same_item_pair_counts(objects))
-    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), counts, "exact")
+    if not (_GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
+        return boot.DensePairs(_dense_counts(sizes) - cross_sums.same_item_pair_counts(objects))
+    runs = cross_sums.object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
+    by_annotator = np.argsort(runs.annotator, kind="stable")
+    group_start = np.flatnonzero(np.diff(runs.annotator[by_annotator], prepend=-1)).astype(np.intp)
+    return boot.GroupedOuterPairs(sizes, runs.item[by_annotator], runs.size[by_annotator], group_start)
 
 
 def _dense_counts(sizes):
