@@ -11,8 +11,9 @@ pairwise sum of the rest (``pairwise_sum`` in
 ``numpy/_core/src/umath/loops_utils.h.src``): below 8 values in order, up to
 128 in eight interleaved partial sums combined as ((0+1)+(2+3))+((4+5)+(6+7))
 and the remainder added in order, above that the two halves (cut at a multiple
-of 8) summed apart.  ``tests/test_run_sums.py`` checks it bit for bit against
-``reduceat`` on random data, in CPython and in Pyodide.
+of 8) summed apart; Pyodide's numpy 2.0.2 sums in the same order (checked bit
+for bit on random runs of 1 to 300 values).  ``tests/test_run_sums.py`` checks
+it against ``reduceat`` on random data, each of the three orders.
 """
 from __future__ import annotations
 
