@@ -9,11 +9,12 @@ Intervals are 95% percentile intervals (Efron & Tibshirani 1993, §13.3) of
 the resampled values, ignoring resamples where the statistic is undefined.
 
 Sums over pairs of items are quadratic forms Σ_{i<j} c_i c_j X_ij of a
-symmetric item-pair matrix X with a zero diagonal.  X is held in one of four
+symmetric item-pair matrix X with a zero diagonal.  X is held in one of five
 forms, each with ``weighted(counts)`` (one value per resample) and ``nbytes``:
 :class:`DensePairs` (the n × n matrix), :class:`SparsePairs` (its stored
-entries only), :class:`OuterPairs` (X_ij = n_i n_j, O(n)) and
-:class:`ModelledPairs` (an O(n) additive model plus a sampled residual).
+entries only), :class:`OuterPairs` (X_ij = n_i n_j, O(n)),
+:class:`GroupedOuterPairs` (the pairs of objects in different groups, O(n))
+and :class:`ModelledPairs` (an O(n) additive model plus a sampled residual).
 Counts are drawn in chunks of at most ``BOOTSTRAP_ELEMENTS`` resamples × items
 (:func:`resample_count_chunks`), so the bootstrap's memory does not grow with
 resamples × items either.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..results import CI_LEVEL
+from .run_sums import run_sums
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 20260813
@@ -146,6 +148,45 @@ class OuterPairs:
     @property
     def nbytes(self):
         return self.sizes.nbytes
+
+
+@dataclass(frozen=True)
+class GroupedOuterPairs:
+    """X_ij = n_i n_j − Σ_g n_ig n_jg (i ≠ j), never stored: pairs of objects on items i and j in different groups.
+
+    n_ig is the number of objects of group g (an annotator) on item i, given by
+    its nonzero entries sorted by group; n_i = Σ_g n_ig.  With m_g = Σ_i c_i n_ig,
+    Σ_{i<j} c_i c_j X_ij = :class:`OuterPairs` − ½ [Σ_g m_g² − Σ_i c_i² Σ_g n_ig²], O(entries) per resample.
+    """
+
+    sizes: np.ndarray         # (n_items,) n_i
+    entry_item: np.ndarray    # (e,) item of each nonzero n_ig, entries sorted by group
+    entry_size: np.ndarray    # (e,) n_ig
+    group_start: np.ndarray   # (groups,) first entry of each group
+
+    def weighted(self, counts):
+        # Entries × resamples, so that gathering items and summing groups work on whole rows.
+        per_entry = np.ascontiguousarray(counts.T)[self.entry_item] * self.entry_size[:, None]
+        per_group = run_sums(per_entry, self.group_start)
+        item_squares = np.bincount(self.entry_item, self.entry_size ** 2, len(self.sizes))   # Σ_g n_ig²
+        same = 0.5 * ((per_group ** 2).sum(axis=0) - (counts ** 2) @ item_squares)
+        return OuterPairs(self.sizes).weighted(counts) - same
+
+    @property
+    def nbytes(self):
+        return self.sizes.nbytes + self.entry_item.nbytes + self.entry_size.nbytes + self.group_start.nbytes
+
+
+def exact_in_any_order(sizes):
+    """Whether the count forms of ``sizes`` (n_i objects per item) are exact integers for resample counts.
+
+    With integer weights c (Σ_i c_i = n items) every product and partial sum of
+    Σ_{i<j} c_i c_j X_ij, for any 0 ≤ X_ij ≤ n_i n_j, is an integer at most
+    (Σ_i c_i n_i)² ≤ (n · max n_i)²; below 2⁵³ float64 holds each exactly, so
+    :class:`OuterPairs`, :class:`GroupedOuterPairs` and the dense product give
+    the same bits.
+    """
+    return len(sizes) == 0 or (len(sizes) * float(np.max(sizes))) ** 2 < 2.0 ** 53
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,10 @@ The bootstrap needs, per resample with item weights c, the between mean
 number of between pairs of items i and j (:class:`BetweenTerms`).  Their memory
 never grows with items²:
 
-* up to ``DENSE_ITEMS`` items (4,000: 128 MB per matrix), S and N are dense
-  n × n matrices (the exact path);
+* up to ``DENSE_ITEMS`` items (4,000: 128 MB per matrix), S is a dense
+  n × n matrix (the exact path) and N, whose resampled sums are integers,
+  a closed form that gives the dense product's bits where they are exact
+  (:func:`.bootstrap.exact_in_any_order`), else dense too;
 * above, on the sampled path, S and N keep only the item pairs of the sampled
   object pairs (sparse, at most ``SAMPLED_PAIRS`` entries): the same quadratic
   forms, exactly;
@@ -39,6 +41,7 @@ never grows with items²:
 """
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -55,6 +58,10 @@ DENSE_ITEMS = 4_000          # up to this many items S and N are dense: 128 MB p
 ITEM_PAIR_SAMPLE = 2_000_000  # above it, all pairs streamed: S's residual kept for about this many item pairs
 
 _CHUNK_ELEMENTS = 1 << 21
+# The cross pairs' N in closed form (bootstrap.GroupedOuterPairs, bit-equal to the dense product) in Pyodide,
+# whose BLAS (wasm32, no SIMD) takes 70–100 ms for the dense product of 1,000 resamples × 200 items, the
+# closed form 30 ms; CPython's BLAS takes 11–40 ms and the closed form no less (docs/web.md, box report).
+_GROUPED_CROSS_COUNTS = sys.platform == "emscripten"
 _ITEM_PAIR_STREAM = 1        # keeps the item-pair sample's random numbers apart from the resamples'
 
 
@@ -62,7 +69,7 @@ class BetweenTerms(NamedTuple):
     """The item-pair sums S and counts N of the between baseline, in the forms of :mod:`.bootstrap`."""
 
     sums: object         # DensePairs, SparsePairs or ModelledPairs
-    counts: object       # DensePairs, SparsePairs or OuterPairs
+    counts: object       # DensePairs, SparsePairs, OuterPairs or GroupedOuterPairs
     description: str     # "exact", or how the resampled Σ c_i c_j S_ij is estimated
 
     @property
@@ -134,7 +141,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         result["lt_cross"] = result["lt"] - same["lt"]
     if isinstance(result["terms"].sums, boot.DensePairs):
         result["item_sums"] = result["terms"].sums.matrix
-        result["item_counts"] = result["terms"].counts.matrix
+        result["item_counts"] = _dense_counts(sizes)
     return result
 
 
@@ -167,12 +174,37 @@ def resampled_between(terms, counts):
 
 
 def _cross_terms(terms, crossing, objects):
-    """The dense :class:`BetweenTerms` of the cross pairs: pooled S and N minus the same-annotator ones."""
+    """The :class:`BetweenTerms` of the cross pairs: pooled S minus the same-annotator sums, and their N."""
     if crossing.same_items is None or not isinstance(terms.sums, boot.DensePairs):
         return None
     same_sums = crossing.same_items + crossing.same_items.T
-    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums),
-                        boot.DensePairs(terms.counts.matrix - cross_sums.same_item_pair_counts(objects)), "exact")
+    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), _cross_count_pairs(objects), "exact")
+
+
+def _cross_count_pairs(objects):
+    """N of the cross pairs, n_i n_j − Σ_a n_ia n_ja: :class:`~.bootstrap.GroupedOuterPairs` in Pyodide where
+    its integers are exact (the same bits as the dense product), else the dense matrix."""
+    sizes = np.diff(objects.offsets).astype(float)
+    if not (_GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
+        return boot.DensePairs(_dense_counts(sizes) - cross_sums.same_item_pair_counts(objects))
+    runs = cross_sums.object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
+    by_annotator = np.argsort(runs.annotator, kind="stable")
+    group_start = np.flatnonzero(np.diff(runs.annotator[by_annotator], prepend=-1)).astype(np.intp)
+    return boot.GroupedOuterPairs(sizes, runs.item[by_annotator], runs.size[by_annotator], group_start)
+
+
+def _dense_counts(sizes):
+    """N_ij = n_i n_j, i ≠ j, as a dense matrix with a zero diagonal."""
+    return np.outer(sizes, sizes) - np.diag(sizes ** 2)
+
+
+def _count_pairs(sizes):
+    """N of the exact path as a form of :mod:`.bootstrap`: the O(n) :class:`~.bootstrap.OuterPairs` where its
+    resampled values are exact integers, so bit-equal to the dense product's (the report's numbers do not
+    depend on the form), else the dense matrix."""
+    if boot.exact_in_any_order(sizes):
+        return boot.OuterPairs(sizes)
+    return boot.DensePairs(_dense_counts(sizes))
 
 
 def _no_pairs(n_items):
@@ -257,8 +289,7 @@ class _DenseSums:
         self.upper[np.ix_(rows, cols)] += block
 
     def terms(self, total, total_pairs):
-        counts = np.outer(self.sizes, self.sizes) - np.diag(self.sizes ** 2)
-        return BetweenTerms(boot.DensePairs(self.upper + self.upper.T), boot.DensePairs(counts), "exact")
+        return BetweenTerms(boot.DensePairs(self.upper + self.upper.T), _count_pairs(self.sizes), "exact")
 
 
 class _SampledSums:

@@ -29,6 +29,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .run_sums import run_sums
+
 PAIR_ANNOTATORS = 1_000   # above it no per-pair sums: 1,000² numbers = 8 MB per matrix at the limit
 DENSE_ITEMS = 2_000       # up to it the exact path keeps dense same-annotator item-pair sums for the interval
 GROUP_PAIRS = 1 << 20     # pairs of runs formed at once for the closed-form counts: about 40 MB of indices and products
@@ -82,8 +84,11 @@ class CrossSums:
         starts = self.runs.start
         r0, r1 = np.searchsorted(starts, [rows[0], rows[-1] + 1])
         c0, c1 = np.searchsorted(starts, [cols[0], cols[-1] + 1])
-        per_run = np.add.reduceat(block, starts[c0:c1] - cols[0], axis=1)
-        per_run = np.add.reduceat(per_run, starts[r0:r1] - rows[0], axis=0)
+        # Σ over column runs, then over row runs, as np.add.reduceat along axis 1 then 0, bit for bit.  The
+        # column runs are summed as row runs of the transposed block: reduceat's cost per run and row
+        # is most of its time for runs this short (docs/web.md, "The box report stage by stage").
+        by_column_run = run_sums(np.ascontiguousarray(block.T), starts[c0:c1] - cols[0])
+        per_run = run_sums(np.ascontiguousarray(by_column_run.T), starts[r0:r1] - rows[0])
         ann_r, ann_c = self.runs.annotator[r0:r1], self.runs.annotator[c0:c1]
         a = self.n_annotators
         self.by_annotator += np.bincount(ann_r, per_run.sum(axis=1), a) + np.bincount(ann_c, per_run.sum(axis=0), a)
