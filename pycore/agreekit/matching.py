@@ -101,9 +101,10 @@ def clusters(members, sim, threshold, mode="optimal", same_label=None):
             continue
         joined = set()
         if found:
-            founders = np.array([f for f, _ in found])
-            labels = None if same_label is None else same_label[np.ix_(objects, founders)]
-            rows, cols = match(sim[np.ix_(objects, founders)], threshold, "optimal", labels)
+            # objects × founders, indexed by broadcasting (what np.ix_ builds, without its cost per call)
+            block = (objects[:, None], np.array([f for f, _ in found])[None, :])
+            labels = None if same_label is None else same_label[block]
+            rows, cols = match(sim[block], threshold, "optimal", labels)
             for r, c in zip(rows, cols):
                 found[c][1][position] = int(objects[r])
                 joined.add(int(r))

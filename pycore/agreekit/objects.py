@@ -41,6 +41,7 @@ from .measures import cross
 from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
+from .object_sets import item_label_equality, labels_equal
 from .results import CI_LEVEL, Report, estimate
 
 
@@ -107,16 +108,6 @@ def item_similarities(objects, kind):
     return out
 
 
-def item_label_equality(objects, label_key):
-    """Each comparable item's object-by-object "same label" matrix (local indices)."""
-    out = []
-    for i in range(objects.n_items):
-        keys = np.array([label_key(objects.labels[k]) for k in range(objects.offsets[i], objects.offsets[i + 1])],
-                        dtype=object)
-        out.append(keys[:, None] == keys[None, :])
-    return out
-
-
 def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
     """Match every annotator pair on every item: a list of :class:`PairMatch`."""
     records = []
@@ -149,22 +140,25 @@ def matched_pairs(records):
 
 def raw_measures(objects, records, label_equal):
     """Potato's raw measures per :class:`PairMatch` record (pooled by the caller)."""
-    agreement, f1 = [], []
+    pairs = matched_pairs(records)
+    similarity = np.concatenate([r.similarity for r in records]) if records else np.zeros(0)
+    # Potato's weight of a matched pair: 1 for the same label, ½ for another.
+    weighted = similarity * np.where(labels_equal(objects.labels, pairs.a, pairs.b, label_equal), 1.0, 0.5)
+    agreement, f1, end = [], [], 0
     for r in records:
         na, nb, nm = len(r.objects_a), len(r.objects_b), len(r.matched_a)
+        end += nm
         if na == 0 or nb == 0:
             both_empty = float(na == nb)  # both drew nothing: full agreement; one did: none
             agreement.append(both_empty)
             f1.append(both_empty)
             continue
-        weights = np.array([1.0 if label_equal(objects.labels[p], objects.labels[q]) else 0.5
-                            for p, q in zip(r.matched_a, r.matched_b)])
-        total = float(np.sum(r.similarity * weights)) if nm else 0.0
+        total = float(np.sum(weighted[end - nm:end])) if nm else 0.0
         agreement.append(min(1.0, max(0.0, total / (na + nb - nm))))
         f1.append(2.0 * nm / (na + nb))
     return {"agreement": np.array(agreement), "f1": np.array(f1),
             "count_diff": np.array([abs(len(r.objects_a) - len(r.objects_b)) for r in records], float),
-            "matched_similarity": np.concatenate([r.similarity for r in records]) if records else np.zeros(0)}
+            "matched_similarity": similarity}
 
 
 def mean(values):
