@@ -34,6 +34,18 @@ MODES = ("optimal", "potato")
 TIE_BREAK = 1e-9  # total-similarity difference below which two matchings count as equally good
 
 
+def disjoint_pairs(allowed):
+    """``(rows, cols)`` of the allowed pairs (n × m bool) when they share no object, else None.
+
+    Then taking them all is the one largest matching, which ``optimal``
+    returns without solving (most annotator pairs on most items).
+    """
+    rows, cols = allowed.nonzero()
+    if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
+        return rows, cols
+    return None
+
+
 def match(sim, threshold, mode="optimal", same_label=None):
     """One-to-one matches from a similarity matrix ``sim`` (n × m).
 
@@ -61,10 +73,9 @@ def match(sim, threshold, mode="optimal", same_label=None):
         rows, cols = linear_sum_assignment(1.0 - sim)
     elif mode == "optimal":
         allowed = sim >= threshold
-        rows, cols = np.nonzero(allowed)
-        if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
-            # The allowed pairs share no object: taking them all is the one largest matching.
-            return rows, cols
+        disjoint = disjoint_pairs(allowed)
+        if disjoint is not None:
+            return disjoint
         bonus = float(min(sim.shape)) + 1.0
         weights = bonus + sim
         if same_label is not None:

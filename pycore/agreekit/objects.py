@@ -35,7 +35,7 @@ import numpy as np
 from . import breakdowns
 from .arrays import safe_ratio
 from .matching import clusters as make_clusters
-from .matching import match
+from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
 from .measures import cross
 from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
@@ -115,10 +115,14 @@ def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
         positions = sorted(objects.members[i])
         drawn = [objects.members[i][a] for a in positions]
         local = [_local_index(g, objects.offsets[i]) for g in drawn]
+        allowed = sims[i] >= threshold  # match's own first step, once per item
         for x, a in enumerate(positions):
             for y in range(x + 1, len(positions)):
                 sub = _take(sims[i], local[x], local[y])
-                rows, cols = match(sub, threshold, mode, _take(same_labels[i], local[x], local[y]))
+                found = disjoint_pairs(_take(allowed, local[x], local[y])) if mode == "optimal" else None
+                if found is None:  # pairs that compete for an object, or Potato's mode: solve
+                    found = match(sub, threshold, mode, _take(same_labels[i], local[x], local[y]))
+                rows, cols = found
                 ga, gb = drawn[x], drawn[y]
                 records.append(PairMatch(i, a, positions[y], ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == objects.n_items - 1):
