@@ -38,7 +38,7 @@ from .matching import clusters as make_clusters
 from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
 from .measures import cross
-from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
+from .measures.alpha import alpha_from_coincidence, grouped_coincidences, undefined_reason
 from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
 from .object_sets import item_label_equality, labels_equal
@@ -199,27 +199,23 @@ class AlphaInputs(NamedTuple):
 
 def alpha_inputs(objects, clusters, label_key=str):
     """The :class:`AlphaInputs` of ``clusters`` (annotators who drew nothing count as absent)."""
-    detection = np.zeros((objects.n_items, 2, 2))
     labels = sorted({label_key(objects.labels[obj]) for groups in clusters for g in groups
                      if len(g) >= 2 for obj in g.values()})
     index = {lab: k for k, lab in enumerate(labels)}
-    classification = np.zeros((objects.n_items, len(labels), len(labels)))
-    n_det = n_cls = 0
+    presence, presence_item, label_counts, label_item = [], [], [], []  # one row per unit, and its item
     for i, groups in enumerate(clusters):
-        if groups:
-            present = np.array([len(g) for g in groups], dtype=float)
-            counts = np.stack([len(objects.members[i]) - present, present], axis=1)
-            detection[i] = unit_coincidences(counts).sum(axis=0)
-            n_det += len(groups)
-        multi = [g for g in groups if len(g) >= 2]
-        if multi and labels:
-            counts = np.zeros((len(multi), len(labels)))
-            for u, g in enumerate(multi):
+        for g in groups:
+            presence.append((len(objects.members[i]) - len(g), len(g)))
+            presence_item.append(i)
+            if len(g) >= 2:
+                counts = [0] * len(labels)
                 for obj in g.values():
-                    counts[u, index[label_key(objects.labels[obj])]] += 1
-            classification[i] = unit_coincidences(counts).sum(axis=0)
-            n_cls += len(multi)
-    return AlphaInputs(detection, classification, n_det, n_cls)
+                    counts[index[label_key(objects.labels[obj])]] += 1
+                label_counts.append(counts)
+                label_item.append(i)
+    return AlphaInputs(grouped_coincidences(presence, presence_item, objects.n_items, 2),
+                       grouped_coincidences(label_counts, label_item, objects.n_items, len(labels)),
+                       len(presence_item), len(label_item))
 
 
 def alpha_estimate(o, n_units, ci):
