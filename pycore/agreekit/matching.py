@@ -110,16 +110,19 @@ def clusters(members, sim, threshold, mode="optimal", same_label=None):
                 else:
                     found.append((int(obj), {position: int(obj)}))
             continue
-        joined = set()
+        joined, indices = set(), objects.tolist()
         if found:
             # objects × founders, indexed by broadcasting (what np.ix_ builds, without its cost per call)
             block = (objects[:, None], np.array([f for f, _ in found])[None, :])
-            labels = None if same_label is None else same_label[block]
-            rows, cols = match(sim[block], threshold, "optimal", labels)
-            for r, c in zip(rows, cols):
-                found[c][1][position] = int(objects[r])
-                joined.add(int(r))
-        for r, obj in enumerate(objects):
+            block_sim = sim[block]
+            pairs = disjoint_pairs(block_sim >= threshold)  # match's shortcut, before the label block
+            if pairs is None:
+                pairs = match(block_sim, threshold, "optimal", None if same_label is None else same_label[block])
+            rows, cols = pairs
+            for r, c in zip(rows.tolist(), cols.tolist()):
+                found[c][1][position] = indices[r]
+                joined.add(r)
+        for r, obj in enumerate(indices):
             if r not in joined:
-                found.append((int(obj), {position: int(obj)}))
+                found.append((obj, {position: obj}))
     return [group for _, group in found]
