@@ -127,11 +127,11 @@ def item_rows(objects, records, raw, loc):
     by_item = {}
     for r, record in enumerate(records):
         by_item.setdefault(record.item, []).append(r)
+    unmatched_of = [len(r.objects_a) + len(r.objects_b) - 2 * len(r.matched_a) for r in records]
     out = []
     for i, item in enumerate(objects.item_ids):
         rec = np.array(by_item.get(i, []), dtype=np.intp)
-        unmatched = sum(len(records[r].objects_a) + len(records[r].objects_b) - 2 * len(records[r].matched_a)
-                        for r in rec)
+        unmatched = sum(unmatched_of[r] for r in by_item.get(i, []))
         row = {"item": item, "n_annotators": len(objects.members[i]),
                "objects_per_annotator": {objects.annotators[a]: int(len(v))
                                          for a, v in sorted(objects.members[i].items())},

@@ -66,7 +66,8 @@ def _keys_are_str(value):
 
     Then ``json.dumps`` writes each key as :func:`json_safe`'s ``str(k)``; for
     other keys (True, None, NaN, 1 beside "1", ...) it would not.  Plain loops:
-    generator expressions made this walk three times slower.
+    generator expressions, or ``map`` and ``itertools.compress`` over a
+    report's small dicts, made this walk two to three times slower.
     """
     pending = [value]
     while pending:
