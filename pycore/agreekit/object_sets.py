@@ -113,8 +113,10 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
             keys = set()
             for r in drawn:
                 key = (tuple(r.geometry), r.label)
-                degenerate += [r.line] if is_degenerate(r.geometry) else []
-                duplicates += [r.line] if key in keys else []
+                if is_degenerate(r.geometry):
+                    degenerate.append(r.line)
+                if key in keys:
+                    duplicates.append(r.line)
                 keys.add(key)
             member[position[annotator]] = np.arange(len(drawn_all), len(drawn_all) + len(drawn))
             drawn_all += drawn
