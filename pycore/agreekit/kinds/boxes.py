@@ -101,7 +101,7 @@ def _plain_record(row, geometry_cols, corner, keep_none_labels):
     """The row's :class:`Annotation` when its fields are plain, else None (then :func:`_checked_record`).
 
     Plain: item and annotator non-blank text, the label text or absent, and
-    the four numbers of ``str``/``float``/``int`` type, finite.  For such a row
+    the four numbers of a type in ``_PLAIN_TYPES``, finite.  For such a row
     :func:`_checked_record` would pass every check before
     :func:`check_extent` and give the same record; most rows are plain, and
     its checks cell by cell were most of the time of reading a large file.
