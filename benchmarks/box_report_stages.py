@@ -12,7 +12,8 @@ after one untimed report; ``--repeats`` reports, medians per stage:
   KS counts and cross sums;
 * ``bootstrap``: 1000 resamples of σ, σ_cross, σ_B and both α;
 * ``breakdowns``: the localization section and the per-pair/annotator/label/item tables;
-* ``json``: the whole report as strict JSON, as the page's worker sends it.
+* ``json``: the whole report as strict JSON, as the page's worker sends it
+  (``Report.to_json()``; in older commits the same text as ``json.dumps(report.to_dict())``).
 
 The Pyodide side needs ``dist/pyodide`` (``python3 build.py``) and Node; it
 loads this checkout's ``pycore/agreekit`` files into Pyodide's file system.
@@ -72,7 +73,7 @@ times = {}
 for _ in range(int(sys.argv[-1])):
     report_stages(rows, times)
     start = time.perf_counter()
-    json.dumps(report.to_dict(), allow_nan=False)
+    report.to_json()  # what web/bridge.py sends (before it: json.dumps(report.to_dict(), allow_nan=False))
     times.setdefault("json", []).append(time.perf_counter() - start)
     start = time.perf_counter()
     agreekit.boxes(rows, bootstrap=1000)

@@ -80,6 +80,9 @@ def test_a_report_that_is_not_json_is_a_bug_not_a_crash(bridge, monkeypatch):
     class NotJson:
         def to_dict(self):
             return {"value": float("nan")}
+
+        def to_json(self):  # what the bridge sends: strict JSON, or an exception as here
+            return json.dumps(self.to_dict(), allow_nan=False)
     kind = registry.KINDS["masks"]
     monkeypatch.setitem(registry.KINDS, "masks", dataclasses.replace(kind, function=lambda rows, **o: NotJson()))
     error = run(bridge, "masks", "x")["error"]

@@ -34,11 +34,12 @@ def _sigma_columns(match_index, match_group, n_groups, loc, baselines=None):
     mean_within, n = grouped_means(match_group, loc.within[match_index], n_groups)
     between = np.full(n_groups, loc.mean_between) if baselines is None else baselines
     out = []
-    for g in range(n_groups):
-        value = sigma_value(mean_within[g], between[g])
-        reason = "no matched pairs" if n[g] == 0 else "the chance baseline is undefined"
-        row = {"mean_within": mean_within[g], "sigma": estimate(value, None, reason, n=n[g])}
-        out.append(row if baselines is None else {**row, "mean_between_cross": between[g]})
+    # list(array): the same numpy scalars as array[g], made at once (thousands of annotator pairs)
+    for mean, base, count in zip(list(mean_within), list(between), list(n)):
+        value = sigma_value(mean, base)
+        reason = "no matched pairs" if count == 0 else "the chance baseline is undefined"
+        row = {"mean_within": mean, "sigma": estimate(value, None, reason, n=count)}
+        out.append(row if baselines is None else {**row, "mean_between_cross": base})
     return out
 
 
@@ -65,8 +66,10 @@ def _group_rows(record_groups, match_groups, n_groups, raw, loc, baselines=None)
     agreement, _ = grouped_means(rec_group, raw["agreement"][rec], n_groups)
     iou, n_matched = grouped_means(mat_group, raw["matched_similarity"][mat], n_groups)
     sigma = _sigma_columns(mat, mat_group, n_groups, loc, baselines)
-    return [{"n_item_pairs": int(n_records[g]), "n_matched": int(n_matched[g]), "detection_f1": f1[g],
-             "mean_agreement": agreement[g], "mean_matched_iou": iou[g], **sigma[g]} for g in range(n_groups)]
+    columns = zip(n_records.astype(int).tolist(), n_matched.astype(int).tolist(), list(f1), list(agreement),
+                  list(iou), sigma)
+    return [{"n_item_pairs": n_rec, "n_matched": n_mat, "detection_f1": f, "mean_agreement": a,
+             "mean_matched_iou": i, **sig} for n_rec, n_mat, f, a, i, sig in columns]
 
 
 def pair_rows(objects, records, pairs, raw, loc):
@@ -124,11 +127,11 @@ def item_rows(objects, records, raw, loc):
     by_item = {}
     for r, record in enumerate(records):
         by_item.setdefault(record.item, []).append(r)
+    unmatched_of = [len(r.objects_a) + len(r.objects_b) - 2 * len(r.matched_a) for r in records]
     out = []
     for i, item in enumerate(objects.item_ids):
         rec = np.array(by_item.get(i, []), dtype=np.intp)
-        unmatched = sum(len(records[r].objects_a) + len(records[r].objects_b) - 2 * len(records[r].matched_a)
-                        for r in rec)
+        unmatched = sum(unmatched_of[r] for r in by_item.get(i, []))
         row = {"item": item, "n_annotators": len(objects.members[i]),
                "objects_per_annotator": {objects.annotators[a]: int(len(v))
                                          for a, v in sorted(objects.members[i].items())},

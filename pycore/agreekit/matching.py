@@ -34,6 +34,18 @@ MODES = ("optimal", "potato")
 TIE_BREAK = 1e-9  # total-similarity difference below which two matchings count as equally good
 
 
+def disjoint_pairs(allowed):
+    """``(rows, cols)`` of the allowed pairs (n × m bool) when they share no object, else None.
+
+    Then taking them all is the one largest matching, which ``optimal``
+    returns without solving (most annotator pairs on most items).
+    """
+    rows, cols = allowed.nonzero()
+    if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
+        return rows, cols
+    return None
+
+
 def match(sim, threshold, mode="optimal", same_label=None):
     """One-to-one matches from a similarity matrix ``sim`` (n × m).
 
@@ -61,10 +73,9 @@ def match(sim, threshold, mode="optimal", same_label=None):
         rows, cols = linear_sum_assignment(1.0 - sim)
     elif mode == "optimal":
         allowed = sim >= threshold
-        rows, cols = np.nonzero(allowed)
-        if len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols):
-            # The allowed pairs share no object: taking them all is the one largest matching.
-            return rows, cols
+        disjoint = disjoint_pairs(allowed)
+        if disjoint is not None:
+            return disjoint
         bonus = float(min(sim.shape)) + 1.0
         weights = bonus + sim
         if same_label is not None:
@@ -99,15 +110,19 @@ def clusters(members, sim, threshold, mode="optimal", same_label=None):
                 else:
                     found.append((int(obj), {position: int(obj)}))
             continue
-        joined = set()
+        joined, indices = set(), objects.tolist()
         if found:
-            founders = np.array([f for f, _ in found])
-            labels = None if same_label is None else same_label[np.ix_(objects, founders)]
-            rows, cols = match(sim[np.ix_(objects, founders)], threshold, "optimal", labels)
-            for r, c in zip(rows, cols):
-                found[c][1][position] = int(objects[r])
-                joined.add(int(r))
-        for r, obj in enumerate(objects):
+            # objects × founders, indexed by broadcasting (what np.ix_ builds, without its cost per call)
+            block = (objects[:, None], np.array([f for f, _ in found])[None, :])
+            block_sim = sim[block]
+            pairs = disjoint_pairs(block_sim >= threshold)  # match's shortcut, before the label block
+            if pairs is None:
+                pairs = match(block_sim, threshold, "optimal", None if same_label is None else same_label[block])
+            rows, cols = pairs
+            for r, c in zip(rows.tolist(), cols.tolist()):
+                found[c][1][position] = indices[r]
+                joined.add(r)
+        for r, obj in enumerate(indices):
             if r not in joined:
-                found.append((int(obj), {position: int(obj)}))
+                found.append((obj, {position: obj}))
     return [group for _, group in found]

@@ -113,8 +113,10 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
             keys = set()
             for r in drawn:
                 key = (tuple(r.geometry), r.label)
-                degenerate += [r.line] if is_degenerate(r.geometry) else []
-                duplicates += [r.line] if key in keys else []
+                if is_degenerate(r.geometry):
+                    degenerate.append(r.line)
+                if key in keys:
+                    duplicates.append(r.line)
                 keys.add(key)
             member[position[annotator]] = np.arange(len(drawn_all), len(drawn_all) + len(drawn))
             drawn_all += drawn
@@ -136,6 +138,35 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
     geometry = np.array([r.geometry for r in drawn_all], dtype=float).reshape(-1, width)
     return objects, geometry, warnings
 
+
+
+def label_codes(labels, key):
+    """``(codes, keys)``: each label's code, equal exactly where ``key(label)`` is equal.
+
+    ``keys[c]`` is the key of code ``c``, codes in order of first appearance.  Keys
+    are compared as dict keys: labels are str or None, their keys str or the label.
+    One dict look-up per label, so whole-corpus comparisons are integer arrays.
+    """
+    code_of = {}
+    codes = [code_of.setdefault(key(label), len(code_of)) for label in labels]
+    return np.array(codes, dtype=np.intp), list(code_of)
+
+
+def labels_equal(labels, a, b, label_equal):
+    """``label_equal(labels[a[k]], labels[b[k]])`` for each k, a bool array: one call per pair of distinct labels."""
+    codes, distinct = label_codes(labels, lambda label: label)
+    table = np.array([[bool(label_equal(p, q)) for q in distinct] for p in distinct], dtype=bool)
+    return table.reshape(len(distinct), len(distinct))[codes[a], codes[b]]
+
+
+def item_label_equality(objects, label_key):
+    """Each comparable item's object-by-object "same label" matrix (local indices)."""
+    codes, _ = label_codes(objects.labels, label_key)
+    out = []
+    for i in range(objects.n_items):
+        item_codes = codes[objects.offsets[i]:objects.offsets[i + 1]]
+        out.append(item_codes[:, None] == item_codes[None, :])
+    return out
 
 
 def label_rules(potato):

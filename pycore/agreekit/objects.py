@@ -35,12 +35,13 @@ import numpy as np
 from . import breakdowns
 from .arrays import safe_ratio
 from .matching import clusters as make_clusters
-from .matching import match
+from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
 from .measures import cross
-from .measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
+from .measures.alpha import alpha_from_coincidence, grouped_coincidences, undefined_reason
 from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
+from .object_sets import item_label_equality, labels_equal
 from .results import CI_LEVEL, Report, estimate
 
 
@@ -107,16 +108,6 @@ def item_similarities(objects, kind):
     return out
 
 
-def item_label_equality(objects, label_key):
-    """Each comparable item's object-by-object "same label" matrix (local indices)."""
-    out = []
-    for i in range(objects.n_items):
-        keys = np.array([label_key(objects.labels[k]) for k in range(objects.offsets[i], objects.offsets[i + 1])],
-                        dtype=object)
-        out.append(keys[:, None] == keys[None, :])
-    return out
-
-
 def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
     """Match every annotator pair on every item: a list of :class:`PairMatch`."""
     records = []
@@ -124,10 +115,14 @@ def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
         positions = sorted(objects.members[i])
         drawn = [objects.members[i][a] for a in positions]
         local = [_local_index(g, objects.offsets[i]) for g in drawn]
+        allowed = sims[i] >= threshold  # match's own first step, once per item
         for x, a in enumerate(positions):
             for y in range(x + 1, len(positions)):
                 sub = _take(sims[i], local[x], local[y])
-                rows, cols = match(sub, threshold, mode, _take(same_labels[i], local[x], local[y]))
+                found = disjoint_pairs(_take(allowed, local[x], local[y])) if mode == "optimal" else None
+                if found is None:  # pairs that compete for an object, or Potato's mode: solve
+                    found = match(sub, threshold, mode, _take(same_labels[i], local[x], local[y]))
+                rows, cols = found
                 ga, gb = drawn[x], drawn[y]
                 records.append(PairMatch(i, a, positions[y], ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == objects.n_items - 1):
@@ -149,22 +144,25 @@ def matched_pairs(records):
 
 def raw_measures(objects, records, label_equal):
     """Potato's raw measures per :class:`PairMatch` record (pooled by the caller)."""
-    agreement, f1 = [], []
+    pairs = matched_pairs(records)
+    similarity = np.concatenate([r.similarity for r in records]) if records else np.zeros(0)
+    # Potato's weight of a matched pair: 1 for the same label, ½ for another.
+    weighted = similarity * np.where(labels_equal(objects.labels, pairs.a, pairs.b, label_equal), 1.0, 0.5)
+    agreement, f1, end = [], [], 0
     for r in records:
         na, nb, nm = len(r.objects_a), len(r.objects_b), len(r.matched_a)
+        end += nm
         if na == 0 or nb == 0:
             both_empty = float(na == nb)  # both drew nothing: full agreement; one did: none
             agreement.append(both_empty)
             f1.append(both_empty)
             continue
-        weights = np.array([1.0 if label_equal(objects.labels[p], objects.labels[q]) else 0.5
-                            for p, q in zip(r.matched_a, r.matched_b)])
-        total = float(np.sum(r.similarity * weights)) if nm else 0.0
+        total = float(weighted[end - nm:end].sum()) if nm else 0.0  # the method: np.sum's, without its wrapper
         agreement.append(min(1.0, max(0.0, total / (na + nb - nm))))
         f1.append(2.0 * nm / (na + nb))
     return {"agreement": np.array(agreement), "f1": np.array(f1),
             "count_diff": np.array([abs(len(r.objects_a) - len(r.objects_b)) for r in records], float),
-            "matched_similarity": np.concatenate([r.similarity for r in records]) if records else np.zeros(0)}
+            "matched_similarity": similarity}
 
 
 def mean(values):
@@ -201,27 +199,23 @@ class AlphaInputs(NamedTuple):
 
 def alpha_inputs(objects, clusters, label_key=str):
     """The :class:`AlphaInputs` of ``clusters`` (annotators who drew nothing count as absent)."""
-    detection = np.zeros((objects.n_items, 2, 2))
     labels = sorted({label_key(objects.labels[obj]) for groups in clusters for g in groups
                      if len(g) >= 2 for obj in g.values()})
     index = {lab: k for k, lab in enumerate(labels)}
-    classification = np.zeros((objects.n_items, len(labels), len(labels)))
-    n_det = n_cls = 0
+    presence, presence_item, label_counts, label_item = [], [], [], []  # one row per unit, and its item
     for i, groups in enumerate(clusters):
-        if groups:
-            present = np.array([len(g) for g in groups], dtype=float)
-            counts = np.stack([len(objects.members[i]) - present, present], axis=1)
-            detection[i] = unit_coincidences(counts).sum(axis=0)
-            n_det += len(groups)
-        multi = [g for g in groups if len(g) >= 2]
-        if multi and labels:
-            counts = np.zeros((len(multi), len(labels)))
-            for u, g in enumerate(multi):
+        for g in groups:
+            presence.append((len(objects.members[i]) - len(g), len(g)))
+            presence_item.append(i)
+            if len(g) >= 2:
+                counts = [0] * len(labels)
                 for obj in g.values():
-                    counts[u, index[label_key(objects.labels[obj])]] += 1
-            classification[i] = unit_coincidences(counts).sum(axis=0)
-            n_cls += len(multi)
-    return AlphaInputs(detection, classification, n_det, n_cls)
+                    counts[index[label_key(objects.labels[obj])]] += 1
+                label_counts.append(counts)
+                label_item.append(i)
+    return AlphaInputs(grouped_coincidences(presence, presence_item, objects.n_items, 2),
+                       grouped_coincidences(label_counts, label_item, objects.n_items, len(labels)),
+                       len(presence_item), len(label_item))
 
 
 def alpha_estimate(o, n_units, ci):

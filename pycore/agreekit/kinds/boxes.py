@@ -9,6 +9,8 @@ Potato.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..geometry import boxes as geometry
@@ -60,29 +62,74 @@ def parse_boxes(rows, keep_none_labels=False, progress=None):
                          line=1, column=missing[0])
     records = []
     for row in table:
-        item = to_text(row, "item")
-        annotator = to_text(row, "annotator")
-        raw_label = row.values.get("label")
-        if raw_label is None and keep_none_labels:
-            label = None
-        else:
-            label = to_text(row, "label", required=False)
-        blank = [is_blank(row.values.get(c)) for c in geometry_cols]
-        if all(blank):
-            if label:
-                raise InputError("a label without a box: fill in the box, or leave the label empty "
-                                 "to say the annotator drew nothing", line=row.line, column="label", value=label)
-            records.append(Annotation(row.line, item, annotator, None, label))
-            continue
-        if any(blank):
-            column = geometry_cols[blank.index(True)]
-            raise InputError(f"'{column}' is empty while other box fields are filled", line=row.line,
-                             column=column, value="")
-        a, b, c, d = (to_float(row, col) for col in geometry_cols)
-        box = [a, b, c - a, d - b] if corner else [a, b, c, d]
-        check_extent(row, box, geometry_cols)
-        records.append(Annotation(row.line, item, annotator, box, label))
+        record = _plain_record(row, geometry_cols, corner, keep_none_labels)
+        records.append(record if record is not None else _checked_record(row, geometry_cols, corner,
+                                                                             keep_none_labels))
     return records, []
+
+
+def _checked_record(row, geometry_cols, corner, keep_none_labels):
+    """One row's :class:`Annotation`, every field checked in order; raises the row's first error."""
+    item = to_text(row, "item")
+    annotator = to_text(row, "annotator")
+    raw_label = row.values.get("label")
+    if raw_label is None and keep_none_labels:
+        label = None
+    else:
+        label = to_text(row, "label", required=False)
+    blank = [is_blank(row.values.get(c)) for c in geometry_cols]
+    if all(blank):
+        if label:
+            raise InputError("a label without a box: fill in the box, or leave the label empty "
+                             "to say the annotator drew nothing", line=row.line, column="label", value=label)
+        return Annotation(row.line, item, annotator, None, label)
+    if any(blank):
+        column = geometry_cols[blank.index(True)]
+        raise InputError(f"'{column}' is empty while other box fields are filled", line=row.line,
+                         column=column, value="")
+    a, b, c, d = (to_float(row, col) for col in geometry_cols)
+    box = [a, b, c - a, d - b] if corner else [a, b, c, d]
+    check_extent(row, box, geometry_cols)
+    return Annotation(row.line, item, annotator, box, label)
+
+
+# Field types whose float() can fail only with ValueError or OverflowError (bool, an int, is not among them).
+_PLAIN_TYPES = frozenset({str, float, int, np.float64})
+
+
+def _plain_record(row, geometry_cols, corner, keep_none_labels):
+    """The row's :class:`Annotation` when its fields are plain, else None (then :func:`_checked_record`).
+
+    Plain: item and annotator non-blank text, the label text or absent, and
+    the four numbers of a type in ``_PLAIN_TYPES``, finite.  For such a row
+    :func:`_checked_record` would pass every check before
+    :func:`check_extent` and give the same record; most rows are plain, and
+    its checks cell by cell were most of the time of reading a large file.
+    """
+    values = row.values
+    item, annotator, label = values.get("item"), values.get("annotator"), values.get("label")
+    if type(item) is not str or type(annotator) is not str or not (label is None or type(label) is str):
+        return None
+    item, annotator = item.strip(), annotator.strip()
+    if not item or not annotator:
+        return None
+    cells = [values.get(column) for column in geometry_cols]
+    if not _PLAIN_TYPES.issuperset(map(type, cells)):
+        return None
+    try:
+        numbers = list(map(float, cells))
+    except (ValueError, OverflowError):
+        return None
+    if not all(map(math.isfinite, numbers)):
+        return None
+    a, b, c, d = numbers
+    box = [a, b, c - a, d - b] if corner else numbers
+    check_extent(row, box, geometry_cols)
+    if label is not None:
+        label = label.strip()
+    elif not keep_none_labels:
+        label = ""  # no label column: to_text's blank
+    return Annotation(row.line, item, annotator, box, label)
 
 
 # Areas stay finite and non-zero in float64 (|area| in [1e-300, 1e300]) for coordinates in this range.

@@ -64,6 +64,23 @@ def unit_coincidences(counts):
     return outer * scale[:, None, None]
 
 
+def grouped_coincidences(counts, unit_item, n_items, n_categories):
+    """Per item (or any group), the sum of its units' coincidence matrices (n_items × C × C).
+
+    ``counts`` has one row of category counts per unit, ``unit_item`` its item
+    (ascending).  One :func:`unit_coincidences` for the whole corpus, then each
+    item's units summed as one slice: the sum, to the bit, of that item alone.
+    """
+    out = np.zeros((n_items, n_categories, n_categories))
+    if not unit_item:
+        return out
+    units = unit_coincidences(np.array(counts, dtype=float).reshape(len(unit_item), n_categories))
+    bounds = np.searchsorted(np.array(unit_item, dtype=np.intp), np.arange(n_items + 1, dtype=np.intp))
+    for i in np.flatnonzero(np.diff(bounds)):
+        out[i] = units[bounds[i]:bounds[i + 1]].sum(axis=0)
+    return out
+
+
 def coincidence(counts):
     """The coincidence matrix Σ_u o_u (C × C) of a count matrix."""
     return unit_coincidences(counts).sum(axis=0)
