@@ -325,3 +325,12 @@ def test_cli_prints_sigma_cross_sigma_b_and_span_alpha_u(tmp_path):
     alpha = agreekit.spans((examples / "spans.csv").read_text(), lengths=(examples / "spans-lengths.csv").read_text(),
                            bootstrap=0).unitizing_alpha
     assert any(line.split() == ["unitizing_alpha.value", f"{alpha.value:.4f}"] for line in text.splitlines())
+
+
+def test_the_clips_taken_to_end_at_their_last_segment_are_named_in_sorted_order():
+    # Found by tests/test_fuzz.py: the list followed the rows' order of first appearance.
+    body = ["i1,a,0,1,x", "i3,a,0,2,x", "i2,a,0,3,x", "i3,b,0,2,x", "i2,b,0,3,x", "i1,b,0,1,x"]
+    texts = {segments(_csv(order), durations={"i1": 30}, bootstrap=0).localization.assumption
+             for order in (body, body[::-1])}
+    assert texts == {"2 clip(s) without a duration are taken to end at their last segment end "
+                     "over all annotators: i2, i3"}

@@ -92,4 +92,4 @@ def clip_durations(corpus, durations):
         return lengths, ("no durations given: each clip is taken to end at its last segment end over all "
                          "annotators, so time after it does not count")
     return lengths, (f"{len(assumed)} clip(s) without a duration are taken to end at their last segment end "
-                     "over all annotators: " + name_list(assumed))
+                     "over all annotators: " + name_list(sorted(assumed)))  # not in row order
