@@ -106,3 +106,37 @@ def test_the_worker_starts_before_the_pages_modules_and_nothing_it_says_is_lost(
         box_example_matches_cpython(page, dist_dir)
     finally:
         server.close()
+
+
+def serving_build_info_without_extras(dist_dir):
+    """A server of dist/ whose build-info.json names no snapshot and no compiled numpy: a build
+    made without Node (build.py pyodide_extras)."""
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    body = json.dumps({**info, "snapshot": None, "numpy": None}).encode()
+
+    class Handler(build.SiteHandler):
+        def send_head(self):
+            if self.path.split("?")[0] != "/build-info.json":
+                return super().send_head()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+
+    return Site(dist_dir, handler_base=Handler)
+
+
+def test_a_build_without_node_starts_python_as_before(open_page, dist_dir):
+    server = serving_build_info_without_extras(dist_dir)
+    requested = []
+    try:
+        page = open_page(server.url)
+        page.on("request", lambda request: requested.append(request.url))
+        assert worker_timings(page)["snapshot"] == "none in this build"
+        box_example_matches_cpython(page, dist_dir)
+    finally:
+        server.close()
+    numpy = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())["packages"]["numpy"]["file_name"]
+    assert any(url.endswith(f"/pyodide/{numpy}") for url in requested)  # Pyodide's own numpy, by name
+    assert not any("/wheels/numpy/" in url for url in requested)
