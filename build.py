@@ -305,8 +305,10 @@ def _made_once(target: Path, what: str, *args: str) -> Path:
     """``target`` (a folder or file of the cache), made by ``pyodide_build.mjs *args`` unless there."""
     if not target.exists():
         log(f"{what} (scripts/pyodide_build.mjs {args[0]})")
-        partial = target.with_name(target.name + ".part")
-        shutil.rmtree(partial, ignore_errors=True)
+        partial = target.with_name(target.name + ".part")  # what an interrupted build left
+        if partial.is_dir():
+            shutil.rmtree(partial)
+        partial.unlink(missing_ok=True)
         _run_pyodide_build(*args, str(partial))
         os.replace(partial, target)
     return target
@@ -549,7 +551,8 @@ def build(local_source: str | None = None) -> Path:
     # Our wheel (with Pyodide's bytecode), under a content-addressed folder so browsers never
     # reuse a stale copy; the snapshot likewise.
     extras = pyodide_extras(pyodide_dir)
-    wheel = build_wheel(ROOT / "build" / "wheel", extras.compiled if extras else None)
+    compiled = extras.compiled if extras else None
+    wheel = build_wheel(ROOT / "build" / "wheel", compiled)
     digest = sha256_of(wheel)
     wheel_rel = f"wheels/{digest[:12]}/{wheel.name}"
     (staging / wheel_rel).parent.mkdir(parents=True)
@@ -563,7 +566,6 @@ def build(local_source: str | None = None) -> Path:
         shutil.copyfile(extras.snapshot, staging / snapshot["path"])
 
     # scipy in two parts for the calculator (split_scipy), content-addressed as the wheel is.
-    compiled = extras.compiled if extras else None
     scipy_wheel = pyodide_dir / lock["packages"]["scipy"]["file_name"]
     scipy_rel, scipy_names = content_addressed(staging, "wheels/scipy",
                                                lambda folder: split_scipy(scipy_wheel, folder, compiled))
