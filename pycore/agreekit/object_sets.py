@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .arrays import name_list
+from .arrays import canonical_ranks, content_key, name_list
 
 
 class Annotation(NamedTuple):
@@ -32,7 +32,9 @@ class ObjectSet:
 
     ``offsets[i]:offsets[i + 1]`` are item i's objects; ``members[i]`` maps
     annotator position → global object indices (an empty array for an
-    annotator who saw the item and drew nothing).
+    annotator who saw the item and drew nothing).  ``item_ranks`` orders the
+    items by their annotations (:func:`agreekit.arrays.canonical_ranks`), the
+    order seeded draws over items follow; None draws in the items' order.
     """
 
     item_ids: list
@@ -42,6 +44,7 @@ class ObjectSet:
     labels: list
     members: list
     lines: np.ndarray
+    item_ranks: np.ndarray = None   # each item's place in the content order the bootstrap draws in
 
     @property
     def n_objects(self):
@@ -80,14 +83,16 @@ def canonical_order(record):
 
 
 def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE,
-                  order=canonical_order):
+                  order=canonical_order, content=None):
     """Group :class:`Annotation` records into an :class:`ObjectSet` of the comparable items.
 
     Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
     flags geometry that is kept but warned about with ``degenerate_note``.
     ``order`` sorts each annotator's objects on an item (the documented
     tie-break of matching, so row order cannot change a report); ``None``
-    keeps row order, as Potato mode must.
+    keeps row order, as Potato mode must.  ``content`` keys one record by its
+    annotation alone (default ``order``, else :func:`canonical_order`); the
+    items' ``item_ranks`` sort them by these keys, then by name.
     Returns ``(objects, geometry array (n × width), warnings)``.
     """
     grouped = _group(records)
@@ -98,7 +103,8 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
     if single:
         warnings.append(f"{len(single)} item(s) have only one annotator and are left out of every measure: "
                         + name_list(single))
-    drawn_all, members, offsets, item_ids = [], [], [0], []
+    content = content or order or canonical_order
+    drawn_all, members, offsets, item_ids, item_keys = [], [], [0], [], []
     degenerate, duplicates, mixed = [], [], []
     for item, by in grouped.items():
         if len(by) < 2:
@@ -122,6 +128,8 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
             drawn_all += drawn
         members.append(member)
         item_ids.append(item)
+        item_keys.append((content_key([[content(r) for r in rs if r.geometry is not None] for rs in by.values()]),
+                          item))
         offsets.append(len(drawn_all))
     if degenerate:
         warnings.append(f"{len(degenerate)} " + degenerate_note.format(lines=name_list(degenerate)))
@@ -134,7 +142,8 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets, dtype=np.intp),
                         annotator_of=np.array([position[r.annotator] for r in drawn_all], dtype=np.intp),
                         labels=[r.label for r in drawn_all], members=members,
-                        lines=np.array([r.line for r in drawn_all], dtype=np.intp))
+                        lines=np.array([r.line for r in drawn_all], dtype=np.intp),
+                        item_ranks=canonical_ranks(item_keys))
     geometry = np.array([r.geometry for r in drawn_all], dtype=float).reshape(-1, width)
     return objects, geometry, warnings
 

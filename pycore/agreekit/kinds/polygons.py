@@ -164,9 +164,10 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
         The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
     records, parsed = parse_polygons(rows, progress)
-    by_outline = None if match == "potato" else (  # the tie-break order: by outline, then label
+    by_outline = (  # the tie-break order (none in potato mode) and the items' content: by outline, then label
         lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label)))
-    objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False, order=by_outline)
+    objects, index, warnings = build_objects(records, width=1, is_degenerate=lambda g: False,
+                                             order=None if match == "potato" else by_outline, content=by_outline)
     ordered = [parsed[int(k)] for k in index[:, 0]]
     duplicates = _duplicates(objects, ordered)
     if duplicates:
