@@ -1,11 +1,13 @@
 """Reports, bootstrap intervals included, do not depend on row order or on the names of items and annotators.
 
-For every kind's example (the page's examples: ``web/examples/*.csv``, and the box example of
-:func:`agreekit.simulate.centred_corpus_csv`) the rows are shuffled, the items renamed (in an
+For every kind's example (the page's examples: ``web/examples/*.csv``, the box example of
+:func:`agreekit.simulate.centred_corpus_csv`, and a :func:`agreekit.simulate.span_corpus` of 12
+documents, as the page's span example has two) the rows are shuffled, the items renamed (in an
 order unrelated to the old one) and the annotators renamed; the report, its names mapped back,
 must equal the original one.  What legitimately refers to the input's rows is left out of the
-comparison: input line numbers (``line``/``lines``), and the order of per-item tables (items are
-listed in first-row order; the test sorts them by item).  Floats are compared to 1e-12, the
+comparison: input line numbers (``line``/``lines``), and the order of per-item and per-trace tables
+(items are listed in first-row order, traces by agreement with ties in first-row order; the test
+sorts their rows).  Floats are compared to 1e-12, the
 difference that summing the same numbers in another order can make (``tests/same_report.py``).
 
 A renaming that changes the annotators' alphabetical order changes which annotator a report
@@ -26,17 +28,19 @@ from same_report import assert_same
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "web" / "examples"
 RESAMPLES = 200
-KINDS = ("boxes", "spans", "spans-lengths", "segments", "polygons", "masks", "cuboids", "traces")
+KINDS = ("boxes", "spans", "spans-lengths", "spans-corpus", "segments", "polygons", "masks", "cuboids", "traces")
 
 
 def example(kind):
     """``(report kind, rows, options, item column)`` of the kind's example."""
     if kind == "boxes":
         return "boxes", simulate.centred_corpus_csv(n_images=20), {}, "item"
+    if kind == "spans-corpus":   # the page's span example has two items only
+        lengths = "item,length\n" + "".join(f"doc{d:02d},200\n" for d in range(12))
+        return "spans", simulate.to_csv(simulate.span_corpus(n_docs=12)), {"lengths": lengths}, "item"
     if kind == "spans-lengths":
         return "spans", (EXAMPLES / "spans.csv").read_text(), {"lengths": (EXAMPLES / "spans-lengths.csv").read_text()}, "item"
-    options = {} if kind == "masks" else {}
-    return kind, (EXAMPLES / f"{kind}.csv").read_text(), options, "trace" if kind == "traces" else "item"
+    return kind, (EXAMPLES / f"{kind}.csv").read_text(), {}, "trace" if kind == "traces" else "item"
 
 
 def _table(text):
@@ -82,13 +86,13 @@ def permuted(kind, seed, keep_annotator_order=True):
 
 
 def _normalized(value):
-    """Line numbers dropped and per-item tables sorted by item."""
+    """Line numbers dropped; per-item (per-trace) tables sorted, as their rows' order among equals is row order."""
     if isinstance(value, dict):
         return {k: _normalized(v) for k, v in value.items() if k not in ("line", "lines")}
     if isinstance(value, list):
         out = [_normalized(v) for v in value]
-        if out and all(isinstance(v, dict) and "item" in v for v in out):
-            out.sort(key=lambda v: str(v["item"]))
+        if out and all(isinstance(v, dict) and ("item" in v or "trace" in v) for v in out):
+            out.sort(key=lambda v: json.dumps(v, sort_keys=True))
         return out
     return value
 

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import name_list
+from ..arrays import canonical_ranks, content_key, name_list
 from ..geometry.intervals import temporal_iou
 from ..measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, resample_counts
 from ..measures.boundaries import BoundaryBlock, boundary_counts, sweep_table
@@ -251,7 +251,7 @@ def segment_objects(corpus, canonical=True):
     """
     annotators = corpus.annotators
     position = {a: k for k, a in enumerate(annotators)}
-    item_ids, members, offsets = [], [], [0]
+    item_ids, members, offsets, item_keys = [], [], [0], []
     starts, ends, labels, owner, lines = [], [], [], [], []
     count = 0
     for item in corpus.scored_items():
@@ -268,12 +268,18 @@ def segment_objects(corpus, canonical=True):
         item_ids.append(item)
         members.append(member)
         offsets.append(count)
+        item_keys.append((content_key(map(segment_keys, corpus.items[item].values())), item))
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
                         annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
-                        lines=np.array(lines, dtype=int))
+                        lines=np.array(lines, dtype=int), item_ranks=canonical_ranks(item_keys))
     start = np.concatenate(starts) if starts else np.zeros(0)
     end = np.concatenate(ends) if ends else np.zeros(0)
     return SegmentObjects(objects, start, end)
+
+
+def segment_keys(track):
+    """Each segment of a track as ``(start, end, label)``, its content (labels as strings)."""
+    return list(zip(track.start.tolist(), track.end.tolist(), ["" if lab is None else str(lab) for lab in track.labels]))
 
 
 def _canonical_order(track):
@@ -407,7 +413,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=match == "potato")
     n_items = len(objects.item_ids)
-    weights = resample_counts(n_items, bootstrap, seed) if n_items >= 2 else None
+    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks) if n_items >= 2 else None
     if progress is not None:
         progress(0, 1, "boundary sweep")
     paired = boundary_blocks(corpus, objects.item_ids)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import name_list
+from ..arrays import canonical_ranks, content_key, name_list
 from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
 from ..measures.span_characters import item_char_alpha
 from ..measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
@@ -201,11 +201,18 @@ class _Estimates(NamedTuple):
     char_alpha: dict
 
 
-def _corpus_estimates(results, bootstrap, seed, progress):
-    """Exact F1, partial F1 and character-level α of the corpus, with bootstrap intervals over items."""
+def _item_ranks(scored):
+    """The scored items' content order (length, then the scored annotators' spans; name between equals)."""
+    return canonical_ranks([(s.item.length, content_key([(p.start, p.end, p.label) for p in s.item.spans[a]]
+                                                        for a in s.annotators), s.item.name) for s in scored])
+
+
+def _corpus_estimates(results, ranks, bootstrap, seed, progress):
+    """Exact F1, partial F1 and character-level α of the corpus, with bootstrap intervals over items
+    (drawn in the items' content order ``ranks``)."""
     if progress is not None and bootstrap:
         progress(0, bootstrap, "bootstrap")
-    counts = resample_counts(len(results), bootstrap, seed) if len(results) >= 2 else np.zeros((0, 0))
+    counts = resample_counts(len(results), bootstrap, seed, ranks) if len(results) >= 2 else np.zeros((0, 0))
     exact = _corpus_estimate([result.exact_f1 for result in results], counts, "exact F1")
     partial = _corpus_estimate([result.partial_f1 for result in results], counts, "partial F1")
     alpha = _corpus_estimate([result.char_alpha for result in results], counts, "character-level α")
@@ -427,7 +434,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         if progress is not None:
             progress(done, len(scored), "items")
     item_rows = _item_rows(results, items, scored)
-    estimates = _corpus_estimates(results, bootstrap, seed, progress)
+    estimates = _corpus_estimates(results, _item_ranks(scored), bootstrap, seed, progress)
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": PARTIAL_RULE, "ci_level": CI_LEVEL},

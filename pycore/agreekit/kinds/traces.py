@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import safe_ratio
+from ..arrays import canonical_ranks, content_key, safe_ratio
 from ..measures import bootstrap as boot
 from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from ..measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
@@ -125,6 +125,21 @@ def read_traces(source, level="nominal", order=None, progress=None) -> StepLabel
         seen[key] = row.line
         records.append(Label(trace, step, annotator, category))
     return _build(records, order)
+
+
+def _trace_ranks(data: StepLabels):
+    """The traces' content order, in which the bootstrap draws them: each annotator's (step, label) pairs on
+    the trace, not the trace's or annotators' names (the trace's name only between equal traces)."""
+    tracks = [[] for _ in data.traces]
+    for a in range(len(data.annotators)):
+        units = np.flatnonzero(data.values[:, a] >= 0)
+        by_trace = {}
+        for u in units.tolist():
+            by_trace.setdefault(int(data.unit_trace[u]), []).append(
+                (data.steps[data.unit_step[u]], data.categories[data.values[u, a]]))
+        for t, track in by_trace.items():
+            tracks[t].append(track)
+    return canonical_ranks([(content_key(track), name) for track, name in zip(tracks, data.traces)])
 
 
 def _category(row, level, rank):
@@ -406,7 +421,8 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         progress(0, 3, "agreement")
     sums = _unit_sums(data)
     n_traces = len(data.traces)
-    resamples = boot.resample_counts(n_traces, bootstrap, seed) if bootstrap > 0 and n_traces >= 2 else None
+    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data))
+                 if bootstrap > 0 and n_traces >= 2 else None)
     alpha = _alpha_section(sums, level, resamples)
     percent_agreement = _percent_section(sums, resamples)
     if progress is not None:

@@ -19,9 +19,10 @@ distributions beside it (``docs/segments.md``).
 
 **Draws.**  Placement k takes row k of
 ``default_rng([seed, PLACEMENT_STREAM]).random((K, n))``; column r belongs to
-the r-th segment in canonical order (items by name, then annotators by name,
-then each annotator's segments by start, end and label), so the placements do
-not depend on the order of the input rows.
+the r-th segment in canonical order (items by content, then each item's
+annotator tracks by content, then each track's segments by start, end and
+label; ``ClipSegments.draw_order``), so the placements depend neither on the
+order of the input rows nor on the names of items and annotators.
 
 **Speed.**  Above threshold 0 two segments can match only if they overlap (or
 are one instant marked twice), so for a chunk of placements at once each
