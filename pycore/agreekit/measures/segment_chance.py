@@ -202,7 +202,8 @@ def match_placements(segments, start, end, threshold, distance="giou", exact_blo
         Match every annotator pair of a clip where a segment has two possible
         partners by :func:`~agreekit.matching.match` on the whole block (ties
         then break exactly as in the report: the within side); else each
-        connected component of possible partners alone (:func:`_component_matches`).
+        connected component of possible partners alone (:func:`_component_matches`),
+        except at threshold 0, where pairs of IoU 0 tie and whole blocks are matched.
     queries : Queries, optional
         :func:`partner_queries` of ``segments``, if already made.
 
@@ -221,7 +222,7 @@ def match_placements(segments, start, end, threshold, distance="giou", exact_blo
     iou = paired_temporal_iou(start[k, a], end[k, a], start[k, b], end[k, b])
     keep = iou >= threshold
     k, a, b, iou = k[keep], a[keep], b[keep], iou[keep]
-    if exact_blocks:
+    if exact_blocks or threshold <= 0:   # at threshold 0 partners of IoU 0 tie: the whole block breaks them
         k, a, b = _block_matches(segments, start, end, threshold, (k, a, b))
     else:
         k, a, b = _component_matches(segments, start, end, threshold, (k, a, b, iou))
