@@ -158,10 +158,11 @@ def check_extent(row, box, columns):
                              value=row.values.get(column))
 
 
-def box_kind(boxes, distance):
-    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance."""
+def box_kind(boxes, distance, potato=False):
+    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance; ``potato``: IoU in Potato's arithmetic."""
+    iou = geometry.potato_iou_matrix if potato else geometry.iou_matrix
     return ObjectKind(
-        similarity=lambda idx: geometry.iou_matrix(boxes[idx], boxes[idx]),
+        similarity=lambda idx: iou(boxes[idx], boxes[idx]),
         paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
         distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
     )
@@ -208,7 +209,7 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
     records, warnings = parse_boxes(rows, keep_none_labels=potato, progress=progress)
     objects, box_array, more = build_objects(records, order=None if potato else canonical_order)
     warnings += more
-    kind = box_kind(box_array, distance)
+    kind = box_kind(box_array, distance, potato)
     label_key, label_equal = label_rules(potato)
     data = object_report(objects, kind, threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed,
                          pair_budget=pair_budget, progress=progress,
