@@ -57,13 +57,29 @@ def read_text(path):
                          "is invalid; save the file as UTF-8", line=line) from None
 
 
+DECIMALS = 4  # the precision of every number in the text output (the JSON keeps the raw values)
+
+
+def fixed(value):
+    """``value`` to ``DECIMALS`` places, without the sign of a value that rounds to zero.
+
+    Sums in floating point leave −2.2e-16 where the exact value is 0; printed
+    as "-0.0000" it reads as a negative estimate.
+
+    >>> fixed(-2.220446049250313e-16), fixed(-0.00004), fixed(-0.00005), fixed(0.12345)
+    ('0.0000', '0.0000', '-0.0001', '0.1235')
+    """
+    text = f"{value:.{DECIMALS}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def _format_value(value):
     if isinstance(value, dict) and "value" in value:  # an estimate in a table cell
         value = value["value"]
     if value is None:
         return "null"
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return fixed(value)
     return str(value)
 
 
@@ -112,9 +128,9 @@ def _estimate(e):
 def _with_ci(value, ci, reason=None):
     if value is None:
         return f"undefined ({reason})" if reason else "undefined"
-    text = f"{value:.4f}"
+    text = fixed(value)
     if ci:
-        text += f"  [{ci[0]:.4f}, {ci[1]:.4f}]"
+        text += f"  [{fixed(ci[0])}, {fixed(ci[1])}]"
     return text
 
 
@@ -173,7 +189,7 @@ def format_segments(report):
     level = int(round(s["ci_level"] * 100))
     tolerances = s["tolerances"]
     sweep = [{**row, "tolerance": f"±{row['tolerance']:g} s",
-              "f1_ci": "" if not row["f1_ci"] else f"[{row['f1_ci'][0]:.4f}, {row['f1_ci'][1]:.4f}]"}
+              "f1_ci": "" if not row["f1_ci"] else f"[{fixed(row['f1_ci'][0])}, {fixed(row['f1_ci'][1])}]"}
              for row in d["boundary_sweep"]]
 
     def by_tolerance(entry, key):
