@@ -157,3 +157,18 @@ def test_the_renaming_changes_the_item_order():
     first_seen = list(dict.fromkeys(back[r[0]] for r in body))
     _, original = _table(example("segments")[1])
     assert first_seen != list(dict.fromkeys(r[0] for r in original))
+
+
+def test_a_sampled_between_baseline_is_the_same_sample(monkeypatch):
+    """Above the pair budget the between pairs are a seeded sample of objects (drawn in content order);
+    above ``DENSE_ITEMS`` items the item-pair sums a seeded sample of item pairs (hashed by content rank)."""
+    from agreekit.measures import chance
+    for options in ({"pair_budget": 500}, {}):
+        if not options:
+            monkeypatch.setattr(chance, "DENSE_ITEMS", 10)
+            monkeypatch.setattr(chance, "ITEM_PAIR_SAMPLE", 100)
+        original = report_json("boxes", example("boxes")[1], options)
+        localization = original["localization"]
+        assert (not localization["between_exact"]) if options else "sample" in localization["baseline_interval"]
+        name, rows, _, back = permuted("boxes", 4)
+        assert_same(report_json(name, rows, options, back), original)

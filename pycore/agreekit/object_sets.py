@@ -34,7 +34,8 @@ class ObjectSet:
     annotator position → global object indices (an empty array for an
     annotator who saw the item and drew nothing).  ``item_ranks`` orders the
     items by their annotations (:func:`agreekit.arrays.canonical_ranks`), the
-    order seeded draws over items follow; None draws in the items' order.
+    order seeded draws over items follow, and ``object_ranks`` the objects
+    likewise (seeded samples of objects); None draws in the given order.
     """
 
     item_ids: list
@@ -44,7 +45,8 @@ class ObjectSet:
     labels: list
     members: list
     lines: np.ndarray
-    item_ranks: np.ndarray = None   # each item's place in the content order the bootstrap draws in
+    item_ranks: np.ndarray = None     # each item's place in the content order the bootstrap draws in
+    object_ranks: np.ndarray = None   # each object's place in content order (:func:`object_ranks`)
 
     @property
     def n_objects(self):
@@ -139,14 +141,31 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
     if mixed:
         warnings.append(f"{len(mixed)} annotator/item pair(s) have both an empty row and boxes; the empty "
                         "row is ignored: " + name_list(mixed))
+    item_ranks = canonical_ranks(item_keys)
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets, dtype=np.intp),
                         annotator_of=np.array([position[r.annotator] for r in drawn_all], dtype=np.intp),
                         labels=[r.label for r in drawn_all], members=members,
                         lines=np.array([r.line for r in drawn_all], dtype=np.intp),
-                        item_ranks=canonical_ranks(item_keys))
+                        item_ranks=item_ranks,
+                        object_ranks=object_ranks(item_ranks, members, annotators, [content(r) for r in drawn_all]))
     geometry = np.array([r.geometry for r in drawn_all], dtype=float).reshape(-1, width)
     return objects, geometry, warnings
 
+
+
+def object_ranks(item_ranks, members, annotators, keys):
+    """Each object's place in content order: items by ``item_ranks``, on an item the annotators' tracks
+    by their content (``keys``, one per object; the annotator's name only between equal tracks), each
+    track in its own order.  Seeded samples of objects draw in this order, so that neither row order nor
+    names change them (:func:`agreekit.arrays.canonical_ranks`).
+    """
+    order = [None] * len(keys)
+    for i, member in enumerate(members):
+        for a, indices in member.items():
+            track = tuple(keys[k] for k in indices)
+            for position, k in enumerate(indices.tolist()):
+                order[k] = (int(item_ranks[i]), track, annotators[a], position)
+    return canonical_ranks(order)
 
 
 def label_codes(labels, key):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import canonical_ranks, name_list, safe_ratio
+from ..arrays import name_list, safe_ratio
 from ..measures import bootstrap as boot
 from ..measures.chance import ks_statistic, sigma_value, snap
 from ..measures.ecdf import ecdf_summary
@@ -49,24 +49,7 @@ def clip_segments(objects, start, end, lengths):
     return ClipSegments(start=start, end=end, item=item, annotator=objects.annotator_of.astype(np.intp),
                         label=label.ravel().astype(np.intp), members=objects.members,
                         duration=np.array([lengths[i] for i in objects.item_ids], dtype=float),
-                        draw_order=_draw_order(objects, start, end))
-
-
-def _draw_order(objects, start, end):
-    """Each segment's column in the placement draws: items in content order (``objects.item_ranks``), on
-    each item the annotators' tracks by content (name only between equal tracks), each track by segment.
-
-    Neither row order nor the names of items and annotators move a segment to another column.
-    """
-    labels = ["" if label is None else str(label) for label in objects.labels]
-    keys = [None] * objects.n_objects
-    for i, member in enumerate(objects.members):
-        rank = int(objects.item_ranks[i]) if objects.item_ranks is not None else i
-        for a, indices in member.items():
-            track = tuple((float(start[k]), float(end[k]), labels[k]) for k in indices)
-            for position, k in enumerate(indices):
-                keys[k] = (rank, track, objects.annotators[a], position)
-    return canonical_ranks(keys)
+                        draw_order=objects.object_ranks)
 
 
 def report_localization(corpus, segmented, durations, settings, data, warnings, progress=None):

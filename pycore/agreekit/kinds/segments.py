@@ -41,7 +41,7 @@ from ..arrays import canonical_ranks, content_key, name_list
 from ..geometry.intervals import temporal_iou
 from ..measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, resample_counts
 from ..measures.boundaries import BoundaryBlock, boundary_counts, sweep_table
-from ..object_sets import ObjectSet
+from ..object_sets import ObjectSet, object_ranks
 from ..objects import ObjectKind, object_report
 from ..registry import register
 from ..results import Report
@@ -269,11 +269,14 @@ def segment_objects(corpus, canonical=True):
         members.append(member)
         offsets.append(count)
         item_keys.append((content_key(map(segment_keys, corpus.items[item].values())), item))
-    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
-                        annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
-                        lines=np.array(lines, dtype=int), item_ranks=canonical_ranks(item_keys))
     start = np.concatenate(starts) if starts else np.zeros(0)
     end = np.concatenate(ends) if ends else np.zeros(0)
+    item_ranks = canonical_ranks(item_keys)
+    keys = list(zip(start.tolist(), end.tolist(), ["" if label is None else str(label) for label in labels]))
+    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
+                        annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
+                        lines=np.array(lines, dtype=int), item_ranks=item_ranks,
+                        object_ranks=object_ranks(item_ranks, members, annotators, keys))
     return SegmentObjects(objects, start, end)
 
 
