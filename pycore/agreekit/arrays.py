@@ -59,3 +59,27 @@ def canonical_ranks(keys):
     ranks = np.empty(len(keys), dtype=np.intp)
     ranks[order] = np.arange(len(keys), dtype=np.intp)
     return ranks
+
+
+def content_ranks(tracks, names, prefixes=None):
+    """The items' content order: ``tracks[i]`` holds item i's annotator tracks (sequences of annotation
+    keys, see :func:`content_key`), ``prefixes[i]`` (optional) what else an item's content is, such as
+    its length; ``names[i]`` breaks ties between items of equal content only.
+
+    >>> content_ranks([[[(5, "b")], [(1, "a")]], [[(1, "a")], [(5, "b")]], [[(0, "a")]]], ["x", "w", "y"]).tolist()
+    [2, 1, 0]
+    """
+    prefixes = [()] * len(names) if prefixes is None else prefixes
+    return canonical_ranks([(prefix, content_key(track), name) for track, name, prefix in zip(tracks, names, prefixes)])
+
+
+def tracks_by_item(n_items, item, annotator, keys):
+    """Annotation keys gathered into tracks: ``[[keys of one annotator on item i], …]`` for each item i.
+
+    >>> tracks_by_item(2, [1, 0, 1], ["a", "a", "b"], ["p", "q", "r"])
+    [[['q']], [['p'], ['r']]]
+    """
+    tracks = [{} for _ in range(n_items)]
+    for i, a, key in zip(item, annotator, keys):
+        tracks[int(i)].setdefault(a, []).append(key)
+    return [list(by.values()) for by in tracks]

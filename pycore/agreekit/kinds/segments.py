@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import canonical_ranks, content_key, name_list
+from ..arrays import content_ranks, name_list
 from ..geometry.intervals import temporal_iou
 from ..measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, resample_counts
 from ..measures.boundaries import BoundaryBlock, boundary_counts, sweep_table
@@ -251,7 +251,7 @@ def segment_objects(corpus, canonical=True):
     """
     annotators = corpus.annotators
     position = {a: k for k, a in enumerate(annotators)}
-    item_ids, members, offsets, item_keys = [], [], [0], []
+    item_ids, members, offsets = [], [], [0]
     starts, ends, labels, owner, lines = [], [], [], [], []
     count = 0
     for item in corpus.scored_items():
@@ -268,21 +268,15 @@ def segment_objects(corpus, canonical=True):
         item_ids.append(item)
         members.append(member)
         offsets.append(count)
-        item_keys.append((content_key(map(segment_keys, corpus.items[item].values())), item))
     start = np.concatenate(starts) if starts else np.zeros(0)
     end = np.concatenate(ends) if ends else np.zeros(0)
-    item_ranks = canonical_ranks(item_keys)
     keys = list(zip(start.tolist(), end.tolist(), ["" if label is None else str(label) for label in labels]))
+    item_ranks = content_ranks([[[keys[k] for k in m] for m in member.values()] for member in members], item_ids)
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
                         annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
                         lines=np.array(lines, dtype=int), item_ranks=item_ranks,
                         object_ranks=object_ranks(item_ranks, members, annotators, keys))
     return SegmentObjects(objects, start, end)
-
-
-def segment_keys(track):
-    """Each segment of a track as ``(start, end, label)``, its content (labels as strings)."""
-    return list(zip(track.start.tolist(), track.end.tolist(), ["" if lab is None else str(lab) for lab in track.labels]))
 
 
 def _canonical_order(track):

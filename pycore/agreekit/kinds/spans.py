@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import canonical_ranks, content_key, name_list
+from ..arrays import content_ranks, name_list
 from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
 from ..measures.span_characters import item_char_alpha
 from ..measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
@@ -201,15 +201,8 @@ class _Estimates(NamedTuple):
     char_alpha: dict
 
 
-def _item_ranks(scored):
-    """The scored items' content order (length, then the scored annotators' spans; name between equals)."""
-    return canonical_ranks([(s.item.length, content_key([(p.start, p.end, p.label) for p in s.item.spans[a]]
-                                                        for a in s.annotators), s.item.name) for s in scored])
-
-
 def _corpus_estimates(results, ranks, bootstrap, seed, progress):
-    """Exact F1, partial F1 and character-level α of the corpus, with bootstrap intervals over items
-    (drawn in the items' content order ``ranks``)."""
+    """Exact F1, partial F1 and character-level α, with bootstrap intervals over items (drawn in order ``ranks``)."""
     if progress is not None and bootstrap:
         progress(0, bootstrap, "bootstrap")
     counts = resample_counts(len(results), bootstrap, seed, ranks) if len(results) >= 2 else np.zeros((0, 0))
@@ -434,7 +427,9 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         if progress is not None:
             progress(done, len(scored), "items")
     item_rows = _item_rows(results, items, scored)
-    estimates = _corpus_estimates(results, _item_ranks(scored), bootstrap, seed, progress)
+    ranks = content_ranks([[[p[:3] for p in s.item.spans[a]] for a in s.annotators] for s in scored],
+                          [s.item.name for s in scored], [s.item.length for s in scored])  # the bootstrap's order
+    estimates = _corpus_estimates(results, ranks, bootstrap, seed, progress)
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": PARTIAL_RULE, "ci_level": CI_LEVEL},

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import options as opts
-from ..arrays import canonical_ranks, content_key, safe_ratio
+from ..arrays import content_ranks, safe_ratio, tracks_by_item
 from ..measures import bootstrap as boot
 from ..measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from ..measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
@@ -128,18 +128,10 @@ def read_traces(source, level="nominal", order=None, progress=None) -> StepLabel
 
 
 def _trace_ranks(data: StepLabels):
-    """The traces' content order, in which the bootstrap draws them: each annotator's (step, label) pairs on
-    the trace, not the trace's or annotators' names (the trace's name only between equal traces)."""
-    tracks = [[] for _ in data.traces]
-    for a in range(len(data.annotators)):
-        units = np.flatnonzero(data.values[:, a] >= 0)
-        by_trace = {}
-        for u in units.tolist():
-            by_trace.setdefault(int(data.unit_trace[u]), []).append(
-                (data.steps[data.unit_step[u]], data.categories[data.values[u, a]]))
-        for t, track in by_trace.items():
-            tracks[t].append(track)
-    return canonical_ranks([(content_key(track), name) for track, name in zip(tracks, data.traces)])
+    """The traces' content order for the bootstrap: each annotator's (step, label) pairs, not names."""
+    unit, annotator = np.nonzero(data.values >= 0)
+    keys = [(data.steps[data.unit_step[u]], data.categories[data.values[u, a]]) for u, a in zip(unit, annotator)]
+    return content_ranks(tracks_by_item(len(data.traces), data.unit_trace[unit], annotator.tolist(), keys), data.traces)
 
 
 def _category(row, level, rank):
