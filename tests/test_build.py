@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from buildtools import extras, runtime  # noqa: E402
 
 
 def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
@@ -83,9 +84,9 @@ def test_only_files_matching_the_lock_are_taken(tmp_path, monkeypatch):
     for name, data in files.items():
         (source / name).write_bytes(data)
     (source / "scipy.whl").write_bytes(b"tampered")  # wrong hash: must be refused
-    monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(build, "_files_from_cdn", lambda wanted: iter(()))
-    monkeypatch.setattr(build, "_files_from_pypi", lambda wanted: iter(()))
+    monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(runtime, "_files_from_cdn", lambda wanted: iter(()))
+    monkeypatch.setattr(runtime, "_files_from_pypi", lambda wanted: iter(()))
     with pytest.raises(SystemExit, match="scipy.whl"):
         build.fetch_pyodide_packages(fake_lock(files), str(tmp_path / "mirror"))
     (source / "scipy.whl").write_bytes(files["scipy.whl"])
@@ -421,5 +422,5 @@ def test_the_calculators_wheels_carry_pyodides_bytecode_for_every_module():
 
 
 def test_without_node_the_build_has_no_extras(monkeypatch):
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    monkeypatch.setattr(extras.shutil, "which", lambda name: None)
     assert build.pyodide_extras(build.DIST / "pyodide") is None
