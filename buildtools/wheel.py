@@ -29,11 +29,16 @@ def build_backend() -> Path:
     target = CACHE / "build-backend" / BACKEND_REQUIREMENT.replace("==", "-")
     if not target.exists():
         log(f"pip install {BACKEND_REQUIREMENT} into .cache/build-backend (the wheel's build backend, once)")
-        partial = target.with_name(target.name + ".part")  # what an interrupted install left
+        partial = target.with_name(f"{target.name}.part{os.getpid()}")
         shutil.rmtree(partial, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--only-binary", ":all:",
                         "--target", str(partial), BACKEND_REQUIREMENT], check=True)
-        os.replace(partial, target)
+        try:
+            os.replace(partial, target)
+        except OSError:  # another build installed it meanwhile: keep that one
+            if not target.exists():
+                raise
+            shutil.rmtree(partial)
     return target
 
 
