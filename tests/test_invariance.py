@@ -39,7 +39,8 @@ def example(kind):
         lengths = "item,length\n" + "".join(f"doc{d:02d},200\n" for d in range(12))
         return "spans", simulate.to_csv(simulate.span_corpus(n_docs=12)), {"lengths": lengths}, "item"
     if kind == "spans-lengths":
-        return "spans", (EXAMPLES / "spans.csv").read_text(), {"lengths": (EXAMPLES / "spans-lengths.csv").read_text()}, "item"
+        lengths = (EXAMPLES / "spans-lengths.csv").read_text()
+        return "spans", (EXAMPLES / "spans.csv").read_text(), {"lengths": lengths}, "item"
     return kind, (EXAMPLES / f"{kind}.csv").read_text(), {}, "trace" if kind == "traces" else "item"
 
 

@@ -159,13 +159,14 @@ def object_ranks(item_ranks, members, annotators, keys):
     track in its own order.  Seeded samples of objects draw in this order, so that neither row order nor
     names change them (:func:`agreekit.arrays.canonical_ranks`).
     """
-    order = [None] * len(keys)
-    for i, member in enumerate(members):
-        for a, indices in member.items():
-            track = tuple(keys[k] for k in indices)
-            for position, k in enumerate(indices.tolist()):
-                order[k] = (int(item_ranks[i]), track, annotators[a], position)
-    return canonical_ranks(order)
+    places = np.empty(len(keys), dtype=np.intp)
+    start = 0
+    for i in np.argsort(np.asarray(item_ranks, dtype=np.intp), kind="stable").tolist():
+        tracks = sorted(members[i].items(), key=lambda entry: (tuple(keys[k] for k in entry[1]), annotators[entry[0]]))
+        for _, indices in tracks:
+            places[indices] = np.arange(start, start + len(indices), dtype=np.intp)
+            start += len(indices)
+    return places
 
 
 def label_codes(labels, key):

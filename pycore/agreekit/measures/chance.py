@@ -127,7 +127,8 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
     if total_pairs == 0:
         result.update(sum=0.0, n=0, exact=True, se=None, terms=_no_pairs(len(sizes)))
     elif exact:
-        sums = _DenseSums(sizes) if len(sizes) <= DENSE_ITEMS else _SampledSums(sizes, seed, getattr(objects, "item_ranks", None))
+        ranks = getattr(objects, "item_ranks", None)
+        sums = _DenseSums(sizes) if len(sizes) <= DENSE_ITEMS else _SampledSums(sizes, seed, ranks)
         _between_exact(objects, kind, table, (result, same), (sums, crossing), progress)
         result.update(n=int(total_pairs), exact=True, se=None, terms=sums.terms(result["sum"], total_pairs))
     else:
