@@ -22,19 +22,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import options as opts
-from ..arrays import name_list
-from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
-from ..measures.span_characters import item_char_alpha
-from ..measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
-from ..measures.span_outcomes import (LabelTally, bootstrap_means, label_outcomes, mean_defined, outcome_row,
+from ... import options as opts
+from ...arrays import name_list
+from ...measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_ci, resample_counts
+from ...measures.span_characters import item_char_alpha
+from ...measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
+from ...measures.span_outcomes import (LabelTally, bootstrap_means, label_outcomes, mean_defined, outcome_row,
                                       pooled_label_f1, score_pairs)
-from ..registry import register
-from ..results import CI_LEVEL, Report, estimate
-from ..rows import InputError
-from .span_examples import MAX_EXAMPLES, pair_examples
-from .span_input import COLUMNS, SYNONYMS, Item, build_items, read_lengths, read_spans
-from .unitizing_report import span_alpha_u
+from ...registry import register
+from ...results import CI_LEVEL, Report, estimate
+from ...rows import InputError
+from .examples import MAX_EXAMPLES, pair_examples
+from .rows import COLUMNS, SYNONYMS, Item, build_items, read_lengths, read_spans
+from .alpha_u import span_alpha_u
 
 REMEDIES = {
     "exact": "agreement: nothing to fix",

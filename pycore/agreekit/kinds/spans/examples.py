@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures.span_matching import EXACT, OUTCOMES
+from ...measures.span_matching import EXACT, OUTCOMES
 
 MAX_EXAMPLES = 10  # disagreement examples kept per item: the report must stay small enough for a page
 CONTEXT_CHARS = 30  # characters of text shown on each side of an example

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import name_list, safe_ratio
-from ..measures import bootstrap as boot
-from ..measures.chance import ks_statistic, sigma_value, snap
-from ..measures.ecdf import ecdf_summary
-from ..measures.segment_chance import ClipSegments, chance_matches, within_matches
-from ..results import estimate
+from ...arrays import name_list, safe_ratio
+from ...measures import bootstrap as boot
+from ...measures.chance import ks_statistic, sigma_value, snap
+from ...measures.ecdf import ecdf_summary
+from ...measures.segment_chance import ClipSegments, chance_matches, within_matches
+from ...results import estimate
 from .durations import clip_durations
 
 DEFAULT_PLACEMENTS = None   # automatic: until the chance mean's standard error is at most SE_TARGET

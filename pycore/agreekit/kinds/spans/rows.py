@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..arrays import name_list
-from ..rows import (ANNOTATOR_SYNONYMS, InputError, Row, interval_is_blank, read_table, shortened, to_int,
+from ...arrays import name_list
+from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, interval_is_blank, read_table, shortened, to_int,
                     to_text)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")

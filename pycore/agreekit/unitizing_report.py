@@ -1,15 +1,13 @@
-"""α_U in the spans and segments reports: each item's units on its continuum, and α_U with bootstrap intervals.
+"""α_U of a corpus of unitized items: each item's units on its continuum, and α_U with bootstrap intervals.
 
 Krippendorff's unitizing α_U (:mod:`agreekit.measures.unitizing`), overall and
 per label:
 
-* spans: over the characters ``[0, length)`` of each item, positions of size 1
-  (Krippendorff's discrete formulas), and only when item lengths are given: the
-  continuum must be the whole text, not the stretch up to the last span;
-* segments: over the seconds ``[0, duration)`` of each clip, a continuous
-  continuum (positions of size 0).  Durations come from the ``durations`` input;
-  a clip without one ends at its last segment end over all annotators, an
-  assumption the report states.
+over a discrete continuum (positions of size 1, Krippendorff's discrete
+formulas, e.g. the characters of a text) or a continuous one (positions of size
+0, e.g. seconds).  The kinds that report α_U gather their items with
+:func:`gathered` and call :func:`alpha_u_estimate`; they name the unit in the
+warnings.
 
 Items with two or more annotators and a positive length take part, every
 annotator of an item an observer (one who marked nothing marks only gaps).
@@ -24,11 +22,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..arrays import name_list
-from ..measures.bootstrap import percentile_ci, resample_counts
-from ..measures.unitizing import Continua, alpha_u, components, merge_overlaps
-from ..results import estimate
-from .durations import clip_durations
+from .measures.bootstrap import percentile_ci, resample_counts
+from .measures.unitizing import Continua, alpha_u, components, merge_overlaps
+from .results import estimate
 
 NAME = "α_U"
 LENGTHS_NEEDED = "item lengths are needed"
@@ -50,7 +46,7 @@ class Gathered(NamedTuple):
     observers: np.ndarray  # m_k
 
 
-def _gathered(items):
+def gathered(items):
     """:class:`Gathered` from ``[(length, [(start, end, labels, lines) per observer])]``, items of length > 0."""
     columns = {"item": [], "start": [], "end": [], "observer": [], "lines": []}
     labels, lengths, observers = [], [], []
@@ -73,73 +69,12 @@ def _gathered(items):
                     np.array(lengths), np.array(observers, dtype=np.intp))
 
 
-def span_alpha_u(items, length_source, bootstrap, seed, warnings):
-    """The spans report's ``unitizing_alpha`` over characters; appends its warnings to ``warnings``.
-
-    Parameters
-    ----------
-    items : list of agreekit.kinds.span_input.Item
-    length_source : str
-        ``settings.lengths``; ``"largest end"`` (no lengths given) leaves α_U undefined.
-    bootstrap, seed : int
-        Resamples of items for the intervals, and their seed.
-    warnings : list
-        The report's warnings.
-
-    Returns
-    -------
-    dict
-        An estimate (:func:`agreekit.results.estimate`) with ``per_label`` estimates.
-    """
-    if length_source == "largest end":
-        return _undefined(LENGTHS_NEEDED, "characters")
-    taking_part = []
-    for item in items:
-        if len(item.spans) >= 2:
-            taking_part.append((item.length, [([s.start for s in spans], [s.end for s in spans],
-                                               [s.label for s in spans], [s.line for s in spans])
-                                              for spans in item.spans.values()]))
-    alpha, _ = _alpha_u_estimate(_gathered(taking_part), 1.0, "characters", bootstrap, seed, warnings, "span")
-    return alpha
-
-
-def segment_alpha_u(corpus, durations, bootstrap, seed, warnings):
-    """The segments report's ``unitizing_alpha`` over seconds; appends its warnings to ``warnings``.
-
-    Parameters
-    ----------
-    corpus : agreekit.kinds.segments.Corpus
-    durations : dict or None
-        Clip durations in seconds (:func:`agreekit.kinds.durations.read_durations`).
-    bootstrap, seed : int
-    warnings : list
-
-    Returns
-    -------
-    dict
-        An estimate with ``per_label`` estimates and ``assumption``: how the
-        clips' ends were found, or null when every clip has a duration.
-    """
-    lengths, assumption = clip_durations(corpus, durations)
-    taking_part = [(lengths[item], [(t.start, t.end, t.labels, t.lines) for t in corpus.items[item].values()])
-                   for item in corpus.scored_items()]
-    unused = [item for item in durations or {} if item not in corpus.items]
-    if unused:
-        warnings.append(f"{len(unused)} clip(s) have a duration but no rows: " + name_list(unused))
-    alpha, clipped = _alpha_u_estimate(_gathered(taking_part), 0.0, "seconds", bootstrap, seed, warnings, "segment")
-    if clipped.size:
-        warnings.append(f"α_U: {clipped.size} segment(s) reach outside [0, duration) of their clip and are "
-                        f"clipped to it, lines {name_list(clipped.tolist())}")
-    alpha["assumption"] = assumption
-    return alpha
-
-
-def _undefined(reason, continuum, n=0):
+def undefined(reason, continuum, n=0):
     return estimate(None, reason=reason, n=n, name=NAME, continuum=continuum, length=None, n_units=0,
                     observed_disagreement=None, expected_disagreement=None, per_label=[])
 
 
-def _alpha_u_estimate(gathered, step, continuum, bootstrap, seed, warnings, unit):
+def alpha_u_estimate(gathered, step, continuum, bootstrap, seed, warnings, unit):
     """α_U and its ``per_label`` rows as estimates, and the lines of the units clipped to their item."""
     g = gathered
     start = np.clip(g.start, 0.0, g.lengths[g.item]) if len(g.item) else g.start
@@ -147,11 +82,11 @@ def _alpha_u_estimate(gathered, step, continuum, bootstrap, seed, warnings, unit
     clipped = g.lines[(start != g.start) | (end != g.end)]
     n_items = len(g.lengths)
     if not n_items:
-        return _undefined(NO_ITEMS, continuum), clipped
+        return undefined(NO_ITEMS, continuum), clipped
     marked = end > start
     labels = sorted({label for label, keep in zip(g.labels, marked) if keep})
     if not labels:
-        return _undefined(NO_UNITS, continuum, n_items), clipped
+        return undefined(NO_UNITS, continuum, n_items), clipped
     label_id = {label: k for k, label in enumerate(labels)}
     category = np.array([label_id.get(label, 0) for label in g.labels], dtype=np.intp)
     units = Continua.of(g.item[marked], start[marked], end[marked], g.observer[marked], category[marked],

@@ -21,13 +21,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import options as opts
-from ..arrays import name_list
-from ..geometry.rle import MAX_PIXELS, empty_runs, parse_rle, union_runs
-from ..measures.staple import StapleResult, staple_runs
-from ..registry import register
-from ..results import Report, estimate
-from ..rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text
+from ... import options as opts
+from ...arrays import name_list
+from ...geometry.rle import MAX_PIXELS, empty_runs, parse_rle, union_runs
+from ...measures.staple import StapleResult, staple_runs
+from ...registry import register
+from ...results import Report, estimate
+from ...rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text
 
 __all__ = ["ItemMasks", "MaskRows", "parse_masks", "masks"]
 

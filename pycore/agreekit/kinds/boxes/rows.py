@@ -1,11 +1,9 @@
-"""Bounding boxes: rows in, the full agreement report out.
+"""Box rows: reading and checking ``item, annotator, x, y, w, h, label`` (or corners).
 
-Rows ``item, annotator, x, y, w, h, label`` (top-left corner, width,
-height), or corner form ``x1, y1, x2, y2``.  A row with item and annotator
-and all geometry empty means the annotator saw the item and drew nothing; an
-annotator with no row for an item never saw it.  See :mod:`agreekit.objects`
-for the measures and ``docs/boxes.md`` for the deliberate differences from
-Potato.
+Rows ``item, annotator, x, y, w, h, label`` (top-left corner, width, height),
+or corner form ``x1, y1, x2, y2``.  A row with item and annotator and all
+geometry empty means the annotator saw the item and drew nothing; an annotator
+with no row for an item never saw it.
 """
 from __future__ import annotations
 
@@ -13,14 +11,8 @@ import math
 
 import numpy as np
 
-from ..geometry import boxes as geometry
-from .. import options as opts
-from ..measures import bootstrap as boot
-from ..measures.chance import DEFAULT_PAIR_BUDGET
-from ..object_sets import Annotation, build_objects, canonical_order, label_rules
-from ..objects import ObjectKind, object_kind_report, object_report
-from ..registry import register
-from ..rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
+from ...object_sets import Annotation, build_objects, canonical_order
+from ...rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
 
 COLUMNS = ("item", "annotator", "x", "y", "w", "h", "label")
 CORNERS = ("item", "annotator", "x1", "y1", "x2", "y2", "label")
@@ -158,64 +150,17 @@ def check_extent(row, box, columns):
                              value=row.values.get(column))
 
 
-def box_kind(boxes, distance):
-    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance."""
-    return ObjectKind(
-        similarity=lambda idx: geometry.iou_matrix(boxes[idx], boxes[idx]),
-        paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
-        distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
-    )
+def flat_box(box):
+    """Whether a box ``(x, y, w, h)`` has zero or negative width or height."""
+    return box[2] <= 0 or box[3] <= 0
 
 
-@register("boxes", title="Boxes", summary="bounding boxes: item, annotator, x, y, w, h, label",
-          options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
-                   opts.SIGNIFICANCE_LEVEL),
-          columns=COLUMNS, alternatives=(CORNERS,), synonyms=SYNONYMS, count_key="n_boxes", position=1)
-def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
-          seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
-          progress=None):
-    """Agreement report for bounding boxes.
-
-    Parameters
-    ----------
-    rows : str or list of dict
-        CSV/TSV text (header optional) or dicts with ``item, annotator, x, y,
-        w, h, label`` (top-left corner, width, height) or ``x1, y1, x2, y2``.
-    threshold : float
-        IoU at or above which two boxes match.
-    distance : {"giou", "iou", "centroid"}
-        The distance of σ and KS.
-    match : {"optimal", "potato"}
-        ``potato`` reproduces Potato 2.8 (``docs/potato-differences.md``).
-    bootstrap : int
-        Resamples over items for the intervals (0 for none).
-    seed : int
-        Seed of the bootstrap and of a sampled baseline.
-    pair_budget : int
-        The largest number of between-item pairs computed exactly; above it a seeded sample.
-    significance_level : float
-        The level of σ_B (``localization.significance_share``): the share of matched pairs whose
-        distance is below this quantile of the between-item distances.
-    progress : callable, optional
-        ``progress(done, total, stage)``, called during long work.
-
-    Returns
-    -------
-    Report
-        The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
-    """
-    potato = match == "potato"
-    records, warnings = parse_boxes(rows, keep_none_labels=potato, progress=progress)
-    objects, box_array, more = build_objects(records, order=None if potato else canonical_order)
-    warnings += more
-    kind = box_kind(box_array, distance)
-    label_key, label_equal = label_rules(potato)
-    data = object_report(objects, kind, threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed,
-                         pair_budget=pair_budget, progress=progress,
-                         significance_level=significance_level, label_equal=label_equal,
-                         label_key=label_key, potato_alpha=potato)
-    settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
-                "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
-    return object_kind_report("boxes", "n_boxes", int(len(box_array)), records, objects, data, warnings, settings)
+# At threshold 0 every pair may match (IoU ≥ 0), flat boxes too: the note says "above threshold 0".
+FLAT_BOX_NOTE = ("box(es) with zero or negative width or height (lines {lines}): IoU 0 and GIoU −1 with every "
+                 "box, so they match nothing above threshold 0")
 
 
+def box_objects(records, order=canonical_order):
+    """:func:`agreekit.object_sets.build_objects` of box records: ``(objects, boxes (n × 4), warnings)``."""
+    return build_objects(records, width=4, noun="box(es)", plural="boxes", is_degenerate=flat_box,
+                         degenerate_note=FLAT_BOX_NOTE, order=order)

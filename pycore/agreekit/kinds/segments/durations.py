@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from numbers import Real
 
-from ..arrays import name_list
-from ..rows import InputError, read_table, to_float, to_text
+from ...arrays import name_list
+from ...rows import InputError, read_table, to_float, to_text
 
 COLUMNS = ("item", "duration")
 DURATION_SYNONYMS = ("length", "seconds", "duration_s", "clip_duration", "total_duration")
