@@ -23,7 +23,9 @@ from ...object_sets import canonical_order, label_rules
 from ...objects import object_kind_report, object_report
 from ...registry import register
 from .compare import cuboid_kind, cuboid_objects
+from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, YAW_COLUMNS, parse_cuboids
+from .text import cuboids_text
 
 # Exact between-item baseline up to 10⁷ pairs (boxes: 5 × 10⁷). Scenes that share one
 # frame (indoor scans) send most pairs through face clipping, ≈ 10⁵ pairs/s here;
@@ -38,7 +40,8 @@ DEFAULT_PAIR_BUDGET = 10_000_000
                    opts.DISTANCE.but(choices=(opts.Choice("iou", "IoU₃D: 1 − IoU₃D"),)),
                    opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
-          columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6)
+          columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6, text=cuboids_text,
+          item_detail=DETAIL)
 def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
             progress=None):

@@ -31,7 +31,9 @@ from ...measures.chance import SAMPLED_PAIRS
 from ...objects import object_kind_report, object_report
 from ...registry import register
 from .compare import polygon_kind, polygon_objects
+from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
+from .text import polygons_text
 
 # An exact polygon GIoU costs far more than a box's (about 3 × 10⁵ pairs/s for
 # quadrilaterals, 8 × 10⁴ for 20-gons, per CPU core): the exact baseline is kept
@@ -57,7 +59,8 @@ def _duplicates(objects, polygons):
           options=(opts.THRESHOLD.but(label="Polygon IoU threshold for a match"), opts.DISTANCE, opts.MATCH,
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
+          item_detail=DETAIL)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
              progress=None):

@@ -10,6 +10,8 @@ from ...measures.boundaries import BoundaryBlock
 from ...object_sets import ObjectSet
 from ...objects import ObjectKind
 
+DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds: the boundary sweep's default tolerances
+
 
 class SegmentObjects(NamedTuple):
     """The scored segments as objects, with their start and end times by global object index."""

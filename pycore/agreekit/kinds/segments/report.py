@@ -35,13 +35,12 @@ from ...objects import object_report
 from ...registry import register
 from ...results import Report
 from .alpha_u import segment_alpha_u
-from .compare import boundary_blocks, segment_kind, segment_objects
+from .compare import DEFAULT_TOLERANCES, SegmentObjects, boundary_blocks, segment_kind, segment_objects
+from .detail import DETAIL
 from .durations import read_durations
 from .rows import COLUMNS, SYNONYMS, read_segments
 from .sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
-
-DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
-
+from .text import format_segments
 
 @register("segments", title="Segments", summary="time segments: item, annotator, start, end, label (seconds)",
           options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
@@ -56,7 +55,8 @@ DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)
                                "baseline; empty: until the chance mean's standard error is at most 0.0025",
                                minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
+          item_detail=DETAIL)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
              progress=None):

@@ -32,9 +32,10 @@ from ...measures.span_outcomes import (LabelTally, bootstrap_means, label_outcom
 from ...registry import register
 from ...results import CI_LEVEL, Report, estimate
 from ...rows import InputError
+from .alpha_u import span_alpha_u
+from .detail import DETAIL
 from .examples import MAX_EXAMPLES, pair_examples
 from .rows import COLUMNS, SYNONYMS, Item, build_items, read_lengths, read_spans
-from .alpha_u import span_alpha_u
 
 REMEDIES = {
     "exact": "agreement: nothing to fix",
@@ -357,7 +358,8 @@ def _label_scores(items, corpus, tally):
                    opts.MATCH.but(choices=(opts.Choice("optimal", "optimal (order-independent)"),
                                            opts.Choice("potato", "potato (reproduce Potato)"))),
                    opts.BOOTSTRAP, opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
+          item_detail=DETAIL)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           progress=None):
     """Agreement report for text spans.
