@@ -8,8 +8,8 @@ import agreekit
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import chance
 from agreekit.measures import cross
-from agreekit.object_sets import build_objects, canonical_order
-from agreekit.kinds.boxes import parse_boxes
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
+from agreekit.object_sets import canonical_order
 from agreekit.simulate import crowd_corpus
 
 
@@ -19,7 +19,7 @@ def _bits(a):
 
 def _objects(seed):
     rows = crowd_corpus(n_images=int(12 + seed), n_annotators=int(6 + seed), per_image=4, seed=seed)
-    return build_objects(parse_boxes(rows)[0], order=canonical_order)[0]
+    return box_objects(parse_boxes(rows)[0], order=canonical_order)[0]
 
 
 @pytest.mark.parametrize("seed", range(6))
