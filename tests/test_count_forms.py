@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import agreekit
+from agreekit import runtime
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import chance
 from agreekit.measures import cross
@@ -49,7 +50,7 @@ def test_report_with_grouped_cross_counts_is_the_same(monkeypatch):
     """The form Pyodide uses for the cross counts, forced on in CPython: the same report, as JSON text."""
     rows = crowd_corpus(n_images=20, n_annotators=12, per_image=5)
     before = json.dumps(agreekit.boxes(rows, bootstrap=200).to_dict(), allow_nan=False)
-    monkeypatch.setattr(chance, "_GROUPED_CROSS_COUNTS", True)
+    monkeypatch.setattr(runtime, "GROUPED_CROSS_COUNTS", True)
     used = []
     weighted = boot.GroupedOuterPairs.weighted
     monkeypatch.setattr(boot.GroupedOuterPairs, "weighted", lambda self, c: used.append(1) or weighted(self, c))

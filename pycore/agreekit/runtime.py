@@ -1,4 +1,21 @@
-"""``linear_sum_assignment`` without importing :mod:`scipy.optimize`.
+"""The one switch for what differs in Pyodide: every browser-only choice of the core is made here.
+
+The core runs the same code in CPython and in Pyodide (0.27.7: numpy 2.0.2, scipy
+1.14.1, wasm32).  Where the two differ in speed, not in results, the faster
+implementation is chosen here, once, and the modules below read these names at
+call time (tests flip them with ``monkeypatch.setattr(runtime, …)``):
+
+* :data:`IN_PYODIDE`: whether this is Pyodide (``sys.platform == "emscripten"``).
+* :data:`GROUPED_CROSS_COUNTS`: the between baseline's cross-pair counts N in closed form
+  (:class:`agreekit.measures.bootstrap.GroupedOuterPairs`, bit-equal to the dense product),
+  used by :mod:`agreekit.measures.chance`.  Pyodide's BLAS (wasm32, no SIMD) takes 70–100 ms
+  for the dense product of 1,000 resamples × 200 items, the closed form 30 ms; CPython's
+  BLAS takes 11–40 ms and the closed form no less (docs/web.md, box report).
+* :data:`REORDER_COLUMNS`: the box distance block computes its columns in an order where
+  comparisons rarely change direction (:mod:`agreekit.geometry.boxes`).  Pyodide's numpy
+  takes a branch per element in np.maximum/np.minimum, so that runs ≈ 2× faster there;
+  CPython's (SIMD) takes the same time either way and would only pay the reordering.
+* :data:`linear_sum_assignment`: scipy's solver without importing :mod:`scipy.optimize`.
 
 The solver (Crouse 2016) is scipy's C extension ``scipy/optimize/_lsap*.so``;
 ``scipy.optimize.linear_sum_assignment`` is that extension's function itself.
@@ -20,7 +37,12 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import sys
 from pathlib import Path
+
+IN_PYODIDE = sys.platform == "emscripten"
+GROUPED_CROSS_COUNTS = IN_PYODIDE
+REORDER_COLUMNS = IN_PYODIDE
 
 EXTENSION = "scipy.optimize._lsap"
 
