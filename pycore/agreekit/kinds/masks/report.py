@@ -23,8 +23,9 @@ import numpy as np
 
 from ... import options as opts
 from ...arrays import name_list
-from ...geometry.rle import MAX_PIXELS, empty_runs, parse_rle, union_runs
+from ...geometry.rle import union_runs
 from ...measures.staple import StapleResult, staple_runs
+from ...parse.rle import MAX_PIXELS, empty_runs, parse_rle
 from ...registry import register
 from ...results import Report, estimate
 from ...rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text

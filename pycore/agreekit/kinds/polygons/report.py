@@ -2,7 +2,7 @@
 
 Rows ``item, annotator, points, label``; ``points`` holds the vertices
 (``x1 y1 x2 y2 …``, pairs separated by semicolons, or a JSON list: see
-:func:`agreekit.geometry.polygon_checks.parse_points`). A row with item and annotator and empty
+:func:`agreekit.parse.points.parse_points`). A row with item and annotator and empty
 ``points`` means the annotator saw the item and drew nothing; an annotator with no
 row for an item never saw it. Every polygon must be simple (at least 3 points,
 finite, not self-intersecting); otherwise the whole input is rejected with the line.

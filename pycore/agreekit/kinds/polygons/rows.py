@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...geometry import polygon_checks as checks
 from ...object_sets import Annotation
+from ...parse.points import parse_points
 from ...rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "points", "label")
@@ -34,7 +35,7 @@ def parse_polygons(rows, progress=None):
             records.append(Annotation(row.line, item, annotator, None, label))
             continue
         records.append(Annotation(row.line, item, annotator, [len(polygons)], label))
-        polygons.append(checks.parse_points(value, line=row.line))
+        polygons.append(parse_points(value, line=row.line))
         lines.append(row.line)
         texts.append(value)
     return records, checks.validate_polygons(polygons, lines, values=texts)
