@@ -10,7 +10,7 @@ call time (tests flip them with ``monkeypatch.setattr(runtime, …)``):
   (:class:`agreekit.measures.bootstrap.GroupedOuterPairs`, bit-equal to the dense product),
   used by :mod:`agreekit.measures.chance`.  Pyodide's BLAS (wasm32, no SIMD) takes 70–100 ms
   for the dense product of 1,000 resamples × 200 items, the closed form 30 ms; CPython's
-  BLAS takes 11–40 ms and the closed form no less (docs/web.md, box report).
+  BLAS takes 11–40 ms and the closed form no less (benchmarks/RESULTS.md, per-run sums).
 * :data:`REORDER_COLUMNS`: the box distance block computes its columns in an order where
   comparisons rarely change direction (:mod:`agreekit.geometry.boxes`).  Pyodide's numpy
   takes a branch per element in np.maximum/np.minimum, so that runs ≈ 2× faster there;
@@ -22,7 +22,7 @@ The solver (Crouse 2016) is scipy's C extension ``scipy/optimize/_lsap*.so``;
 Importing it the usual way runs ``scipy/optimize/__init__.py``, which imports
 scipy.sparse, scipy.linalg and most of scipy.optimize: in Pyodide 0.27.7 under
 Node, after ``import numpy`` (3.1 s), ``scipy.sparse`` took 8.1 s and
-``scipy.optimize`` 3.5 s more (docs/web.md "Speed"), while a box report needs
+``scipy.optimize`` 3.5 s more (benchmarks/RESULTS.md), while a box report needs
 only this one function.  So the extension is loaded by its file path under its
 own name, which runs no ``__init__.py`` of scipy.optimize; anything unexpected
 (another scipy layout, a loader error, a function that fails its check) falls

@@ -16,7 +16,7 @@ def segment_alpha_u(corpus, durations, bootstrap, seed, warnings):
 
     Parameters
     ----------
-    corpus : agreekit.kinds.segments.Corpus
+    corpus : agreekit.kinds.segments.rows.Corpus
     durations : dict or None
         Clip durations in seconds (:func:`agreekit.kinds.segments.durations.read_durations`).
     bootstrap, seed : int

@@ -64,7 +64,7 @@ def clip_durations(corpus, durations):
 
     Parameters
     ----------
-    corpus : agreekit.kinds.segments.Corpus
+    corpus : agreekit.kinds.segments.rows.Corpus
     durations : dict or None
         From :func:`read_durations`.
 

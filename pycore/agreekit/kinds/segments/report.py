@@ -76,7 +76,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         Seconds, for the boundary sweep.
     durations : str, list of dict or dict, optional
         ``item, duration`` rows in seconds, or a dict item → seconds
-        (:func:`agreekit.kinds.durations.read_durations`), for α_U and σ's
+        (:func:`agreekit.kinds.segments.durations.read_durations`), for α_U and σ's
         chance placements.
     distance : {"giou", "iou"}
         The distance of σ and KS: (1 − GIoU)/2 or 1 − tIoU.
@@ -91,10 +91,10 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     -------
     Report
         The object report with σ and KS against the within-clip chance
-        baseline (:mod:`agreekit.kinds.segment_sigma`; undefined, with the
+        baseline (:mod:`agreekit.kinds.segments.sigma`; undefined, with the
         reason, in potato mode), plus ``boundary_sweep`` and
         ``unitizing_alpha`` (α_U over seconds,
-        :mod:`agreekit.kinds.unitizing_report`); every key in ``docs/report.md``.
+        :mod:`agreekit.unitizing_report`); every key in ``docs/report.md``.
 
     References
     ----------

@@ -40,7 +40,7 @@ def clip_segments(objects, start, end, lengths):
     """The :class:`~agreekit.measures.segment_chance.ClipSegments` of the compared clips.
 
     ``lengths`` maps each compared item to its duration
-    (:func:`agreekit.kinds.durations.clip_durations`).
+    (:func:`agreekit.kinds.segments.durations.clip_durations`).
     """
     sizes = np.diff(objects.offsets).astype(np.intp)
     item = np.repeat(np.arange(objects.n_items, dtype=np.intp), sizes)
@@ -78,7 +78,7 @@ def segment_localization(corpus, objects, start, end, durations, options, warnin
 
     Parameters
     ----------
-    corpus : agreekit.kinds.segments.Corpus
+    corpus : agreekit.kinds.segments.rows.Corpus
     objects : ObjectSet
         The compared clips' segments, canonical order.
     start, end : ndarray

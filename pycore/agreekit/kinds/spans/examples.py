@@ -63,10 +63,10 @@ def pair_examples(item, annotators, all_spans, offsets, scores, limit=MAX_EXAMPL
 
     Parameters
     ----------
-    item : agreekit.kinds.span_input.Item
+    item : agreekit.kinds.spans.rows.Item
     annotators : list of str
         The annotators scored, in the order of ``offsets``.
-    all_spans : list of agreekit.kinds.span_input.Span
+    all_spans : list of agreekit.kinds.spans.rows.Span
         Their spans, annotator k's at ``offsets[k]:offsets[k+1]``.
     offsets : list of int
     scores : agreekit.measures.span_outcomes.PairScores

@@ -2,7 +2,7 @@
 
 Input rows ``item, annotator, start, end, label`` (half-open character offsets
 ``[start, end)``) and item lengths or texts, read and checked by
-:mod:`agreekit.kinds.span_input`.  This module scores every item with two or
+:mod:`agreekit.kinds.spans.rows`.  This module scores every item with two or
 more annotators and assembles the report.  The measures — exact and partial
 F1 and the five-way table (:mod:`agreekit.measures.span_outcomes`) and
 character-level α (:mod:`agreekit.measures.span_characters`) — are defined
@@ -396,7 +396,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         ``exact_f1``, ``partial_f1``, ``char_alpha`` (estimates: value, 95%
         bootstrap ``ci``, ``ci_level``, ``reason``, ``n`` items with a defined
         value), ``unitizing_alpha`` (Krippendorff's α_U over characters,
-        :mod:`agreekit.kinds.unitizing_report`; needs ``lengths``),
+        :mod:`agreekit.unitizing_report`; needs ``lengths``),
         ``disagreement`` (``total``, ``pairs``, ``pairs_shown``,
         ``n_pairs_total``, ``labels``, ``remedies``, ``note``), ``labels``, ``items`` (``char_alpha`` an
         estimate per item), ``warnings``, ``settings``, ``n_items``,
