@@ -14,10 +14,10 @@ list of dicts) and returns a :class:`~agreekit.report.Report`; the registry
 * ``traces`` — per-step labels of agent traces: α, Cohen's and Fleiss' κ, per step and per trace.
 
 Floors, each importing only from the floors before it (``tests/test_layout.py``
-checks it): ``rows``, ``results``, ``arrays``, ``options``, ``registry`` →
+checks it): ``rows``, ``results``, ``arrays``, ``options``, ``registry``, ``report_shape`` →
 ``geometry`` → ``matching`` → ``measures`` → ``objects``, ``breakdowns`` (the
-object engine) → ``kinds`` → this package, ``cli``, ``share``, ``schema``,
-``simulate`` and the web bridge.
+object engine) → ``kinds``, ``shapes`` (each kind's declared report) → this package,
+``cli``, ``share``, ``simulate`` and the web bridge.
 """
 from .geometry.cuboids import iou3d
 from .geometry.polygons import polygon_giou, polygon_iou
