@@ -145,7 +145,8 @@ def test_an_estimate_breaking_its_own_rules_is_a_problem():
     fine = {"e": {"value": 0.5, "ci": [0.4, 0.6], "ci_level": 0.95, "reason": None, "n": 3, "level": "nominal"}}
     assert check(shape, fine) == []
     assert check(shape, {"e": {**fine["e"], "ci_level": None}}) == ["e: `ci_level` must be null exactly when `ci` is"]
-    assert check(shape, {"e": {**fine["e"], "value": None}}) == ["e: `reason` must be given exactly when `value` is null"]
+    assert check(shape, {"e": {**fine["e"], "value": None}}) == [
+        "e: `reason` must be given exactly when `value` is null"]
     assert check(shape, {"e": {**fine["e"], "ci": [0.4]}}) == ["e.ci: 1 numbers where [low, high] is declared"]
 
 

@@ -131,7 +131,7 @@ def check(shape, report, path=""):
     if isinstance(shape, MapOf):
         if not isinstance(report, dict):
             return [f"{path}: {_json_type(report)} where a map is declared"]
-        return [problem for value in report.values() for problem in _check_value(shape.value, False, value, path + "{name}")]
+        return [problem for value in report.values() for problem in check(shape.value, value, path + "{name}")]
     return [] if _scalar_fits(shape, report) else [f"{path}: {_json_type(report)} where {shape} is declared"]
 
 

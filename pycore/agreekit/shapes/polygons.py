@@ -2,4 +2,5 @@
 from ..report_shape import key
 from .common import object_report
 
-SHAPE = object_report(key("n_polygons", "integer", "Polygons drawn on the compared items ('drew nothing' rows not counted)."))
+SHAPE = object_report(key("n_polygons", "integer",
+                          "Polygons drawn on the compared items ('drew nothing' rows not counted)."))

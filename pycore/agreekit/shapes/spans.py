@@ -7,8 +7,8 @@ SETTINGS = section(
     common.SETTINGS_BOOTSTRAP,
     common.SETTINGS_SEED,
     key("lengths", "text",
-        "Where item lengths came from: `texts`, `lengths` (both given) or `largest end` (none given: each"
-        " item's largest span end)."),
+        "Where item lengths came from: `texts`, `lengths` (both given) or `largest end` (none given: each item's "
+        "largest span end)."),
     key("partial_rule", "text",
         "The rule by which two spans agree partially, in words."),
     common.SETTINGS_CI_LEVEL,
@@ -34,9 +34,9 @@ UNITIZING_ALPHA = estimate(
     common.UNITIZING_ALPHA_OBSERVED_DISAGREEMENT,
     common.UNITIZING_ALPHA_EXPECTED_DISAGREEMENT,
     key("per_label", list_of(UNITIZING_ALPHA_PER_LABEL),
-        "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its interval, `label`, "
-        "`n` (items, as above), `n_units` (its units), `observed_disagreement` (D_o) and "
-        "`expected_disagreement` (D_e); value null when D_e is 0."),
+        "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its interval, `label`, `n` (items, "
+        "as above), `n_units` (its units), `observed_disagreement` (D_o) and `expected_disagreement` (D_e); value "
+        "null when D_e is 0."),
 )
 
 DISAGREEMENT_TOTAL_SHARES = section(
@@ -68,11 +68,10 @@ DISAGREEMENT_TOTAL = section(
     key("missed_b", "integer",
         "Spans of a pair's second annotator (`b`) left without a partner."),
     key("n_spans", "integer",
-        "Spans compared: 2 × matched pairs + `missed_a` + `missed_b` (a span counts once per other "
-        "annotator of its item)."),
+        "Spans compared: 2 × matched pairs + `missed_a` + `missed_b` (a span counts once per other annotator of its "
+        "item)."),
     key("shares", DISAGREEMENT_TOTAL_SHARES,
-        "Each outcome's share of `n_spans` (a matched pair counts its two spans); null when `n_spans` is "
-        "0."),
+        "Each outcome's share of `n_spans` (a matched pair counts its two spans); null when `n_spans` is 0."),
 )
 
 DISAGREEMENT_PAIRS_SHARES = section(
@@ -170,17 +169,15 @@ DISAGREEMENT = section(
     key("total", DISAGREEMENT_TOTAL,
         "The table summed over every annotator pair on every scored item."),
     key("pairs", list_of(DISAGREEMENT_PAIRS),
-        "The table per annotator pair that shares a scored item; above 5,000 such pairs "
-        "(`MAX_PAIR_ROWS`), only the 5,000 that share the most items (ties in annotator order), with a "
-        "warning."),
+        "The table per annotator pair that shares a scored item; above 5,000 such pairs (`MAX_PAIR_ROWS`), only the "
+        "5,000 that share the most items (ties in annotator order), with a warning."),
     key("pairs_shown", "integer",
         "Pairs listed in `disagreement.pairs` (at most 5,000)."),
     key("n_pairs_total", "integer",
-        "Annotator pairs that share a scored item; every total, F1 and α counts all of them, listed or "
-        "not."),
+        "Annotator pairs that share a scored item; every total, F1 and α counts all of them, listed or not."),
     key("labels", list_of(DISAGREEMENT_LABELS),
-        "The table per label, counted in spans: a matched pair adds its outcome to the label of each of "
-        "its two spans."),
+        "The table per label, counted in spans: a matched pair adds its outcome to the label of each of its two "
+        "spans."),
     key("remedies", DISAGREEMENT_REMEDIES,
         "What each outcome suggests fixing in the guidelines, in words (fixed text)."),
     key("note", "text",
@@ -194,8 +191,8 @@ LABELS = section(
     key("n_annotators", "integer",
         "Annotators who used this label."),
     key("exact_f1", "number",
-        "Exact F1 of the label pooled over every compared pair and item: 2 × exact matches with it / its "
-        "compared spans; null when none was compared.", null=True),
+        "Exact F1 of the label pooled over every compared pair and item: 2 × exact matches with it / its compared "
+        "spans; null when none was compared.", null=True),
     key("partial_f1", "number",
         "Partial F1 of the label, pooled the same way; null when none was compared.", null=True),
 )
@@ -225,7 +222,7 @@ ITEMS_EXAMPLES_SPAN_A = section(
     key("line", "integer",
         "Input line of the span's row."),
     key("text", "text",
-        "The span's text (only when texts are given).", optional=True),
+        "The span's text (only when texts are given). Absent on unscored items.", optional=True),
 )
 
 ITEMS_EXAMPLES_SPAN_B = section(
@@ -238,7 +235,7 @@ ITEMS_EXAMPLES_SPAN_B = section(
     key("line", "integer",
         "Input line of the span's row."),
     key("text", "text",
-        "The span's text (only when texts are given).", optional=True),
+        "The span's text (only when texts are given). Absent on unscored items.", optional=True),
 )
 
 ITEMS_EXAMPLES = section(
@@ -247,15 +244,14 @@ ITEMS_EXAMPLES = section(
     key("b", "text",
         "The pair's second annotator."),
     key("outcome", "text",
-        "`label_only`, `boundary_only`, `both`, `missed_a` (only `a` marked it) or `missed_b` (only `b` "
-        "did)."),
+        "`label_only`, `boundary_only`, `both`, `missed_a` (only `a` marked it) or `missed_b` (only `b` did)."),
     key("span_a", ITEMS_EXAMPLES_SPAN_A,
         "The span of `a`; null for `missed_b`.", null=True),
     key("span_b", ITEMS_EXAMPLES_SPAN_B,
         "The span of `b`; null for `missed_a`.", null=True),
     key("context", "text",
-        "The item's text around the span(s), up to 30 characters either side, … where cut; null when no "
-        "texts are given.", null=True),
+        "The item's text around the span(s), up to 30 characters either side, … where cut; null when no texts are "
+        "given.", null=True),
 )
 
 ITEMS = section(
@@ -263,31 +259,33 @@ ITEMS = section(
     key("length", "integer",
         "Item length in characters (given, from its text, or its largest span end)."),
     key("scored", "boolean",
-        "Whether the item was compared; an item not scored (a single annotator, or potato mode's rules) "
-        "has only `item`, `length`, `reason`, `annotators`, `n_annotators`, `n_spans`."),
+        "Whether the item was compared; an item not scored (a single annotator, or potato mode's rules) has only "
+        "`item`, `length`, `reason`, `annotators`, `n_annotators`, `n_spans`."),
     common.ITEMS_ANNOTATORS,
     common.ITEMS_N_ANNOTATORS,
     key("n_spans", "integer",
         "Spans of the item's annotators on it."),
     key("exact_f1", "number",
-        "Mean exact F1 over the item's annotator pairs.", optional=True),
+        "Mean exact F1 over the item's annotator pairs. Absent on unscored items.", optional=True),
     key("partial_f1", "number",
-        "Mean partial F1 over the item's annotator pairs.", optional=True),
+        "Mean partial F1 over the item's annotator pairs. Absent on unscored items.", optional=True),
     key("char_alpha", estimate(),
-        "Character-level α of the item; n: its characters (`length`); no interval. Undefined (null) with "
-        "fewer than two characters or one label on every character.", optional=True),
+        "Character-level α of the item; n: its characters (`length`); no interval. Undefined (null) with fewer than "
+        "two characters or one label on every character. Absent on unscored items.", optional=True),
     key("disagreement_share", "number",
-        "Share of the item's compared spans not in an exact match (0 when nothing was compared).", optional=True),
+        "Share of the item's compared spans not in an exact match (0 when nothing was compared). Absent on unscored "
+        "items.", optional=True),
     key("n_disagreements", "integer",
-        "Disagreements on the item: matches that are not exact, plus missed spans.", optional=True),
+        "Disagreements on the item: matches that are not exact, plus missed spans. Absent on unscored items.",
+        optional=True),
     key("outcomes", ITEMS_OUTCOMES,
-        "The five-way counts on the item, summed over its annotator pairs.", optional=True),
+        "The five-way counts on the item, summed over its annotator pairs. Absent on unscored items.", optional=True),
     key("examples", list_of(ITEMS_EXAMPLES),
-        "Up to 10 of the item's disagreements, pair by pair: inexact matches first, then spans only one "
-        "of the two marked.", optional=True),
+        "Up to 10 of the item's disagreements, pair by pair: inexact matches first, then spans only one of the two "
+        "marked. Absent on unscored items.", optional=True),
     key("reason", "text",
-        "Why an item is not scored (a single annotator; potato mode: fewer than two annotators with "
-        "spans, or length 0); present on unscored items only, which carry no scores.", optional=True),
+        "Why an item is not scored (a single annotator; potato mode: fewer than two annotators with spans, or "
+        "length 0); present on unscored items only, which carry no scores. Absent on unscored items.", optional=True),
 )
 
 SHAPE = section(
@@ -301,31 +299,31 @@ SHAPE = section(
     key("n_spans", "integer",
         "Spans in the input, all items."),
     key("exact_f1", estimate(),
-        "Exact F1: per item, the mean over annotator pairs of 2 × TP / (spans of a + spans of b), TP the "
-        "spans equal in start, end and label matched one-to-one (1 when both marked nothing); the mean "
-        "over scored items; n: scored items where it is defined."),
+        "Exact F1: per item, the mean over annotator pairs of 2 × TP / (spans of a + spans of b), TP the spans "
+        "equal in start, end and label matched one-to-one (1 when both marked nothing); the mean over scored items; "
+        "n: scored items where it is defined."),
     key("partial_f1", estimate(),
-        "Partial F1: as `exact_f1`, spans agreeing when they have the same label and are equal or overlap"
-        " by at least half of either (TP a maximum matching); n: scored items where defined."),
+        "Partial F1: as `exact_f1`, spans agreeing when they have the same label and are equal or overlap by at "
+        "least half of either (TP a maximum matching); n: scored items where defined."),
     key("char_alpha", CHAR_ALPHA,
-        "Character-level α: per item, nominal Krippendorff's α with characters as units, valued by each "
-        "annotator's covering span label (or O); the mean over scored items; n: items where it is "
-        "defined. Undefined (null) when it is defined on no item."),
+        "Character-level α: per item, nominal Krippendorff's α with characters as units, valued by each annotator's "
+        "covering span label (or O); the mean over scored items; n: items where it is defined. Undefined (null) "
+        "when it is defined on no item."),
     key("unitizing_alpha", UNITIZING_ALPHA,
-        "Krippendorff's unitizing α_U = 1 − Σ D_o / Σ D_e over the labels (Krippendorff 2004): how far "
-        "annotators agree on where units lie on the continuum and what they are, chance-corrected; the "
-        "items laid end to end (gaps end at item boundaries, each item with its own annotators); "
-        "interval: bootstrap over items; n: items with two or more annotators and a positive length. "
-        "Spans: null without item lengths. Not character-level α."),
+        "Krippendorff's unitizing α_U = 1 − Σ D_o / Σ D_e over the labels (Krippendorff 2004): how far annotators "
+        "agree on where units lie on the continuum and what they are, chance-corrected; the items laid end to end "
+        "(gaps end at item boundaries, each item with its own annotators); interval: bootstrap over items; n: items "
+        "with two or more annotators and a positive length. Spans: null without item lengths. Not character-level "
+        "α."),
     key("disagreement", DISAGREEMENT,
-        "The five-way disagreement table: each annotator pair's spans matched one-to-one, preferring "
-        "exact, then label only, then boundary only, then both; spans left over are missed."),
+        "The five-way disagreement table: each annotator pair's spans matched one-to-one, preferring exact, then "
+        "label only, then boundary only, then both; spans left over are missed."),
     key("labels", list_of(LABELS),
-        "One row per label, sorted (spans: every label in the input; objects: labels of the objects on "
-        "compared items, a missing label being '')."),
+        "One row per label, sorted (spans: every label in the input; objects: labels of the objects on compared "
+        "items, a missing label being '')."),
     key("items", list_of(ITEMS),
-        "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest "
-        "`mean_within`; spans: largest `disagreement_share`, items not scored last; masks: lowest mean "
-        "`dice`). Objects and masks list compared items only."),
+        "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
+        "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
+        "list compared items only."),
     common.WARNINGS,
 )

@@ -4,11 +4,11 @@ from . import common
 
 SETTINGS = section(
     key("level", "text",
-        "Level of measurement for α: `nominal` or `ordinal` (κ and percent agreement compare labels for "
-        "equality at either level)."),
+        "Level of measurement for α: `nominal` or `ordinal` (κ and percent agreement compare labels for equality at "
+        "either level)."),
     key("order", "text",
-        "Ordinal labels from lowest to highest, when given; null: labels are text (nominal) or ordered as"
-        " numbers.", null=True),
+        "Ordinal labels from lowest to highest, when given; null: labels are text (nominal) or ordered as numbers.",
+        null=True),
     common.SETTINGS_BOOTSTRAP,
     common.SETTINGS_SEED,
     common.SETTINGS_CI_LEVEL,
@@ -27,9 +27,8 @@ COHEN_KAPPA_PAIRS = section(
     key("b", "text",
         "The pair's second annotator."),
     key("kappa", estimate(),
-        "Cohen's κ = (p_o − p_e) / (1 − p_e), p_e from each annotator's own label shares on the shared "
-        "units; n: shared units; no interval. Undefined (null) when both gave one and the same label on "
-        "all of them."),
+        "Cohen's κ = (p_o − p_e) / (1 − p_e), p_e from each annotator's own label shares on the shared units; n: "
+        "shared units; no interval. Undefined (null) when both gave one and the same label on all of them."),
     key("percent_agreement", "number",
         "p_o: the share of shared units on which the two gave the same label."),
     key("n_units", "integer",
@@ -38,17 +37,15 @@ COHEN_KAPPA_PAIRS = section(
 
 COHEN_KAPPA = section(
     key("pairs", list_of(COHEN_KAPPA_PAIRS),
-        "One row per annotator pair that shares a labelled unit; above 5,000 such pairs "
-        "(`MAX_PAIR_ROWS`), only the 5,000 that share the most units (ties in annotator order), with a "
-        "warning."),
+        "One row per annotator pair that shares a labelled unit; above 5,000 such pairs (`MAX_PAIR_ROWS`), only the "
+        "5,000 that share the most units (ties in annotator order), with a warning."),
     key("pairs_shown", "integer",
         "Pairs listed in `cohen_kappa.pairs` (at most 5,000)."),
     key("n_pairs_total", "integer",
-        "Annotator pairs that share a labelled unit; the mean κ and its interval count all of them, "
-        "listed or not."),
+        "Annotator pairs that share a labelled unit; the mean κ and its interval count all of them, listed or not."),
     key("mean", estimate(),
-        "Mean κ over the pairs where it is defined; n: those pairs; interval over traces. Undefined "
-        "(null) when κ is defined for no pair."),
+        "Mean κ over the pairs where it is defined; n: those pairs; interval over traces. Undefined (null) when κ "
+        "is defined for no pair."),
     key("n_pairs_without_shared_units", "integer",
         "Annotator pairs with no labelled unit in common (not in `pairs`)."),
 )
@@ -115,18 +112,16 @@ SHAPE = section(
     key("categories", list_of("text"),
         "The distinct labels, sorted (ordinal: lowest first)."),
     key("alpha", ALPHA,
-        "Krippendorff's α over all units, metric `alpha.level`; n: units with two or more labels; "
-        "interval over traces. Undefined (null) when nothing is pairable or every pairable label is "
-        "equal."),
+        "Krippendorff's α over all units, metric `alpha.level`; n: units with two or more labels; interval over "
+        "traces. Undefined (null) when nothing is pairable or every pairable label is equal."),
     key("cohen_kappa", COHEN_KAPPA,
         "Cohen's κ of every annotator pair over the units both labelled, and its mean over pairs."),
     key("fleiss_kappa", FLEISS_KAPPA,
-        "Fleiss' κ = (P̄ − P̄_e) / (1 − P̄_e) over all units; n: units; interval over traces. Undefined "
-        "(null) unless every unit has the same number (≥ 2) of labels, or when all labels are in one "
-        "category."),
+        "Fleiss' κ = (P̄ − P̄_e) / (1 − P̄_e) over all units; n: units; interval over traces. Undefined (null) "
+        "unless every unit has the same number (≥ 2) of labels, or when all labels are in one category."),
     key("percent_agreement", estimate(),
-        "Mean over units with two or more labels of P_u, the share of agreeing ordered label pairs within"
-        " the unit, in [0, 1]; n: those units; interval over traces."),
+        "Mean over units with two or more labels of P_u, the share of agreeing ordered label pairs within the unit, "
+        "in [0, 1]; n: those units; interval over traces."),
     key("steps", list_of(STEPS),
         "One row per step position s (step s of every trace)."),
     key("traces", list_of(TRACES),
