@@ -2,7 +2,8 @@
 
 The reports checked are each kind's page example and degenerate variants of it: no
 bootstrap, one item, one annotator (nothing to compare), one item with two annotators
-(chance baselines undefined), potato mode, spans without item lengths.
+(chance baselines undefined), nothing marked (on every item, or on the first), potato
+mode, spans without item lengths, traces where every annotator gives the same label.
 """
 import copy
 import csv
@@ -52,6 +53,12 @@ def variants(kind):
            "one annotator": ([r for r in table if r["annotator"] == first_annotator], options),
            "one item, two annotators": ([r for r in table if r[item] == first_item and r["annotator"] in two],
                                         options)}
+    if kind == "traces":  # a label is required: instead, every annotator agrees (α undefined)
+        out["all agree"] = ([{**r, "label": "same"} for r in table], options)
+    else:  # the item and annotator (and a mask's size) kept, the annotation blank: "nothing marked"
+        blank = [{k: v if k in (item, "annotator", "width", "height") else "" for k, v in r.items()} for r in table]
+        out["nothing marked"] = (blank, options)
+        out["first item unmarked"] = ([b if r[item] == first_item else r for r, b in zip(table, blank)], options)
     if "match" in [option.name for option in agreekit.KINDS[kind].options]:
         out["potato"] = (table, {**options, "match": "potato"})
     if kind == "spans":
@@ -102,6 +109,9 @@ def test_the_degenerate_reports_are_degenerate(reports):
     assert reports["boxes"]["one item, two annotators"]["localization"]["sigma"]["value"] is None
     assert reports["spans"]["no lengths"]["unitizing_alpha"]["value"] is None
     assert reports["traces"]["one annotator"]["alpha"]["value"] is None
+    assert reports["traces"]["all agree"]["alpha"]["value"] is None
+    assert None in reports["masks"]["nothing marked"]["items"][0]["sensitivity"]
+    assert reports["boxes"]["nothing marked"]["n_boxes"] == 0
 
 
 def test_every_declared_key_occurs_in_some_report(reports):

@@ -211,7 +211,7 @@ def type_name(type):
     if isinstance(type, Section):
         return "object"
     if isinstance(type, ListOf):
-        return f"list of {type_name(type.entry)}" + (" or null" if type.null else "")
+        return f"list of {type_name(type.entry)}" + ("-or-null" if type.null else "")
     if isinstance(type, MapOf):
         return f"map of {type_name(type.value)}"
     return type

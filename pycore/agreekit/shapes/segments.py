@@ -51,7 +51,8 @@ PAIRS = section(
         null=True, optional=True),
     key("mean_chance", "number",
         "Segments: the pair's chance baseline, the mean distance of the pairs of these two annotators' segments "
-        "matched in the chance placements. Absent in potato mode.", optional=True),
+        "matched in the chance placements; null when none matched. Absent in potato mode.",
+        null=True, optional=True),
     key("sigma", estimate(),
         "σ of the pair: 1 − its `mean_within` / its own baseline (`mean_between_cross`; segments: `mean_chance`); "
         "n: its matched pairs; no interval. Undefined (null) with no matched pair or no baseline. Absent in potato "

@@ -76,17 +76,17 @@ DISAGREEMENT_TOTAL = section(
 
 DISAGREEMENT_PAIRS_SHARES = section(
     key("exact", "number",
-        "As `disagreement.total.shares.exact`, for this pair."),
+        "As `disagreement.total.shares.exact`, for this pair.", null=True),
     key("label_only", "number",
-        "As `disagreement.total.shares.label_only`, for this pair."),
+        "As `disagreement.total.shares.label_only`, for this pair.", null=True),
     key("boundary_only", "number",
-        "As `disagreement.total.shares.boundary_only`, for this pair."),
+        "As `disagreement.total.shares.boundary_only`, for this pair.", null=True),
     key("both", "number",
-        "As `disagreement.total.shares.both`, for this pair."),
+        "As `disagreement.total.shares.both`, for this pair.", null=True),
     key("missed_a", "number",
-        "As `disagreement.total.shares.missed_a`, for this pair."),
+        "As `disagreement.total.shares.missed_a`, for this pair.", null=True),
     key("missed_b", "number",
-        "As `disagreement.total.shares.missed_b`, for this pair."),
+        "As `disagreement.total.shares.missed_b`, for this pair.", null=True),
 )
 
 DISAGREEMENT_PAIRS = section(
