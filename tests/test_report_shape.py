@@ -3,7 +3,8 @@
 The reports checked are each kind's page example and degenerate variants of it: no
 bootstrap, one item, one annotator (nothing to compare), one item with two annotators
 (chance baselines undefined), nothing marked (on every item, or on the first), potato
-mode, spans without item lengths, traces where every annotator gives the same label.
+mode, spans without item lengths; traces where every annotator gives the same label, and
+traces with numbers for labels at the ordinal level.
 """
 import copy
 import csv
@@ -55,6 +56,8 @@ def variants(kind):
                                         options)}
     if kind == "traces":  # a label is required: instead, every annotator agrees (α undefined)
         out["all agree"] = ([{**r, "label": "same"} for r in table], options)
+        ranks = {label: str(k) for k, label in enumerate(sorted({r["label"] for r in table}), start=1)}
+        out["ordinal numbers"] = ([{**r, "label": ranks[r["label"]]} for r in table], {**options, "level": "ordinal"})
     else:  # the item and annotator (and a mask's size) kept, the annotation blank: "nothing marked"
         blank = [{k: v if k in (item, "annotator", "width", "height") else "" for k, v in r.items()} for r in table]
         out["nothing marked"] = (blank, options)
@@ -110,6 +113,9 @@ def test_the_degenerate_reports_are_degenerate(reports):
     assert reports["spans"]["no lengths"]["unitizing_alpha"]["value"] is None
     assert reports["traces"]["one annotator"]["alpha"]["value"] is None
     assert reports["traces"]["all agree"]["alpha"]["value"] is None
+    assert reports["traces"]["ordinal numbers"]["categories"][0] == 1
+    assert any(isinstance(label, int) for unit in reports["traces"]["ordinal numbers"]["units"]
+               for label in unit["labels"].values())
     assert None in reports["masks"]["nothing marked"]["items"][0]["sensitivity"]
     assert reports["boxes"]["nothing marked"]["n_boxes"] == 0
 
@@ -164,6 +170,9 @@ def test_null_and_optional_are_honoured_only_where_declared():
     shape = section(key("a", "number", "May be null.", null=True), key("b", "number", "Never null."),
                     key("c", list_of("text"), "May be absent.", optional=True), key("m", map_of("integer"), "Counts."))
     assert check(shape, {"a": None, "b": 1.0, "m": {"x": 1}}) == []
+    either = section(key("e", list_of(("text", "integer")), "Labels or ranks."))
+    assert check(either, {"e": ["x", 2]}) == []
+    assert check(either, {"e": ["x", 2.5]}) == ["e[]: number where text or integer is declared"]
     assert check(shape, {"a": 1, "b": None, "c": ["x", 2], "m": {"x": True}}) == [
         "b: null where number is declared", "c[]: integer where text is declared",
         "m{name}: boolean where integer is declared"]

@@ -15,7 +15,7 @@ Paths use ``[]`` for list entries and ``{name}`` for the entries of a map keyed
 by data, e.g. ``pairs[].a`` or ``items[].objects_per_annotator{name}``.
 
 Types are the JSON types: ``"text"``, ``"integer"``, ``"number"`` (integer or
-float), ``"boolean"``, ``"any"``, or a structure (:class:`Section`, :class:`ListOf`,
+float), ``"boolean"``, ``"any"``, a tuple of them (either), or a structure (:class:`Section`, :class:`ListOf`,
 :class:`MapOf`, :class:`Estimate`).  ``null=True`` admits ``None``;
 ``optional=True`` lets the key be absent (its meaning says when).
 """
@@ -67,8 +67,9 @@ class Estimate:
 
 
 def key(name, type, description, *, null=False, optional=False):
-    """Declare one key; ``type`` is a scalar name (:data:`SCALARS`) or a structure."""
-    if isinstance(type, str) and type not in SCALARS:
+    """Declare one key; ``type`` is a scalar name (:data:`SCALARS`), a tuple of them, or a structure."""
+    names = (type,) if isinstance(type, str) else type if isinstance(type, tuple) else ()
+    if any(t not in SCALARS for t in names):
         raise ValueError(f"key {name!r}: type {type!r} is not one of {', '.join(SCALARS)} or a structure")
     if not description or "\n" in description or "|" in description:
         raise ValueError(f"key {name!r}: the meaning must be one line without '|' (it becomes a table cell)")
@@ -132,7 +133,11 @@ def check(shape, report, path=""):
         if not isinstance(report, dict):
             return [f"{path}: {_json_type(report)} where a map is declared"]
         return [problem for value in report.values() for problem in check(shape.value, value, path + "{name}")]
-    return [] if _scalar_fits(shape, report) else [f"{path}: {_json_type(report)} where {shape} is declared"]
+    if isinstance(shape, tuple):
+        fits = any(_scalar_fits(t, report) for t in shape)
+    else:
+        fits = _scalar_fits(shape, report)
+    return [] if fits else [f"{path}: {_json_type(report)} where {type_name(shape)} is declared"]
 
 
 def _check_value(type, null, value, path):
@@ -214,7 +219,7 @@ def type_name(type):
         return f"list of {type_name(type.entry)}" + ("-or-null" if type.null else "")
     if isinstance(type, MapOf):
         return f"map of {type_name(type.value)}"
-    return type
+    return " or ".join(type) if isinstance(type, tuple) else type
 
 
 def rows(shape, path=""):

@@ -6,7 +6,7 @@ SETTINGS = section(
     key("level", "text",
         "Level of measurement for α: `nominal` or `ordinal` (κ and percent agreement compare labels for equality at "
         "either level)."),
-    key("order", "text",
+    key("order", list_of("text"),
         "Ordinal labels from lowest to highest, when given; null: labels are text (nominal) or ordered as numbers.",
         null=True),
     common.SETTINGS_BOOTSTRAP,
@@ -90,8 +90,8 @@ UNITS = section(
         "The unit's step."),
     key("percent_agreement", "number",
         "P_u of the unit."),
-    key("labels", map_of("text"),
-        "Each annotator's label on the unit, by annotator name."),
+    key("labels", map_of(("text", "number")),
+        "Each annotator's label on the unit, by annotator name (a number when the labels are numbers)."),
 )
 
 SHAPE = section(
@@ -109,8 +109,9 @@ SHAPE = section(
     common.N_ANNOTATORS,
     key("annotators", list_of("text"),
         "One row per annotator (traces: the annotator names, sorted)."),
-    key("categories", list_of("text"),
-        "The distinct labels, sorted (ordinal: lowest first)."),
+    key("categories", list_of(("text", "number")),
+        "The distinct labels, sorted (ordinal: lowest first); numbers when the labels are numbers and no "
+        "`order` is given."),
     key("alpha", ALPHA,
         "Krippendorff's α over all units, metric `alpha.level`; n: units with two or more labels; interval over "
         "traces. Undefined (null) when nothing is pairable or every pairable label is equal."),
