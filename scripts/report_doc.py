@@ -11,7 +11,7 @@ from pathlib import Path
 
 import agreekit
 from agreekit.report_shape import ESTIMATE_FIELDS, rows
-from agreekit.shapes import SHAPES
+from agreekit.shapes import shapes
 from agreekit.simulate import centred_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,8 +63,8 @@ def document():
              "entries and `{name}` for maps keyed by annotator names or labels; an *optional* key is absent in "
              "some reports (its meaning says when).", "",
              "## Estimates", "", ESTIMATE, "", *_table(ESTIMATE_FIELDS), ""]
-    for kind in sorted(SHAPES, key=lambda name: agreekit.KINDS[name].position):
-        lines += [f"## {kind}", "", *_table(SHAPES[kind]), ""]
+    for kind, shape in shapes().items():
+        lines += [f"## {kind}", "", *_table(shape), ""]
     return "\n".join(lines)
 
 

@@ -17,7 +17,7 @@ import pytest
 import agreekit
 from agreekit.report_shape import (Estimate, ListOf, MapOf, Section, check, estimate, key, list_of, map_of,
                                    rows, section, tooltips)
-from agreekit.shapes import SHAPES, kind_tooltips, shape_of
+from agreekit.shapes import kind_tooltips, shape_of, shapes
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -97,7 +97,8 @@ def present_paths(shape, value, path="", out=None):
 
 
 def test_every_kind_has_a_declared_shape():
-    assert sorted(SHAPES) == sorted(agreekit.KINDS)
+    assert list(shapes()) == sorted(agreekit.KINDS, key=lambda name: agreekit.KINDS[name].position)
+    assert all(isinstance(shape, Section) for shape in shapes().values())
 
 
 def test_every_report_of_every_kind_has_exactly_the_declared_shape(reports):
@@ -193,7 +194,7 @@ def test_tooltips_give_one_line_per_declared_key():
     for kind, by_path in tips.items():
         assert list(by_path) == [row.path for row in rows(shape_of(kind))]
         assert all(text and "\n" not in text for text in by_path.values()), kind
-    assert tips["boxes"]["pairs[].a"] == tooltips(SHAPES["boxes"])["pairs[].a"]
+    assert tips["boxes"]["pairs[].a"] == tooltips(shape_of("boxes"))["pairs[].a"]
     assert "items[].objects_per_annotator" in tips["boxes"]
 
 
@@ -204,7 +205,7 @@ def test_docs_report_md_is_generated_from_the_declarations():
 
 def test_the_document_lists_every_declared_key_of_every_kind():
     text = report_doc.document()
-    for kind, shape in SHAPES.items():
+    for kind, shape in shapes().items():
         section_text = text.split(f"\n## {kind}\n", 1)[1].split("\n## ", 1)[0]
         for row in rows(shape):
             assert f"| `{row.path}` | {row.type} | {row.description} |" in section_text, (kind, row.path)

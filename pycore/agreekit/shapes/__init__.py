@@ -1,25 +1,31 @@
-"""The declared shape of every kind's report, one module per kind (:mod:`agreekit.report_shape`).
+"""The declared shape of every kind's report: module ``shapes.<kind>`` holds ``SHAPE`` (:mod:`agreekit.report_shape`).
 
-``docs/report.md`` is generated from these declarations (``scripts/report_doc.py``) and
-``tests/test_report_shape.py`` checks every kind's reports against them.
+Adding a kind's shape means adding its module here; nothing lists them.
+``docs/report.md`` is generated from these declarations (``scripts/report_doc.py``)
+and ``tests/test_report_shape.py`` checks every kind's reports against them.
 """
 from __future__ import annotations
 
-from ..report_shape import rows, tooltips
-from . import boxes, cuboids, masks, polygons, segments, spans, traces
+import importlib
 
-SHAPES = {"boxes": boxes.SHAPE, "spans": spans.SHAPE, "segments": segments.SHAPE, "polygons": polygons.SHAPE,
-          "masks": masks.SHAPE, "cuboids": cuboids.SHAPE, "traces": traces.SHAPE}
+from ..registry import KINDS
+from ..report_shape import tooltips
 
 
 def shape_of(kind):
-    """The declared :class:`~agreekit.report_shape.Section` of ``kind``'s report (``KeyError`` if none)."""
-    return SHAPES[kind]
+    """The declared :class:`~agreekit.report_shape.Section` of ``kind``'s report.
+
+    ``kind`` must be registered (:func:`agreekit.registry.get` names the known ones);
+    a registered kind without a shape module is a ``ModuleNotFoundError``.
+    """
+    return importlib.import_module(f"{__name__}.{kind}").SHAPE
+
+
+def shapes():
+    """``{kind: shape}`` of every registered kind, in tab order."""
+    return {kind: shape_of(kind) for kind in sorted(KINDS, key=lambda name: KINDS[name].position)}
 
 
 def kind_tooltips():
-    """``{kind: {key path: one-line meaning}}`` for every kind."""
-    return {kind: tooltips(shape) for kind, shape in SHAPES.items()}
-
-
-__all__ = ["SHAPES", "shape_of", "kind_tooltips", "rows"]
+    """``{kind: {key path: one-line meaning}}`` of every registered kind."""
+    return {kind: tooltips(shape) for kind, shape in shapes().items()}
