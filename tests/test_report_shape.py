@@ -209,3 +209,13 @@ def test_the_document_lists_every_declared_key_of_every_kind():
         section_text = text.split(f"\n## {kind}\n", 1)[1].split("\n## ", 1)[0]
         for row in rows(shape):
             assert f"| `{row.path}` | {row.type} | {row.description} |" in section_text, (kind, row.path)
+
+
+def test_the_estimate_shape_is_the_shape_of_results_estimate():
+    from agreekit.report_shape import ESTIMATE_FIELDS
+    from agreekit.results import estimate as make_estimate
+    assert [k.name for k in ESTIMATE_FIELDS.keys] == list(make_estimate(0.5))
+    with_counts = estimate(key("n_units", "integer", "Units."))
+    assert check(with_counts, make_estimate(0.5, [0.4, 0.6], n=3, n_units=7)) == []
+    assert check(with_counts, make_estimate(float("nan"), [0.4, 0.6], reason="no units", n_units=0)) == []
+    assert check(with_counts, make_estimate(0.5, n=3)) == ["n_units: declared but missing"]
