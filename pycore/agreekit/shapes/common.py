@@ -89,12 +89,6 @@ LOCALIZATION_SIGMA = key("sigma", estimate(),
     "chance pair (fewer than two compared items; segments: no match in any placement) or a chance mean of 0; "
     "segments in potato mode (Potato has no segment σ), with n null.")
 
-LOCALIZATION_WITHIN_ECDF_X = key("x", list_of("number"),
-    "Within distances at up to 200 evenly spaced ranks, ascending.")
-
-LOCALIZATION_WITHIN_ECDF_Y = key("y", list_of("number"),
-    "The ECDF at each `x`: (rank + 1) / `n_within`.")
-
 MEAN_AGREEMENT = key("mean_agreement", "number",
     "Potato's agreement, averaged over (item, annotator pair): the summed similarity of the matches (halved where "
     "labels differ) / (matches + unmatched objects); 1 when both drew nothing, 0 when one did.", null=True)
@@ -165,41 +159,15 @@ SETTINGS_THRESHOLD = key("threshold", "number",
     "Similarity at or above which two objects of two annotators can match: IoU (boxes, polygons), IoU₃D (cuboids) "
     "or temporal IoU (segments).")
 
-UNITIZING_ALPHA_CONTINUUM = key("continuum", "text",
-    "What the continuum is made of: `characters` (spans: positions of size 1, Krippendorff's discrete formulas) or "
-    "`seconds` (segments: a continuous continuum, so the value does not depend on the unit of time).")
-
-UNITIZING_ALPHA_EXPECTED_DISAGREEMENT = key("expected_disagreement", "number",
-    "Σ D_e over the labels; null when α_U is not computed.", null=True)
-
-UNITIZING_ALPHA_LENGTH = key("length", "number",
-    "Length of the continuum: the items' lengths summed (characters or seconds); null when α_U is not computed.",
-    null=True)
-
-UNITIZING_ALPHA_NAME = key("name", "text",
-    "Display name, `α_U`.")
-
-UNITIZING_ALPHA_N_UNITS = key("n_units", "integer",
-    "Units compared: spans or segments clipped to their item, of positive length, an annotator's overlapping units "
-    "of one label merged.")
-
-UNITIZING_ALPHA_OBSERVED_DISAGREEMENT = key("observed_disagreement", "number",
-    "Σ D_o over the labels (each D_o as in `per_label`); null when α_U is not computed.", null=True)
-
-UNITIZING_ALPHA_PER_LABEL_EXPECTED_DISAGREEMENT = key("expected_disagreement", "number",
-    "D_e of the label; α_c is null when it is 0.", null=True)
-
-UNITIZING_ALPHA_PER_LABEL_LABEL = key("label", "text",
-    "The label of this α_c.")
-
-UNITIZING_ALPHA_PER_LABEL_N_UNITS = key("n_units", "integer",
-    "The label's units.")
-
-UNITIZING_ALPHA_PER_LABEL_OBSERVED_DISAGREEMENT = key("observed_disagreement", "number",
-    "D_o of the label.")
-
 WARNINGS = key("warnings", list_of("text"),
     "Notes, in words, on suspicious but accepted input and on what was left out.")
+
+WITHIN_ECDF = section(
+    key("x", list_of("number"),
+        "Within distances at up to 200 evenly spaced ranks, ascending."),
+    key("y", list_of("number"),
+        "The ECDF at each `x`: (rank + 1) / `n_within`."),
+)
 
 OBJECT_SETTINGS = section(
     SETTINGS_THRESHOLD,
@@ -214,11 +182,6 @@ OBJECT_SETTINGS = section(
         "Level of σ_B (`localization.significance_share`): the quantile of the between-item distances a within "
         "distance must fall below (default 0.05)."),
     SETTINGS_CI_LEVEL,
-)
-
-OBJECT_LOCALIZATION_WITHIN_ECDF = section(
-    LOCALIZATION_WITHIN_ECDF_X,
-    LOCALIZATION_WITHIN_ECDF_Y,
 )
 
 OBJECT_LOCALIZATION_BETWEEN_ECDF = section(
@@ -273,7 +236,7 @@ OBJECT_LOCALIZATION = section(
     key("baseline_interval_se", "number",
         "Standard error of a resampled between mean caused by that estimate (split-half); null when exact.",
         null=True),
-    key("within_ecdf", OBJECT_LOCALIZATION_WITHIN_ECDF,
+    key("within_ecdf", WITHIN_ECDF,
         "ECDF of the within distances for the chart, at most 200 points."),
     key("between_ecdf", OBJECT_LOCALIZATION_BETWEEN_ECDF,
         "ECDF of the between distances for the chart: exact at every within distance, elsewhere at the edges of 200 "
@@ -339,6 +302,45 @@ OBJECT_ITEMS = section(
     key("mean_within", "number",
         "Mean distance of the item's matched pairs; null when none.", null=True),
 )
+
+
+PER_LABEL_ALPHA = estimate(
+    key("label", "text",
+        "The label of this α_c."),
+    key("n_units", "integer",
+        "The label's units."),
+    key("observed_disagreement", "number",
+        "D_o of the label."),
+    key("expected_disagreement", "number",
+        "D_e of the label; α_c is null when it is 0.", null=True),
+)
+
+
+def unitizing_alpha(*extra):
+    """Krippendorff's α_U as spans and segments report it, with the kind's ``extra`` keys."""
+    return estimate(
+        key("name", "text",
+            "Display name, `α_U`."),
+        key("continuum", "text",
+            "What the continuum is made of: `characters` (spans: positions of size 1, Krippendorff's discrete "
+            "formulas) or `seconds` (segments: a continuous continuum, so the value does not depend on the unit of "
+            "time)."),
+        key("length", "number",
+            "Length of the continuum: the items' lengths summed (characters or seconds); null when α_U is not "
+            "computed.", null=True),
+        key("n_units", "integer",
+            "Units compared: spans or segments clipped to their item, of positive length, an annotator's "
+            "overlapping units of one label merged."),
+        key("observed_disagreement", "number",
+            "Σ D_o over the labels (each D_o as in `per_label`); null when α_U is not computed.", null=True),
+        key("expected_disagreement", "number",
+            "Σ D_e over the labels; null when α_U is not computed.", null=True),
+        key("per_label", list_of(PER_LABEL_ALPHA),
+            "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its interval, `label`, `n` "
+            "(items, as above), `n_units` (its units), `observed_disagreement` (D_o) and `expected_disagreement` "
+            "(D_e); value null when D_e is 0."),
+        *extra,
+    )
 
 
 def object_report(count):

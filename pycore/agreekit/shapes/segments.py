@@ -51,8 +51,7 @@ PAIRS = section(
         null=True, optional=True),
     key("mean_chance", "number",
         "Segments: the pair's chance baseline, the mean distance of the pairs of these two annotators' segments "
-        "matched in the chance placements; null when none matched. Absent in potato mode.",
-        null=True, optional=True),
+        "matched in the chance placements; null when none matched. Absent in potato mode.", null=True, optional=True),
     key("sigma", estimate(),
         "σ of the pair: 1 − its `mean_within` / its own baseline (`mean_between_cross`; segments: `mean_chance`); "
         "n: its matched pairs; no interval. Undefined (null) with no matched pair or no baseline. Absent in potato "
@@ -107,11 +106,6 @@ ITEMS = section(
         "Mean distance of the item's matched pairs; null when none. Absent in potato mode.", null=True, optional=True),
 )
 
-LOCALIZATION_WITHIN_ECDF = section(
-    common.LOCALIZATION_WITHIN_ECDF_X,
-    common.LOCALIZATION_WITHIN_ECDF_Y,
-)
-
 LOCALIZATION_CHANCE_ECDF = section(
     key("x", list_of("number"),
         "Chance distances at up to 200 evenly spaced ranks, ascending."),
@@ -145,7 +139,7 @@ LOCALIZATION = section(
         "Segments: how the clips' ends were found when durations are missing (each such clip ends at its last "
         "segment end over all annotators); null when every clip has a duration. Absent in potato mode.",
         null=True, optional=True),
-    key("within_ecdf", LOCALIZATION_WITHIN_ECDF,
+    key("within_ecdf", common.WITHIN_ECDF,
         "ECDF of the within distances for the chart, at most 200 points. Absent in potato mode.", optional=True),
     key("chance_ecdf", LOCALIZATION_CHANCE_ECDF,
         "Segments: ECDF of the chance distances for the chart, at most 200 points. Absent in potato mode.",
@@ -178,24 +172,7 @@ BOUNDARY_SWEEP = section(
         "Why `f1` is null (no scored item has a segment); null when it is defined.", null=True),
 )
 
-UNITIZING_ALPHA_PER_LABEL = estimate(
-    common.UNITIZING_ALPHA_PER_LABEL_LABEL,
-    common.UNITIZING_ALPHA_PER_LABEL_N_UNITS,
-    common.UNITIZING_ALPHA_PER_LABEL_OBSERVED_DISAGREEMENT,
-    common.UNITIZING_ALPHA_PER_LABEL_EXPECTED_DISAGREEMENT,
-)
-
-UNITIZING_ALPHA = estimate(
-    common.UNITIZING_ALPHA_NAME,
-    common.UNITIZING_ALPHA_CONTINUUM,
-    common.UNITIZING_ALPHA_LENGTH,
-    common.UNITIZING_ALPHA_N_UNITS,
-    common.UNITIZING_ALPHA_OBSERVED_DISAGREEMENT,
-    common.UNITIZING_ALPHA_EXPECTED_DISAGREEMENT,
-    key("per_label", list_of(UNITIZING_ALPHA_PER_LABEL),
-        "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its interval, `label`, `n` (items, "
-        "as above), `n_units` (its units), `observed_disagreement` (D_o) and `expected_disagreement` (D_e); value "
-        "null when D_e is 0."),
+UNITIZING_ALPHA = common.unitizing_alpha(
     key("assumption", "text",
         "Segments: how the clips' ends were found when durations are missing (each such clip ends at its last "
         "segment end over all annotators); null when every clip has a duration.", null=True),

@@ -19,25 +19,7 @@ CHAR_ALPHA = estimate(
         "Display name, `character-level α` (it is not Krippendorff's unitizing α_U, `unitizing_alpha`)."),
 )
 
-UNITIZING_ALPHA_PER_LABEL = estimate(
-    common.UNITIZING_ALPHA_PER_LABEL_LABEL,
-    common.UNITIZING_ALPHA_PER_LABEL_N_UNITS,
-    common.UNITIZING_ALPHA_PER_LABEL_OBSERVED_DISAGREEMENT,
-    common.UNITIZING_ALPHA_PER_LABEL_EXPECTED_DISAGREEMENT,
-)
-
-UNITIZING_ALPHA = estimate(
-    common.UNITIZING_ALPHA_NAME,
-    common.UNITIZING_ALPHA_CONTINUUM,
-    common.UNITIZING_ALPHA_LENGTH,
-    common.UNITIZING_ALPHA_N_UNITS,
-    common.UNITIZING_ALPHA_OBSERVED_DISAGREEMENT,
-    common.UNITIZING_ALPHA_EXPECTED_DISAGREEMENT,
-    key("per_label", list_of(UNITIZING_ALPHA_PER_LABEL),
-        "One estimate per label, sorted: α_c = 1 − D_o / D_e of that label, with its interval, `label`, `n` (items, "
-        "as above), `n_units` (its units), `observed_disagreement` (D_o) and `expected_disagreement` (D_e); value "
-        "null when D_e is 0."),
-)
+UNITIZING_ALPHA = common.unitizing_alpha()
 
 DISAGREEMENT_TOTAL_SHARES = section(
     key("exact", "number",
@@ -212,7 +194,7 @@ ITEMS_OUTCOMES = section(
         "Spans of a pair's second annotator left without a partner."),
 )
 
-ITEMS_EXAMPLES_SPAN_A = section(
+EXAMPLE_SPAN = section(
     key("start", "integer",
         "Start offset, characters (inclusive)."),
     key("end", "integer",
@@ -222,20 +204,7 @@ ITEMS_EXAMPLES_SPAN_A = section(
     key("line", "integer",
         "Input line of the span's row."),
     key("text", "text",
-        "The span's text (only when texts are given). Absent on unscored items.", optional=True),
-)
-
-ITEMS_EXAMPLES_SPAN_B = section(
-    key("start", "integer",
-        "Start offset, characters (inclusive)."),
-    key("end", "integer",
-        "End offset, characters (exclusive)."),
-    key("label", "text",
-        "The span's label."),
-    key("line", "integer",
-        "Input line of the span's row."),
-    key("text", "text",
-        "The span's text (only when texts are given). Absent on unscored items.", optional=True),
+        "The span's text; absent unless the items' texts are given (`lengths` as `item,text`).", optional=True),
 )
 
 ITEMS_EXAMPLES = section(
@@ -245,9 +214,9 @@ ITEMS_EXAMPLES = section(
         "The pair's second annotator."),
     key("outcome", "text",
         "`label_only`, `boundary_only`, `both`, `missed_a` (only `a` marked it) or `missed_b` (only `b` did)."),
-    key("span_a", ITEMS_EXAMPLES_SPAN_A,
+    key("span_a", EXAMPLE_SPAN,
         "The span of `a`; null for `missed_b`.", null=True),
-    key("span_b", ITEMS_EXAMPLES_SPAN_B,
+    key("span_b", EXAMPLE_SPAN,
         "The span of `b`; null for `missed_a`.", null=True),
     key("context", "text",
         "The item's text around the span(s), up to 30 characters either side, … where cut; null when no texts are "

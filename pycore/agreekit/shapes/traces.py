@@ -110,8 +110,8 @@ SHAPE = section(
     key("annotators", list_of("text"),
         "One row per annotator (traces: the annotator names, sorted)."),
     key("categories", list_of(("text", "number")),
-        "The distinct labels, sorted (ordinal: lowest first); numbers when the labels are numbers and no "
-        "`order` is given."),
+        "The distinct labels, sorted (ordinal: lowest first); numbers when the labels are numbers and no `order` is "
+        "given."),
     key("alpha", ALPHA,
         "Krippendorff's α over all units, metric `alpha.level`; n: units with two or more labels; interval over "
         "traces. Undefined (null) when nothing is pairable or every pairable label is equal."),
