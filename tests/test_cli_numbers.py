@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agreekit.cli import fixed
+from agreekit.text import fixed
 from agreekit.simulate import centred_corpus_csv
 
 ROOT = Path(__file__).resolve().parents[1]
