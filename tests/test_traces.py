@@ -227,7 +227,15 @@ def test_bootstrap_reweighting_equals_recomputing_on_resampled_traces():
     n_resamples, seed = 40, 99
     report = traces(rows, bootstrap=n_resamples, seed=seed)
     names = list(dict.fromkeys(r["trace"] for r in rows))
-    draws = boot.resample_counts(len(names), n_resamples, seed)
+    # Traces are drawn in content order (each annotator's sorted (step, label) pairs, the tracks sorted; then
+    # the name), so that neither row order nor names change the intervals (tests/test_invariance.py).
+    tracks = {}
+    for r in rows:
+        tracks.setdefault(r["trace"], {}).setdefault(r["annotator"], []).append((r["step"], r["label"]))
+    content = {t: tuple(sorted(tuple(sorted(track)) for track in tracks[t].values())) for t in names}
+    ranks = np.empty(len(names), dtype=np.intp)
+    ranks[sorted(range(len(names)), key=lambda k: (content[names[k]], names[k]))] = np.arange(len(names))
+    draws = boot.resample_counts(len(names), n_resamples, seed, ranks)
     alphas, percents = [], []
     for draw in draws:
         # Each copy of a drawn trace is a separate trace of the resampled corpus.

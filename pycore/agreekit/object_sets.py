@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .arrays import name_list
+from .arrays import canonical_ranks, content_key, name_list
 
 
 class Annotation(NamedTuple):
@@ -32,7 +32,10 @@ class ObjectSet:
 
     ``offsets[i]:offsets[i + 1]`` are item i's objects; ``members[i]`` maps
     annotator position → global object indices (an empty array for an
-    annotator who saw the item and drew nothing).
+    annotator who saw the item and drew nothing).  ``item_ranks`` orders the
+    items by their annotations (:func:`agreekit.arrays.canonical_ranks`), the
+    order seeded draws over items follow, and ``object_ranks`` the objects
+    likewise (seeded samples of objects); None draws in the given order.
     """
 
     item_ids: list
@@ -42,6 +45,8 @@ class ObjectSet:
     labels: list
     members: list
     lines: np.ndarray
+    item_ranks: np.ndarray = None     # each item's place in the content order the bootstrap draws in
+    object_ranks: np.ndarray = None   # each object's place in content order (:func:`object_ranks`)
 
     @property
     def n_objects(self):
@@ -69,7 +74,7 @@ def canonical_order(record):
 
 
 def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerate_note=None,
-                  order=canonical_order):
+                  order=canonical_order, content=None):
     """Group :class:`Annotation` records into an :class:`ObjectSet` of the comparable items.
 
     Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
@@ -78,7 +83,9 @@ def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerat
     ("box(es)"), ``plural`` several ("boxes").
     ``order`` sorts each annotator's objects on an item (the documented
     tie-break of matching, so row order cannot change a report); ``None``
-    keeps row order, as Potato mode must.
+    keeps row order, as Potato mode must.  ``content`` keys one record by its
+    annotation alone (default ``order``, else :func:`canonical_order`); the
+    items' ``item_ranks`` sort them by these keys, then by name.
     Returns ``(objects, geometry array (n × width), warnings)``.
     """
     grouped = _group(records)
@@ -89,7 +96,8 @@ def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerat
     if single:
         warnings.append(f"{len(single)} item(s) have only one annotator and are left out of every measure: "
                         + name_list(single))
-    drawn_all, members, offsets, item_ids = [], [], [0], []
+    content = content or order or canonical_order
+    drawn_all, members, offsets, item_ids, item_keys = [], [], [0], [], []
     degenerate, duplicates, mixed = [], [], []
     for item, by in grouped.items():
         if len(by) < 2:
@@ -113,6 +121,8 @@ def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerat
             drawn_all += drawn
         members.append(member)
         item_ids.append(item)
+        item_keys.append((content_key([[content(r) for r in rs if r.geometry is not None] for rs in by.values()]),
+                          item))
         offsets.append(len(drawn_all))
     if degenerate:
         warnings.append(f"{len(degenerate)} " + degenerate_note.format(lines=name_list(degenerate)))
@@ -122,13 +132,32 @@ def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerat
     if mixed:
         warnings.append(f"{len(mixed)} annotator/item pair(s) have both an empty row and {plural}; the empty "
                         f"row is ignored: " + name_list(mixed))
+    item_ranks = canonical_ranks(item_keys)
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets, dtype=np.intp),
                         annotator_of=np.array([position[r.annotator] for r in drawn_all], dtype=np.intp),
                         labels=[r.label for r in drawn_all], members=members,
-                        lines=np.array([r.line for r in drawn_all], dtype=np.intp))
+                        lines=np.array([r.line for r in drawn_all], dtype=np.intp),
+                        item_ranks=item_ranks,
+                        object_ranks=object_ranks(item_ranks, members, annotators, [content(r) for r in drawn_all]))
     geometry = np.array([r.geometry for r in drawn_all], dtype=float).reshape(-1, width)
     return objects, geometry, warnings
 
+
+
+def object_ranks(item_ranks, members, annotators, keys):
+    """Each object's place in content order: items by ``item_ranks``, on an item the annotators' tracks
+    by their content (``keys``, one per object; the annotator's name only between equal tracks), each
+    track in its own order.  Seeded samples of objects draw in this order, so that neither row order nor
+    names change them (:func:`agreekit.arrays.canonical_ranks`).
+    """
+    places = np.empty(len(keys), dtype=np.intp)
+    start = 0
+    for i in np.argsort(np.asarray(item_ranks, dtype=np.intp), kind="stable").tolist():
+        tracks = sorted(members[i].items(), key=lambda entry: (tuple(keys[k] for k in entry[1]), annotators[entry[0]]))
+        for _, indices in tracks:
+            places[indices] = np.arange(start, start + len(indices), dtype=np.intp)
+            start += len(indices)
+    return places
 
 
 def label_codes(labels, key):

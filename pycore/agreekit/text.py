@@ -7,14 +7,30 @@ the report by key); a kind's own text (``Kind.text``) builds on
 from __future__ import annotations
 
 
+DECIMALS = 4  # the precision of every number in the text output (the JSON keeps the raw values)
+
+
+def fixed(value):
+    """``value`` to ``DECIMALS`` places, without the sign of a value that rounds to zero.
+
+    Sums in floating point leave −2.2e-16 where the exact value is 0; printed
+    as "-0.0000" it reads as a negative estimate.
+
+    >>> fixed(-2.220446049250313e-16), fixed(-0.00004), fixed(-0.00005), fixed(0.12345)
+    ('0.0000', '0.0000', '-0.0001', '0.1235')
+    """
+    text = f"{value:.{DECIMALS}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def format_value(value):
-    """A report value as text: an estimate by its value, null as ``null``, floats to 4 decimals."""
+    """A report value as text: an estimate by its value, null as ``null``, floats to 4 decimals (:func:`fixed`)."""
     if isinstance(value, dict) and "value" in value:  # an estimate in a table cell
         value = value["value"]
     if value is None:
         return "null"
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return fixed(value)
     return str(value)
 
 
@@ -63,7 +79,7 @@ def estimate_text(e):
 def with_ci(value, ci, reason=None):
     if value is None:
         return f"undefined ({reason})" if reason else "undefined"
-    text = f"{value:.4f}"
+    text = fixed(value)
     if ci:
-        text += f"  [{ci[0]:.4f}, {ci[1]:.4f}]"
+        text += f"  [{fixed(ci[0])}, {fixed(ci[1])}]"
     return text

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .arrays import canonical_ranks, content_key
 from .measures.bootstrap import percentile_ci, resample_counts
 from .measures.unitizing import Continua, alpha_u, components, merge_overlaps
 from .results import estimate
@@ -44,15 +45,17 @@ class Gathered(NamedTuple):
     lines: np.ndarray
     lengths: np.ndarray  # L_k
     observers: np.ndarray  # m_k
+    ranks: np.ndarray  # each item's place in the content order the bootstrap draws in
 
 
 def gathered(items):
     """:class:`Gathered` from ``[(length, [(start, end, labels, lines) per observer])]``, items of length > 0."""
     columns = {"item": [], "start": [], "end": [], "observer": [], "lines": []}
-    labels, lengths, observers = [], [], []
+    labels, lengths, observers, keys = [], [], [], []
     for length, tracks in items:
         if length <= 0:
             continue
+        keys.append((float(length), content_key(_unit_keys(*track) for track in tracks)))
         for observer, (start, end, track_labels, lines) in enumerate(tracks):
             columns["item"].append(np.full(len(start), len(lengths), dtype=np.intp))
             columns["observer"].append(np.full(len(start), observer, dtype=np.intp))
@@ -66,7 +69,12 @@ def gathered(items):
                                                                  else np.intp)
               for name, parts in columns.items()}
     return Gathered(arrays["item"], arrays["start"], arrays["end"], arrays["observer"], labels, arrays["lines"],
-                    np.array(lengths), np.array(observers, dtype=np.intp))
+                    np.array(lengths), np.array(observers, dtype=np.intp), canonical_ranks(keys))
+
+
+def _unit_keys(start, end, labels, _lines):
+    """An observer's units on an item as ``(start, end, label)``: their content, for the item order."""
+    return zip(map(float, start), map(float, end), ["" if label is None else str(label) for label in labels])
 
 
 def undefined(reason, continuum, n=0):
@@ -98,7 +106,7 @@ def alpha_u_estimate(gathered, step, continuum, bootstrap, seed, warnings, unit)
                         f"one observer and category do not overlap)")
     parts = components(continua, step)
     point = alpha_u(parts)
-    counts = resample_counts(n_items, bootstrap, seed) if n_items >= 2 and bootstrap else None
+    counts = resample_counts(n_items, bootstrap, seed, g.ranks) if n_items >= 2 and bootstrap else None
     resampled = alpha_u(parts, counts) if counts is not None else None
     n_units = np.bincount(continua.category, minlength=len(labels))
     per_label = []

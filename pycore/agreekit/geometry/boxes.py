@@ -75,6 +75,31 @@ def iou_matrix(a, b):
     return _iou([p[:, None] for p in pa], [p[None, :] for p in pb])
 
 
+def potato_iou_matrix(a, b):
+    """IoU of every box in ``a`` with every box in ``b`` in Potato 2.8's float arithmetic: (n × m).
+
+    Potato's ``geometry.iou_bbox`` takes the widths and heights as given (not
+    as ``(x + w) − x``) and evaluates, in this order, ix = max(0, min(ax + aw,
+    bx + bw) − max(ax, bx)), iy likewise, I = ix·iy, U = (aw·ah + bw·bh) − I,
+    IoU = I / U (0 for a box with w ≤ 0 or h ≤ 0, or U ≤ 0).  Each step is one
+    IEEE double operation, so the same expression in the same order gives
+    Potato's bits: a pair at IoU exactly 1/2 on paper that Potato computes as
+    0.4999… is decided as Potato decides it (``docs/potato-differences.md`` §1).
+    Potato mode only; :func:`iou_matrix` is the default.
+    """
+    a = np.asarray(a, dtype=float).reshape(-1, 4)
+    b = np.asarray(b, dtype=float).reshape(-1, 4)
+    ax, ay, aw, ah = (column[:, None] for column in a.T)
+    bx, by, bw, bh = (column[None, :] for column in b.T)
+    ix = np.maximum(0.0, np.minimum(ax + aw, bx + bw) - np.maximum(ax, bx))
+    iy = np.maximum(0.0, np.minimum(ay + ah, by + bh) - np.maximum(ay, by))
+    inter = ix * iy
+    union = (aw * ah + bw * bh) - inter
+    valid = (aw > 0) & (ah > 0) & (bw > 0) & (bh > 0) & (union > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(valid, inter / np.where(valid, union, 1.0), 0.0)
+
+
 def giou_matrix(a, b):
     """GIoU of every box in ``a`` with every box in ``b``: (n × m)."""
     pa, pb = _parts(a), _parts(b)

@@ -35,30 +35,48 @@ BOOTSTRAP_ELEMENTS = 1 << 22  # resamples × items per chunk of counts: 32 MB of
 _SPARSE_RESAMPLES = 16        # resamples per sparse product: their rows of counts stay in cache
 
 
-def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED):
-    """(n_resamples × n_items) counts: how often each item is drawn per resample."""
+def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED, ranks=None):
+    """(n_resamples × n_items) counts: how often each item is drawn per resample.
+
+    The draws go in the items' canonical order: ``ranks[i]`` is item i's
+    position in it (:func:`agreekit.arrays.canonical_ranks` of content keys),
+    so the same items in any order, under any names, get the same counts.
+    Without ``ranks`` the draws follow the given order.
+    """
     if n_items == 0 or n_resamples <= 0:
         return np.zeros((max(n_resamples, 0), n_items))
     rng = np.random.default_rng(seed)
-    return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_resamples).astype(float)
+    counts = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_resamples).astype(float)
+    return _in_item_order(counts, ranks)
 
 
-def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=None):
+def _in_item_order(counts, ranks):
+    """Counts drawn in canonical order (column k = rank k) as columns in item order."""
+    if ranks is None:
+        return counts
+    ranks = np.asarray(ranks, dtype=np.intp)
+    if ranks.shape != (counts.shape[1],):
+        raise ValueError(f"ranks of {ranks.shape} for {counts.shape[1]} items")
+    return np.ascontiguousarray(counts[:, ranks])
+
+
+def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=None, ranks=None):
     """The rows of :func:`resample_counts`, in consecutive chunks of at most ``max_elements`` values.
 
     The generator draws one resample after the other, so the chunks joined are
-    exactly ``resample_counts(n_items, n_resamples, seed)``.  A chunk holds at
+    exactly ``resample_counts(n_items, n_resamples, seed, ranks)``.  A chunk holds at
     least one resample; ``max_elements`` defaults to ``BOOTSTRAP_ELEMENTS``.
     """
     max_elements = BOOTSTRAP_ELEMENTS if max_elements is None else max_elements
     if n_items == 0 or n_resamples <= 0:
-        yield resample_counts(n_items, n_resamples, seed)
+        yield resample_counts(n_items, n_resamples, seed, ranks)
         return
     rng = np.random.default_rng(seed)
     step = max(1, max_elements // n_items)
     for start in range(0, n_resamples, step):
         size = min(step, n_resamples - start)
-        yield rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(float)
+        counts = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(float)
+        yield _in_item_order(counts, ranks)
 
 
 def percentile_ci(values, level=DEFAULT_LEVEL):

@@ -19,9 +19,10 @@ distributions beside it (``docs/segments.md``).
 
 **Draws.**  Placement k takes row k of
 ``default_rng([seed, PLACEMENT_STREAM]).random((K, n))``; column r belongs to
-the r-th segment in canonical order (items by name, then annotators by name,
-then each annotator's segments by start, end and label), so the placements do
-not depend on the order of the input rows.
+the r-th segment in canonical order (items by content, then each item's
+annotator tracks by content, then each track's segments by start, end and
+label; ``ClipSegments.draw_order``), so the placements depend neither on the
+order of the input rows nor on the names of items and annotators.
 
 **Speed.**  Above threshold 0 two segments can match only if they overlap (or
 are one instant marked twice), so for a chunk of placements at once each
@@ -201,7 +202,8 @@ def match_placements(segments, start, end, threshold, distance="giou", exact_blo
         Match every annotator pair of a clip where a segment has two possible
         partners by :func:`~agreekit.matching.match` on the whole block (ties
         then break exactly as in the report: the within side); else each
-        connected component of possible partners alone (:func:`_component_matches`).
+        connected component of possible partners alone (:func:`_component_matches`),
+        except at threshold 0, where pairs of IoU 0 tie and whole blocks are matched.
     queries : Queries, optional
         :func:`partner_queries` of ``segments``, if already made.
 
@@ -220,7 +222,7 @@ def match_placements(segments, start, end, threshold, distance="giou", exact_blo
     iou = paired_temporal_iou(start[k, a], end[k, a], start[k, b], end[k, b])
     keep = iou >= threshold
     k, a, b, iou = k[keep], a[keep], b[keep], iou[keep]
-    if exact_blocks:
+    if exact_blocks or threshold <= 0:   # at threshold 0 partners of IoU 0 tie: the whole block breaks them
         k, a, b = _block_matches(segments, start, end, threshold, (k, a, b))
     else:
         k, a, b = _component_matches(segments, start, end, threshold, (k, a, b, iou))

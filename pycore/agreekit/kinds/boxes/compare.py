@@ -5,10 +5,11 @@ from ...geometry import boxes as geometry
 from ...objects import ObjectKind
 
 
-def box_kind(boxes, distance):
-    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance."""
+def box_kind(boxes, distance, potato=False):
+    """The :class:`ObjectKind` of boxes (n × 4) with the chosen distance; ``potato``: IoU in Potato's arithmetic."""
+    iou = geometry.potato_iou_matrix if potato else geometry.iou_matrix
     return ObjectKind(
-        similarity=lambda idx: geometry.iou_matrix(boxes[idx], boxes[idx]),
+        similarity=lambda idx: iou(boxes[idx], boxes[idx]),
         paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
         distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
     )

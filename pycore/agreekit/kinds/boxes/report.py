@@ -61,7 +61,7 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
     records, warnings = parse_boxes(rows, keep_none_labels=potato, progress=progress)
     objects, box_array, more = box_objects(records, order=None if potato else canonical_order)
     warnings += more
-    kind = box_kind(box_array, distance)
+    kind = box_kind(box_array, distance, potato)
     label_key, label_equal = label_rules(potato)
     data = object_report(objects, kind, threshold=threshold, match_mode=match, bootstrap=bootstrap, seed=seed,
                          pair_budget=pair_budget, progress=progress,

@@ -57,8 +57,8 @@ def polygon_objects(records, parsed, match):
     """:func:`agreekit.object_sets.build_objects` of polygon records: ``(objects, indices into parsed, warnings)``.
 
     Each annotator's polygons on an item are in the tie-break order (by outline, then label), or
-    in row order with ``match="potato"``.
+    in row order with ``match="potato"``; the items' content (their bootstrap order) is by outline in both.
     """
-    by_outline = None if match == "potato" else (
-        lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label)))
-    return build_objects(records, width=1, noun="polygon(s)", plural="polygons", order=by_outline)
+    by_outline = lambda r: (tuple(parsed[r.geometry[0]].ravel()), "" if r.label is None else str(r.label))  # noqa: E731
+    return build_objects(records, width=1, noun="polygon(s)", plural="polygons",
+                         order=None if match == "potato" else by_outline, content=by_outline)

@@ -7,7 +7,8 @@ import numpy as np
 
 from ...geometry.intervals import temporal_iou
 from ...measures.boundaries import BoundaryBlock
-from ...object_sets import ObjectSet
+from ...arrays import content_ranks
+from ...object_sets import ObjectSet, object_ranks
 from ...objects import ObjectKind
 
 DEFAULT_TOLERANCES = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds: the boundary sweep's default tolerances
@@ -59,11 +60,14 @@ def segment_objects(corpus, canonical=True):
         item_ids.append(item)
         members.append(member)
         offsets.append(count)
-    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
-                        annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
-                        lines=np.array(lines, dtype=int))
     start = np.concatenate(starts) if starts else np.zeros(0)
     end = np.concatenate(ends) if ends else np.zeros(0)
+    keys = list(zip(start.tolist(), end.tolist(), ["" if label is None else str(label) for label in labels]))
+    item_ranks = content_ranks([[[keys[k] for k in m] for m in member.values()] for member in members], item_ids)
+    objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets),
+                        annotator_of=np.array(owner, dtype=int), labels=labels, members=members,
+                        lines=np.array(lines, dtype=int), item_ranks=item_ranks,
+                        object_ranks=object_ranks(item_ranks, members, annotators, keys))
     return SegmentObjects(objects, start, end)
 
 

@@ -44,16 +44,12 @@ def clip_segments(objects, start, end, lengths):
     """
     sizes = np.diff(objects.offsets).astype(np.intp)
     item = np.repeat(np.arange(objects.n_items, dtype=np.intp), sizes)
-    by_name = sorted(range(objects.n_items), key=objects.item_ids.__getitem__)
-    first_column = np.zeros(objects.n_items, dtype=np.intp)
-    first_column[by_name] = np.cumsum(sizes[by_name]) - sizes[by_name]
-    draw_order = first_column[item] + (np.arange(len(item), dtype=np.intp) - objects.offsets[item])
     # Labels compared as the report's matching compares them (as strings), for its tie-break.
     _, label = np.unique(np.array([str(lab) for lab in objects.labels], dtype=str), return_inverse=True)
     return ClipSegments(start=start, end=end, item=item, annotator=objects.annotator_of.astype(np.intp),
                         label=label.ravel().astype(np.intp), members=objects.members,
                         duration=np.array([lengths[i] for i in objects.item_ids], dtype=float),
-                        draw_order=draw_order.astype(np.intp))
+                        draw_order=objects.object_ranks)
 
 
 def report_localization(corpus, segmented, durations, settings, data, warnings, progress=None):
@@ -105,7 +101,7 @@ def segment_localization(corpus, objects, start, end, durations, options, warnin
     within = within_matches(segments, options["threshold"], options["distance"])
     chance = chance_matches(segments, options["threshold"], options["placements"], options["seed"],
                             options["distance"])
-    ci = _sigma_interval(segments, within, chance.matches, options["bootstrap"], options["seed"])
+    ci = _sigma_interval(segments, within, chance.matches, options["bootstrap"], options["seed"], objects.item_ranks)
     section = _section(within, chance, assumption, ci)
     names = objects.annotators
     n = len(names)
@@ -166,15 +162,16 @@ def _per_item(matches, segments, n_items):
             np.bincount(item, minlength=n_items).astype(float))
 
 
-def _sigma_interval(segments, within, chance, n_resamples, seed):
-    """Percentile interval of σ over resamples of clips (the report's resamples), or None."""
+def _sigma_interval(segments, within, chance, n_resamples, seed, ranks=None):
+    """Percentile interval of σ over resamples of clips (the report's resamples, drawn in the clips' content
+    order ``ranks``), or None."""
     n_items = len(segments.duration)
     if n_resamples <= 0 or n_items < 2:
         return None
     within_sum, within_n = _per_item(within, segments, n_items)
     chance_sum, chance_n = _per_item(chance, segments, n_items)
     values = []
-    for counts in boot.resample_count_chunks(n_items, n_resamples, seed):
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks):
         mean_within = safe_ratio(counts @ within_sum, counts @ within_n)
         mean_chance = safe_ratio(counts @ chance_sum, counts @ chance_n)
         values.append(1.0 - safe_ratio(mean_within, mean_chance))

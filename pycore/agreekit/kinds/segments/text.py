@@ -1,7 +1,7 @@
 """The segments kind's command-line text: α and the raw measures, then the boundary sweep."""
 from __future__ import annotations
 
-from ...text import estimate_text, format_value, table
+from ...text import estimate_text, fixed, format_value, table
 
 
 def format_segments(report):
@@ -11,7 +11,7 @@ def format_segments(report):
     level = int(round(s["ci_level"] * 100))
     tolerances = s["tolerances"]
     sweep = [{**row, "tolerance": f"±{row['tolerance']:g} s",
-              "f1_ci": "" if not row["f1_ci"] else f"[{row['f1_ci'][0]:.4f}, {row['f1_ci'][1]:.4f}]"}
+              "f1_ci": "" if not row["f1_ci"] else f"[{fixed(row['f1_ci'][0])}, {fixed(row['f1_ci'][1])}]"}
              for row in d["boundary_sweep"]]
 
     def by_tolerance(entry, key):

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...arrays import name_list
+from ...arrays import content_ranks, name_list
 from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, interval_is_blank, read_table, shortened, to_int,
                     to_text)
 
@@ -336,3 +336,10 @@ def _input_warnings(items):
         warnings.append(f"{len(single)} item(s) with a single annotator are not scored: "
                         + name_list(single))
     return warnings
+
+
+def content_order(scored):
+    """The content ranks of scored items (``.item``, an :class:`Item`, and its scored ``.annotators``), the
+    bootstrap's order: length, then the annotators' spans; the name only between equal contents."""
+    return content_ranks([[[p[:3] for p in s.item.spans[a]] for a in s.annotators] for s in scored],
+                         [s.item.name for s in scored], [s.item.length for s in scored])

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import options as opts
-from ...arrays import safe_ratio
+from ...arrays import content_ranks, safe_ratio, tracks_by_item
 from ...measures import bootstrap as boot
 from ...measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from ...measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
@@ -51,6 +51,13 @@ DEFAULT_TOP_UNITS = 50
 # Annotator pairs listed in cohen_kappa.pairs.  Above it the report lists the pairs that share the most
 # units and says so; the mean κ and its interval count every pair (docs/traces.md).
 MAX_PAIR_ROWS = 5000
+
+
+def _trace_ranks(data: StepLabels):
+    """The traces' content order for the bootstrap: each annotator's (step, label) pairs, not names."""
+    unit, annotator = np.nonzero(data.values >= 0)
+    keys = [(data.steps[data.unit_step[u]], data.categories[data.values[u, a]]) for u, a in zip(unit, annotator)]
+    return content_ranks(tracks_by_item(len(data.traces), data.unit_trace[unit], annotator.tolist(), keys), data.traces)
 
 
 # --------------------------------------------------------------------------- sums over units
@@ -265,7 +272,8 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         progress(0, 3, "agreement")
     sums = _unit_sums(data)
     n_traces = len(data.traces)
-    resamples = boot.resample_counts(n_traces, bootstrap, seed) if bootstrap > 0 and n_traces >= 2 else None
+    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data))
+                 if bootstrap > 0 and n_traces >= 2 else None)
     alpha = _alpha_section(sums, level, resamples)
     percent_agreement = _percent_section(sums, resamples)
     if progress is not None:
