@@ -58,35 +58,23 @@ def test_hanging_load_times_out_with_clear_message(open_page, dist_dir):
         site.close()
 
 
-def test_no_long_main_thread_task_during_long_computation(open_page, site, crowd_rows):
+def test_a_long_computation_shows_its_pairs_in_pages(open_page, site, crowd_rows):
+    """The crowd corpus's report, its thousands of pairs paged (the page's longest task meanwhile
+    is benchmarks/page_responsiveness.py's)."""
     page = open_page(site.url)
-    page.evaluate("""() => {
-        window.__longTasks = [];
-        new PerformanceObserver(list => window.__longTasks.push(...list.getEntries().map(
-            e => ({start: e.startTime, duration: e.duration})))).observe({type: "longtask", buffered: false});
-    }""")
     wait_result(page, "boxes")  # the example on first open, computed once Python is ready
     paste(page, "boxes", crowd_rows)
-    started = page.evaluate("performance.now()")
     page.click('form[data-kind="boxes"] button[type="submit"]')
     wait_result(page, "boxes")
-    finished = page.evaluate("performance.now()")
-    tasks = page.evaluate("window.__longTasks")
-    during = [t for t in tasks if t["start"] >= started]
-    assert finished - started > 1000, "the computation was too short to test responsiveness"
-    assert max((t["duration"] for t in during), default=0) <= 200, during
     assert page.locator('#results-boxes [data-metric="localization.sigma.value"]').count() >= 1
     # a table of thousands of annotator pairs is shown in pages, keyed to the right report rows
     pairs = page.locator('[data-table="pairs"]')
     assert "Rows 1–50 of" in pairs.inner_text()
-    clicked = page.evaluate("performance.now()")
     pairs.get_by_role("button", name="Next 50").click()
     pairs.get_by_role("button", name="Next 50").click()
     assert "Rows 101–150 of" in pairs.inner_text()
     first = pairs.locator("tbody tr").first.locator("[data-metric]").first.get_attribute("data-metric")
     assert first.startswith("pairs.100."), first
-    late = [t for t in page.evaluate("window.__longTasks") if t["start"] >= clicked]
-    assert max((t["duration"] for t in late), default=0) <= 200, late
 
 
 def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
