@@ -26,9 +26,36 @@ FILE_MARKS = {
 # no long computation. Every other browser module is marked slow.
 FAST_BROWSER_MODULES = set()
 
-# Single tests (node ids from the root, parameters included or not) and their marks: the slowest
-# of the CPython tests (over ~0.8 s each here), measured with `pytest --durations=60`.
+# Single tests (node ids from the root; without "[...]" a test's every parameter) and their marks:
+# the slowest CPython tests, from `pytest --durations=80` on 2 cores (seconds, load ~2.5).
+BIG = ("big",)    # a large fuzz, property or random-corpus run
+SLOW = ("slow",)  # a subprocess (`python -m agreekit` imports numpy and scipy: ~1 s each), a format round trip
 TEST_MARKS = {
+    "tests/test_fuzz.py::test_any_text_gives_a_report_or_a_located_error": BIG,     # 24 s over 7 kinds
+    "tests/test_pair_budget.py::test_many_annotators_fit_in_a_small_address_space": BIG,  # 2.7 s, 2.5 s
+    "tests/test_polygon.py::test_large_polygons_checked_through_sorted_boxes": BIG,  # 2.5 s
+    "tests/test_polygon.py::test_random_simple_polygons_match_shapely": BIG,        # 1.0-1.4 s each
+    "tests/test_polygon.py::test_invariances": BIG,                                 # 1.9 s
+    "tests/test_segments.py::test_sweep_properties": BIG,                           # 2.0 s
+    "tests/test_spans.py::test_item_scoring_equals_pair_by_pair_matching": BIG,     # 1.1 s
+    "tests/test_segments.py::test_boundary_f1_interval_equals_recomputation_on_resampled_items": BIG,  # 1.0 s
+    "tests/test_formats_audio.py::test_rttm_round_trip": SLOW,                      # 3.1 s
+    "tests/test_formats_audio.py::test_audacity_round_trip": SLOW,
+    "tests/test_formats_text.py::test_round_trip": SLOW,                            # brat 1.6 s, doccano, prodigy
+    "tests/test_formats_audio.py::test_cli_reports_and_converts_each_format": SLOW,  # 0.9-1.4 s each
+    "tests/test_formats_audio.py::test_cli_reads_an_agreekit_tsv_named_txt_as_a_table": SLOW,
+    "tests/test_formats_text.py::test_cli_report_and_convert": SLOW,
+    "tests/test_formats_text.py::test_cli_potato_boxes_and_a_refused_export": SLOW,
+    "tests/test_formats_labelstudio.py::test_cli_report_and_convert": SLOW,
+    "tests/test_traces.py::test_cli_json_equals_api_and_bad_input_exits_2": SLOW,
+    "tests/test_segments.py::test_cli": SLOW,
+    "tests/test_polygons.py::test_cli_polygons": SLOW,
+    "tests/test_segment_sigma.py::test_cli_prints_segment_sigma_ks_and_alpha_u": SLOW,
+    "tests/test_segment_sigma.py::test_cli_prints_sigma_cross_sigma_b_and_span_alpha_u": SLOW,
+    "tests/test_masks.py::test_cli_masks": SLOW,
+    "tests/test_boxes.py::test_cli_json_equals_api": SLOW,
+    "tests/test_cuboids.py::test_cli_json_equals_api": SLOW,
+    "tests/test_spans.py::test_command_line": SLOW,
 }
 
 
