@@ -39,12 +39,12 @@ def mask_rows(dist_dir):
     return (dist_dir / "examples" / "masks.csv").read_text()
 
 
-def test_mask_item_rows_open_views_of_the_cards_panels(open_page, site, dist_dir):
+def test_mask_item_rows_open_views_of_the_cards_panels(warm_page, dist_dir):
     rows = mask_rows(dist_dir)
     report = agreekit.report("masks", rows).to_dict()
     order = [entry["item"] for entry in report["items"]]
     assert len(order) >= 3
-    page = open_page(site.url)
+    page = warm_page
     compute(page, "masks", rows)
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
     view = VIEW.format(kind="masks")
@@ -77,10 +77,10 @@ def test_mask_item_rows_open_views_of_the_cards_panels(open_page, site, dist_dir
     assert wait_view(page, "masks", 2) == order[2]
 
 
-def test_mask_views_download_png_and_svg_with_id_settings_and_legend(open_page, site, dist_dir):
+def test_mask_views_download_png_and_svg_with_id_settings_and_legend(warm_page, dist_dir):
     rows = mask_rows(dist_dir)
     report = agreekit.report("masks", rows).to_dict()
-    page = open_page(site.url)
+    page = warm_page
     compute(page, "masks", rows)
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
     item = wait_view(page, "masks", 0)
@@ -98,10 +98,10 @@ def test_mask_views_download_png_and_svg_with_id_settings_and_legend(open_page, 
     assert all(name in picture for name in report["items"][0]["annotators"])
 
 
-def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(open_page, site, dist_dir):
+def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(warm_page, dist_dir):
     rows = mask_rows(dist_dir)
     report = agreekit.report("masks", rows).to_dict()
-    page = open_page(site.url)
+    page = warm_page
     compute(page, "masks", rows)
     pair = report["pairs"][-1]
     shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["annotators"])]
@@ -126,13 +126,13 @@ def square_runs(size, x0, y0, side):
     return runs + [size * size - first - (side - 1) * size - side]
 
 
-def test_a_large_mask_view_is_drawn_pooled(open_page, site):
+def test_a_large_mask_view_is_drawn_pooled(warm_page):
     """A 12,000² mask's view: pooled canvases (its longest task is benchmarks/page_responsiveness.py's)."""
     size = 12000
     rows = "item,annotator,width,height,rle,label\n"
     for a, (dx, side) in enumerate([(0, size // 2), (size // 50, size // 2), (size // 20, size // 2 - size // 25)]):
         rows += f"large,a{a},{size},{size},{' '.join(map(str, square_runs(size, size // 4 + dx, size // 4, side)))},x\n"
-    page = open_page(site.url)
+    page = warm_page
     compute(page, "masks", rows)
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
@@ -152,8 +152,8 @@ def spans_report(page):
     return agreekit.report("spans", rows, lengths=lengths).to_dict()
 
 
-def test_span_disagreement_and_pair_rows_open_their_items(open_page, site):
-    page = open_page(site.url)
+def test_span_disagreement_and_pair_rows_open_their_items(warm_page):
+    page = warm_page
     report = spans_report(page)
     order = [entry["item"] for entry in report["items"]]
     view = VIEW.format(kind="spans")
@@ -193,10 +193,10 @@ def test_span_disagreement_and_pair_rows_open_their_items(open_page, site):
         close_view(page, "spans")
 
 
-def test_span_views_opened_from_the_tables_draw_their_spans(open_page, site):
+def test_span_views_opened_from_the_tables_draw_their_spans(warm_page):
     """Each view opened from a table shows its item's spans (the longest task meanwhile is
     benchmarks/page_responsiveness.py's)."""
-    page = open_page(site.url)
+    page = warm_page
     report = spans_report(page)
     view = VIEW.format(kind="spans")
     for table in ("items.examples", "disagreement.pairs"):

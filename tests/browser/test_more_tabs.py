@@ -37,8 +37,8 @@ def run_example(page, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind):
-    page = open_page(site.url)
+def test_example_computes_and_matches_cpython(warm_page, dist_dir, kind):
+    page = warm_page
     wait_ready(page)
     run_example(page, kind)
     rows = (dist_dir / "examples" / f"{kind}.csv").read_text()
@@ -126,8 +126,8 @@ BAD_ROWS = {  # line 3 is wrong in the named column
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_xss_renders_as_text_and_bad_input_names_the_line(open_page, site, kind):
-    page = open_page(site.url)
+def test_xss_renders_as_text_and_bad_input_names_the_line(warm_page, kind):
+    page = warm_page
     page.click(f"#tab-{kind}")
     page.fill(f"#rows-{kind}", XSS_ROWS[kind])
     if kind != "masks":
@@ -169,9 +169,9 @@ def test_python_share_link_reproduces_report(open_page, site, dist_dir, kind, op
     assert_metrics_match(page, kind, report)
 
 
-def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
+def test_page_share_link_reads_back_in_python(warm_page, dist_dir):
     rows = (dist_dir / "examples" / "polygons.csv").read_text()
-    page = open_page(site.url)
+    page = warm_page
     page.click("#tab-polygons")
     page.fill("#rows-polygons", rows)
     page.select_option('form[data-kind="polygons"] [name="distance"]', "iou")

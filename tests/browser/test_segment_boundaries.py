@@ -104,10 +104,10 @@ def check_ticks(page, rows, expected, item):
     assert seen == {(line, kind) for line in fields for kind in ("start", "end")}
 
 
-def test_the_slider_draws_the_sweeps_boundary_matches_at_each_tolerance(open_page, site):
+def test_the_slider_draws_the_sweeps_boundary_matches_at_each_tolerance(warm_page):
     rows = ROWS["segments"](per_item=6)
     tolerances = [0.05, 0.3, 0.8, 1.5]
-    page = open_page(site.url)
+    page = warm_page
     report, details = compute(page, rows, tolerances)
     item = report["items"][0]["item"]
     open_item(page, report, item)
@@ -163,9 +163,9 @@ def big_clip_rows(per_annotator=1000, annotators=3, seconds=7200.0, seed=9):
     return "\n".join(lines) + "\n"
 
 
-def test_a_3000_segment_clip_opens_and_changes_tolerance(open_page, site):
+def test_a_3000_segment_clip_opens_and_changes_tolerance(warm_page):
     rows = big_clip_rows()
-    page = open_page(site.url)
+    page = warm_page
     report, details = compute(page, rows)
     page.wait_for_selector('#results-segments [data-gallery="items"][data-state="drawn"]', timeout=120_000)
     open_item(page, report, "clip")
