@@ -27,7 +27,8 @@ FILE_MARKS = {
 FAST_BROWSER_MODULES = set()
 
 # Single tests (node ids from the root; without "[...]" a test's every parameter) and their marks:
-# the slowest CPython tests, from `pytest --durations=80` on 2 cores (seconds, load ~2.5).
+# the slowest CPython tests, from `pytest --durations=0` on 2 cores (seconds at load ~2.5; the
+# order held at load ~15).
 BIG = ("big",)    # a large fuzz, property or random-corpus run
 SLOW = ("slow",)  # a subprocess (`python -m agreekit` imports numpy and scipy: ~1 s each), a format round trip
 TEST_MARKS = {
@@ -39,6 +40,19 @@ TEST_MARKS = {
     "tests/test_segments.py::test_sweep_properties": BIG,                           # 2.0 s
     "tests/test_spans.py::test_item_scoring_equals_pair_by_pair_matching": BIG,     # 1.1 s
     "tests/test_segments.py::test_boundary_f1_interval_equals_recomputation_on_resampled_items": BIG,  # 1.0 s
+    "tests/test_segments.py::test_sorted_search_finds_the_pairs_of_the_matrix_of_differences": BIG,
+    "tests/test_segments.py::test_batched_boundary_counts_equal_per_pair_matchings": BIG,
+    "tests/test_segments.py::test_boundary_matching_is_maximum": BIG,
+    "tests/test_spans.py::test_row_order_and_annotator_names_do_not_matter": BIG,
+    "tests/test_spans.py::test_five_way_counts_add_up_on_random_corpora": BIG,
+    "tests/test_spans.py::test_five_way_is_the_lexicographically_best_matching": BIG,
+    "tests/test_spans.py::test_character_alpha_against_a_slow_reference": BIG,
+    "tests/test_unitizing.py::test_one_continuum_matches_the_direct_formulas": BIG,
+    "tests/test_unitizing.py::test_a_corpus_matches_the_direct_formulas": BIG,
+    "tests/test_segment_sigma.py::test_careful_annotators_land_strictly_between": BIG,
+    "tests/test_segment_sigma.py::test_random_annotators_give_sigma_near_zero": BIG,
+    "tests/test_cuboid.py::test_agrees_with_monte_carlo_within_three_standard_errors": BIG,
+    "tests/test_hardening_inputs.py::test_character_alpha_on_runs_equals_alpha_on_characters": BIG,
     "tests/test_formats_audio.py::test_rttm_round_trip": SLOW,                      # 3.1 s
     "tests/test_formats_audio.py::test_audacity_round_trip": SLOW,
     "tests/test_formats_text.py::test_round_trip": SLOW,                            # brat 1.6 s, doccano, prodigy
@@ -56,6 +70,8 @@ TEST_MARKS = {
     "tests/test_boxes.py::test_cli_json_equals_api": SLOW,
     "tests/test_cuboids.py::test_cli_json_equals_api": SLOW,
     "tests/test_spans.py::test_command_line": SLOW,
+    "tests/test_registry.py::test_cli_help_lists_every_option_with_its_default": SLOW,  # 7 subprocesses
+    "tests/test_registry.py::test_cli_names_an_invalid_byte_and_an_internal_error_is_one_line": SLOW,
 }
 
 
