@@ -140,7 +140,11 @@ def module_page(browser, site):
 @pytest.fixture
 def warm_page(module_page):
     """The module's page, its item views closed and on the Boxes tab; checked after the test as
-    ``open_page``'s pages are (no foreign request, dialog or page error during the test)."""
+    ``open_page``'s pages are (no foreign request, dialog or page error during the test).
+
+    The forms keep what earlier tests of the module put in them: a test that reads the options
+    the page sends must set them itself (or open a page of its own).
+    """
     page = module_page
     page.evaluate("() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
     page.click("#tab-boxes")

@@ -169,9 +169,9 @@ def test_python_share_link_reproduces_report(open_page, site, dist_dir, kind, op
     assert_metrics_match(page, kind, report)
 
 
-def test_page_share_link_reads_back_in_python(warm_page, dist_dir):
+def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
     rows = (dist_dir / "examples" / "polygons.csv").read_text()
-    page = warm_page
+    page = open_page(site.url)
     page.click("#tab-polygons")
     page.fill("#rows-polygons", rows)
     page.select_option('form[data-kind="polygons"] [name="distance"]', "iou")

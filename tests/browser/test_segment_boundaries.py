@@ -163,9 +163,9 @@ def big_clip_rows(per_annotator=1000, annotators=3, seconds=7200.0, seed=9):
     return "\n".join(lines) + "\n"
 
 
-def test_a_3000_segment_clip_opens_and_changes_tolerance(warm_page):
+def test_a_3000_segment_clip_opens_and_changes_tolerance(open_page, site):
     rows = big_clip_rows()
-    page = warm_page
+    page = open_page(site.url)
     report, details = compute(page, rows)
     page.wait_for_selector('#results-segments [data-gallery="items"][data-state="drawn"]', timeout=120_000)
     open_item(page, report, "clip")
