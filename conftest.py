@@ -22,9 +22,11 @@ FILE_MARKS = {
     "tests/test_pyodide.py": ("pyodide", "slow"),  # the core in Pyodide under Node: a cold start each
 }
 
-# Browser test modules (tests/browser) that run in the fast tier: one shared page per module and
-# no long computation. Every other browser module is marked slow.
-FAST_BROWSER_MODULES = set()
+# Browser tests (tests/browser) in the fast tier: those of these modules that take the module's
+# shared page (the `warm_page` fixture): the examples of every tab against CPython, bad input and
+# hostile labels, the JSON download. Each module costs one cold start. Every other browser test
+# (a cold start of its own, or a module not listed) is marked slow.
+FAST_BROWSER_MODULES = {"test_page.py", "test_more_tabs.py"}
 
 # Single tests (node ids from the root; without "[...]" a test's every parameter) and their marks:
 # the slowest CPython tests, from `pytest --durations=0` on 2 cores (seconds at load ~2.5; the
@@ -75,13 +77,13 @@ TEST_MARKS = {
 }
 
 
-def marks_for(nodeid):
-    """The marks the lists above give the test ``nodeid``."""
+def marks_for(nodeid, fixtures=()):
+    """The marks the lists above give the test ``nodeid`` that takes the fixtures ``fixtures``."""
     path = nodeid.split("::")[0]
     marks = list(FILE_MARKS.get(path, ()))
     if path.startswith("tests/browser/"):
         marks.append("browser")
-        if Path(path).name not in FAST_BROWSER_MODULES:
+        if Path(path).name not in FAST_BROWSER_MODULES or "warm_page" not in fixtures:
             marks.append("slow")
     bare = nodeid.split("[")[0]
     marks += TEST_MARKS.get(nodeid, ()) or TEST_MARKS.get(bare, ())
@@ -91,5 +93,5 @@ def marks_for(nodeid):
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m deselection reads the marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        for name in marks_for(item.nodeid):
+        for name in marks_for(item.nodeid, getattr(item, "fixturenames", ())):
             item.add_marker(getattr(pytest.mark, name))

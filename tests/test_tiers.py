@@ -35,4 +35,7 @@ def test_marks_follow_the_lists():
     assert tiers.marks_for("tests/test_fuzz.py::test_any_text_gives_a_report_or_a_located_error[boxes]") == ["big"]
     assert tiers.marks_for("tests/test_fuzz.py::test_every_kind_is_fuzzed") == []
     assert "browser" in tiers.marks_for("tests/browser/test_start_up.py::test_x")
-    assert "slow" in tiers.marks_for("tests/browser/test_start_up.py::test_x")
+    assert "slow" in tiers.marks_for("tests/browser/test_start_up.py::test_x", ("warm_page",))
+    fast = sorted(tiers.FAST_BROWSER_MODULES)[0]
+    assert tiers.marks_for(f"tests/browser/{fast}::test_x", ("site", "warm_page")) == ["browser"]
+    assert tiers.marks_for(f"tests/browser/{fast}::test_x", ("site", "open_page")) == ["browser", "slow"]

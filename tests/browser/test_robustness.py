@@ -108,8 +108,8 @@ def test_last_input_per_tab_survives_reload(open_page, site):
     assert page.input_value('form[data-kind="segments"] [name="tolerances"]') == "0.2, 3"
 
 
-def test_csv_download_escapes_formulas(open_page, site):
-    page = open_page(site.url)
+def test_csv_download_escapes_formulas(warm_page):
+    page = warm_page
     rows = ("item,annotator,x,y,w,h,label\n"
             'i1,a,0,0,10,10,"=HYPERLINK(""http://x"")"\ni1,b,1,1,10,10,"=HYPERLINK(""http://x"")"\n'
             "i2,a,5,5,4,4,@cmd\ni2,b,5,5,4,5,@cmd\ni3,a,0,0,3,3,-2+3\ni3,b,0,0,3,3,-2+3\n")
@@ -129,8 +129,8 @@ def test_csv_download_escapes_formulas(open_page, site):
     assert helpers == ["-0.25", "'-0.25", "'+x", '"a,b"', ""]
 
 
-def test_too_long_share_link_warns_and_offers_download(open_page, site):
-    page = open_page(site.url)
+def test_too_long_share_link_warns_and_offers_download(warm_page):
+    page = warm_page
     rng = random.Random(1)
     noise = "".join(rng.choice(string.ascii_letters) for _ in range(20000))  # does not compress
     page.fill("#rows-boxes", "item,annotator,x,y,w,h,label\n" + noise)
