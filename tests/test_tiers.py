@@ -1,6 +1,7 @@
 """The tier lists of the root conftest.py name tests that exist: a renamed test must not slip
 silently into the fast tier, nor a stale entry stay in a list."""
 import ast
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -11,6 +12,7 @@ tiers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tiers)
 
 
+@functools.cache
 def test_functions(path):
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
     return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
