@@ -24,9 +24,10 @@ FILE_MARKS = {
 
 # Browser tests (tests/browser) in the fast tier: those of these modules that take the module's
 # shared page (the `warm_page` fixture): the examples of every tab against CPython, bad input and
-# hostile labels, the JSON download. Each module costs one cold start. Every other browser test
-# (a cold start of its own, or a module not listed) is marked slow.
-FAST_BROWSER_MODULES = {"test_page.py", "test_more_tabs.py"}
+# hostile labels, the JSON download, the item views. Each module costs one cold start (~8 s here):
+# test_item_links.py would add ~20 s more. Every other browser test (a cold start of its own, or a
+# module not listed) is marked slow.
+FAST_BROWSER_MODULES = {"test_page.py", "test_more_tabs.py", "test_item_views.py"}
 
 # Single tests (node ids from the root; without "[...]" a test's every parameter) and their marks:
 # the slowest CPython tests, from `pytest --durations=0` on 2 cores (seconds at load ~2.5; the
@@ -55,6 +56,8 @@ TEST_MARKS = {
     "tests/test_segment_sigma.py::test_random_annotators_give_sigma_near_zero": BIG,
     "tests/test_cuboid.py::test_agrees_with_monte_carlo_within_three_standard_errors": BIG,
     "tests/test_hardening_inputs.py::test_character_alpha_on_runs_equals_alpha_on_characters": BIG,
+    "tests/browser/test_item_views.py::test_a_view_of_500_boxes_draws_every_box": BIG,   # 15 s at load 15
+    "tests/browser/test_item_links.py::test_a_large_mask_view_is_drawn_pooled": BIG,     # a 12,000² mask
     "tests/test_formats_audio.py::test_rttm_round_trip": SLOW,                      # 3.1 s
     "tests/test_formats_audio.py::test_audacity_round_trip": SLOW,
     "tests/test_formats_text.py::test_round_trip": SLOW,                            # brat 1.6 s, doccano, prodigy
