@@ -11,8 +11,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 
-# Collected by pytest's --doctest-modules: the command-line entry point is not a module to import.
-collect_ignore = ["pycore/agreekit/__main__.py"]
+# Collected by pytest's --doctest-modules: the command-line entry point is not a module to import,
+# and tests/fixtures holds data (the toy kind's package is imported by tests/test_toy_kind.py
+# through AGREEKIT_KIND_PATHS, never as a module of tests/).
+collect_ignore = ["pycore/agreekit/__main__.py", "tests/fixtures"]
 
 # pytest.ini's `pythonpath` serves this process; the CLI tests start `python -m agreekit` too.
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "pycore"), os.environ.get("PYTHONPATH")]))
