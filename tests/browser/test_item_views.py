@@ -193,7 +193,7 @@ def test_trace_views_draw_every_label_and_the_disputed_steps(warm_page):
 
 
 def test_span_views_draw_every_span_under_its_text_with_the_five_way_outcomes(warm_page):
-    from agreekit.item_detail import span_detail, spans_setup
+    from agreekit.kinds.spans.detail import span_detail, spans_setup
     from item_rows import spans_rows
     rows, lengths = spans_rows()
     page = warm_page
