@@ -25,14 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cases(name):
-    path = REFERENCE / name
-    if not path.exists():
-        return []
-    return json.loads(path.read_text())["cases"]
+    """The committed Potato reference cases of ``name`` (tests/fixtures/potato)."""
+    return json.loads((REFERENCE / name).read_text())["cases"]
 
 
 BOX_CASES = _cases("boxes.json")
-needs_reference = pytest.mark.skipif(not BOX_CASES, reason="tests/fixtures/potato/boxes.json not present")
 
 def run_case(case, match, fmt="dicts"):
     params = case["params"]
@@ -54,13 +51,11 @@ def assert_summary(case, report, keys=SUMMARY_KEYS):
             assert got == pytest.approx(expected, abs=1e-9, rel=1e-9), (case["id"], ref_key)
 
 
-@needs_reference
 @pytest.mark.parametrize("case", BOX_CASES, ids=[c["id"] for c in BOX_CASES])
 def test_potato_mode_reproduces_reference(case):
     assert_summary(case, run_case(case, "potato"))
 
 
-@needs_reference
 @pytest.mark.parametrize("case", BOX_CASES, ids=[c["id"] for c in BOX_CASES])
 def test_csv_text_gives_the_same_report_as_dicts(case):
     # Null labels become "" in CSV, which only potato mode tells apart from None.
@@ -79,7 +74,6 @@ def _potato_pairs(case):
     return out
 
 
-@needs_reference
 @pytest.mark.parametrize("case", BOX_CASES, ids=[c["id"] for c in BOX_CASES])
 def test_optimal_mode_differs_only_where_matching_differs(case):
     optimal, potato = run_case(case, "optimal"), run_case(case, "potato")
@@ -94,7 +88,6 @@ def test_optimal_mode_differs_only_where_matching_differs(case):
         assert optimal["detection_f1"] > potato["detection_f1"]
 
 
-@needs_reference
 def test_subthreshold_assignment_case_gains_matches_in_optimal_mode():
     case = next(c for c in BOX_CASES if c["id"].startswith("box_21"))
     optimal = run_case(case, "optimal")
@@ -112,7 +105,6 @@ def _box_matching_inputs(case):
             inp["threshold"])
 
 
-@pytest.mark.skipif(not MATCH_CASES, reason="tests/fixtures/potato/matching.json not present")
 @pytest.mark.parametrize("case", MATCH_CASES, ids=[c["id"] for c in MATCH_CASES])
 def test_matching_reference(case):
     a, b, threshold = _box_matching_inputs(case)

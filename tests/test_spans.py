@@ -56,15 +56,7 @@ def _report(rows, **kw):
 
 # --------------------------------------------------------------------------- reference cases
 
-def _span_cases():
-    path = REFERENCE / "spans.json"
-    if not path.exists():
-        return []
-    return json.loads(path.read_text())["cases"]
-
-
-CASES = _span_cases()
-needs_reference = pytest.mark.skipif(not CASES, reason=f"reference fixtures absent: {REFERENCE / 'spans.json'}")
+CASES = json.loads((REFERENCE / "spans.json").read_text())["cases"]  # committed: tests/fixtures/potato
 
 
 def _run_case(case, match):
@@ -115,7 +107,6 @@ def _case_features(case):
     }
 
 
-@needs_reference
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_potato_mode_reproduces_potato(case):
     if _case_features(case)["fractional_offset"]:
@@ -133,7 +124,6 @@ def test_potato_mode_reproduces_potato(case):
     assert report["n_annotators"] == summary["n_annotators"]
 
 
-@needs_reference
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_default_mode_against_potato(case):
     """Each measure equals Potato's unless a deliberate difference applies to the case; where one
@@ -160,10 +150,9 @@ def _case(case_id):
     for case in CASES:
         if case["id"] == case_id:
             return case
-    pytest.skip(f"reference case {case_id} absent")
+    raise LookupError(f"reference case {case_id} absent from {REFERENCE / 'spans.json'}")
 
 
-@needs_reference
 def test_difference_empty_annotators_count():
     # t1: a [0,10), b [0,9), c nothing; t2: a [3,9), b nothing; t3: a = c.
     case = _case("span_07_annotator_marked_nothing")
@@ -177,7 +166,6 @@ def test_difference_empty_annotators_count():
     assert any("marked nothing" in w for w in potato["warnings"])
 
 
-@needs_reference
 def test_difference_duplicates_need_their_own_partner():
     case = _case("span_09_duplicate_spans")
     potato, ours = _run_case(case, "potato"), _run_case(case, "optimal")
@@ -188,7 +176,6 @@ def test_difference_duplicates_need_their_own_partner():
     assert any("duplicate" in w for w in ours["warnings"])
 
 
-@needs_reference
 def test_difference_equal_zero_length_spans_agree_partially():
     case = _case("span_11_zero_length_span")
     potato, ours = _run_case(case, "potato"), _run_case(case, "optimal")
@@ -198,7 +185,6 @@ def test_difference_equal_zero_length_spans_agree_partially():
     assert any("zero-length" in w for w in ours["warnings"])
 
 
-@needs_reference
 def test_difference_zero_length_item_is_scored_for_f1():
     case = _case("span_13_zero_length_item")
     potato, ours = _run_case(case, "potato"), _run_case(case, "optimal")

@@ -116,6 +116,47 @@ def open_page(browser):
         assert record["errors"] == [], f"uncaught page errors: {record['errors']}"
 
 
+@pytest.fixture(scope="module")
+def module_page(browser, site):
+    """One guarded page for a whole test module: Python loads once, the first-open example computed.
+
+    Cold starts are the start-up tests' subject (test_start_up, test_first_open, test_offline);
+    elsewhere a test takes ``warm_page``, this page set back to a known state.
+    """
+    context = browser.new_context(service_workers="block")
+    record = {"foreign": guard(context, "{0.scheme}://{0.netloc}".format(urlsplit(site.url))),
+              "dialogs": [], "errors": []}
+    page = context.new_page()
+    page.on("dialog", lambda d: (record["dialogs"].append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: record["errors"].append(str(e)))
+    page.record = record
+    page.goto(site.url)
+    wait_ready(page)
+    page.wait_for_selector('#results-boxes[data-state="done"]', state="attached", timeout=COMPUTE_MS)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def warm_page(module_page):
+    """The module's page, its item views closed and on the Boxes tab; checked after the test as
+    ``open_page``'s pages are (no foreign request, dialog or page error during the test).
+
+    The forms keep what earlier tests of the module put in them: a test that reads the options
+    the page sends must set them itself (or open a page of its own).
+    """
+    page = module_page
+    page.evaluate("() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+    page.click("#tab-boxes")
+    for found in page.record.values():
+        found.clear()
+    yield page
+    record = page.record
+    assert record["foreign"] == [], f"requests left the local origin: {record['foreign']}"
+    assert record["dialogs"] == [], f"a dialog opened: {record['dialogs']}"
+    assert record["errors"] == [], f"uncaught page errors: {record['errors']}"
+
+
 def wait_ready(page):
     page.wait_for_selector('#status[data-state="ready"]', timeout=LOAD_MS)
 

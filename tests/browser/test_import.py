@@ -270,10 +270,6 @@ def test_a_large_export_converts_in_the_worker_with_progress(open_page, site, tm
     wait_ready(page)
     page.fill('form[data-kind="boxes"] [name="bootstrap"]', "0")
     page.evaluate("""() => {
-        window.longTasks = [];
-        new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) window.longTasks.push([entry.startTime, entry.duration]);
-        }).observe({ type: "longtask" });
         window.stages = [];
         const text = document.querySelector("#progress-text");
         new MutationObserver(() => window.stages.push([performance.now(), text.textContent]))
@@ -281,17 +277,11 @@ def test_a_large_export_converts_in_the_worker_with_progress(open_page, site, tm
     }""")
     page.set_input_files('form[data-kind="boxes"] input[name="file"]', str(path))
     imported(page, "boxes", timeout=COMPUTE_MS)
-    long_tasks = page.evaluate("window.longTasks")
     stages = dict((text, at) for at, text in page.evaluate("window.stages"))
     page.click("#cancel")  # the report on 25,000 boxes is not this test's subject
-    assert "Importing large.json (reading Label Studio JSON)…" in stages
-    # While the worker converts, the page is free; filling the box afterwards is one task that grows
-    # with the rows (0.8 MB: about 0.1 s here, more on a loaded machine).
-    converted = stages["Importing large.json (writing the rows)…"]
-    during = [duration for start, duration in long_tasks if start < converted]
-    assert max(during, default=0) < 200, f"the page was blocked while converting: {long_tasks}"
-    longest = max((duration for _, duration in long_tasks), default=0)
-    assert longest < 1000, f"filling the box blocked the page: {long_tasks}"
+    # The worker reads, then the page writes the rows (the page's longest task meanwhile is
+    # benchmarks/page_responsiveness.py's).
+    assert stages["Importing large.json (reading Label Studio JSON)…"] < stages["Importing large.json (writing the rows)…"]
     assert page.inner_text('#import-boxes [data-count="n_annotations"]') == "25,000"
     # The rows are in the box, folded away (laying out 0.8 MB of text would block the page for seconds).
     assert page.is_hidden("#rows-boxes")

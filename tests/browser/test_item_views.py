@@ -9,7 +9,7 @@ import pytest
 import agreekit
 from item_rows import HOSTILE, ROWS, big_item_rows, engine_matches, expected_geometry, read_rows, same_geometry
 
-from conftest import paste, wait_ready, wait_result, watch, watched
+from conftest import paste, wait_ready, wait_result
 
 GEOMETRY = {"boxes": ("x", "y", "w", "h"), "polygons": ("points",), "cuboids": ("cx", "cy", "cz", "sx", "sy", "sz", "yaw"),
             "segments": ("start", "end")}
@@ -63,9 +63,9 @@ def check_item(page, kind, rows, report, item, matches):
 
 
 @pytest.mark.parametrize("kind", ["boxes", "polygons", "cuboids", "segments"])
-def test_first_and_worst_item_draw_the_input_and_the_reports_matches(open_page, site, kind):
+def test_first_and_worst_item_draw_the_input_and_the_reports_matches(warm_page, kind):
     rows = ROWS[kind]()
-    page = open_page(site.url)
+    page = warm_page
     report = compute(page, kind, rows)
     matches = engine_matches(kind, rows)
     order = [entry["item"] for entry in report["items"]]
@@ -95,9 +95,9 @@ def test_first_and_worst_item_draw_the_input_and_the_reports_matches(open_page, 
     page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
 
 
-def test_hostile_labels_and_names_are_text_and_views_download(open_page, site):
+def test_hostile_labels_and_names_are_text_and_views_download(warm_page):
     rows = ROWS["boxes"]()
-    page = open_page(site.url)
+    page = warm_page
     report = compute(page, "boxes", rows)
     item = next(e["item"] for e in report["items"]
                 if any(r["label"] == HOSTILE and r["item"] == e["item"] for r in read_rows(rows).values()))
@@ -121,9 +121,9 @@ def test_hostile_labels_and_names_are_text_and_views_download(open_page, site):
     assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 
 
-def test_pair_rows_open_the_pairs_shared_items(open_page, site):
+def test_pair_rows_open_the_pairs_shared_items(warm_page):
     rows = ROWS["boxes"]()
-    page = open_page(site.url)
+    page = warm_page
     report = compute(page, "boxes", rows)
     pair = report["pairs"][0]
     shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["objects_per_annotator"])]
@@ -136,33 +136,25 @@ def test_pair_rows_open_the_pairs_shared_items(open_page, site):
     assert pair["a"] in page.inner_text(VIEW.format(kind="boxes")) and pair["b"] in page.inner_text(VIEW.format(kind="boxes"))
 
 
-def test_opening_a_view_of_500_boxes_has_no_long_task(open_page, site):
+def test_a_view_of_500_boxes_draws_every_box(warm_page):
+    """An item of 3 × 500 boxes: gallery and view drawn (the longest tasks meanwhile are
+    benchmarks/page_responsiveness.py's)."""
     rows = big_item_rows(500)
-    page = open_page(site.url)
+    page = warm_page
     report = compute(page, "boxes", rows)
-    # The gallery draws while the report's later sections render and after (its details come from
-    # the worker once it has parsed the rows): from the rendered report on, its thumbnails, the big
-    # item's among them, take no long task. (The report's own rendering is test_robustness's.)
-    since = watch(page)
     page.wait_for_selector('#results-boxes [data-gallery="items"][data-state="drawn"]', timeout=120_000)
-    drawing, _ = watched(page, since)
-    assert max((t["duration"] for t in drawing), default=0) <= 200, drawing
     rank = [e["item"] for e in report["items"]].index("big")
-    since = page.evaluate("performance.now()")
     page.locator('#results-boxes [data-table="items"] tbody tr').nth(rank).click()
     wait_view(page, "boxes", rank)
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
-    tasks, _ = watched(page, since)
     assert page.locator(f"{VIEW.format(kind='boxes')} .shape").count() == 1500
-    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
     matches = engine_matches("boxes", rows)
     check_item(page, "boxes", rows, report, "big", matches)
 
 
-def test_trace_views_draw_every_label_and_the_disputed_steps(open_page, site):
+def test_trace_views_draw_every_label_and_the_disputed_steps(warm_page):
     from item_rows import traces_rows
     rows = traces_rows()
-    page = open_page(site.url)
+    page = warm_page
     report = compute(page, "traces", rows)
     order = [entry["trace"] for entry in report["traces"]]
     fields = read_rows(rows)
@@ -200,11 +192,11 @@ def test_trace_views_draw_every_label_and_the_disputed_steps(open_page, site):
     assert wait_view(page, "traces", order.index(unit["trace"])) == unit["trace"]
 
 
-def test_span_views_draw_every_span_under_its_text_with_the_five_way_outcomes(open_page, site):
-    from agreekit.item_detail import span_detail, spans_setup
+def test_span_views_draw_every_span_under_its_text_with_the_five_way_outcomes(warm_page):
+    from agreekit.kinds.spans.detail import span_detail, spans_setup
     from item_rows import spans_rows
     rows, lengths = spans_rows()
-    page = open_page(site.url)
+    page = warm_page
     wait_ready(page)
     page.wait_for_selector("#results-boxes[data-state='done']", state="attached")
     paste(page, "spans", rows)

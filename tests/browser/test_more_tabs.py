@@ -37,8 +37,8 @@ def run_example(page, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind):
-    page = open_page(site.url)
+def test_example_computes_and_matches_cpython(warm_page, dist_dir, kind):
+    page = warm_page
     wait_ready(page)
     run_example(page, kind)
     rows = (dist_dir / "examples" / f"{kind}.csv").read_text()
@@ -126,8 +126,8 @@ BAD_ROWS = {  # line 3 is wrong in the named column
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_xss_renders_as_text_and_bad_input_names_the_line(open_page, site, kind):
-    page = open_page(site.url)
+def test_xss_renders_as_text_and_bad_input_names_the_line(warm_page, kind):
+    page = warm_page
     page.click(f"#tab-{kind}")
     page.fill(f"#rows-{kind}", XSS_ROWS[kind])
     if kind != "masks":

@@ -33,8 +33,8 @@ def shown_keys(page, kind):
 
 
 @pytest.mark.parametrize("kind", list(SHOWN))
-def test_new_measures_are_shown_and_equal_cpython(open_page, site, dist_dir, kind):
-    page = open_page(site.url)
+def test_new_measures_are_shown_and_equal_cpython(warm_page, dist_dir, kind):
+    page = warm_page
     wait_ready(page)
     page.click(f"#tab-{kind}")
     page.click(f'form[data-kind="{kind}"] button[data-example="{kind}"]')

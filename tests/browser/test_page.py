@@ -37,8 +37,8 @@ def example_input(dist_dir, example):
 
 @pytest.mark.parametrize("kind,example", [("boxes", "boxes"), ("boxes", "boxes-fixed"),
                                           ("spans", "spans"), ("segments", "segments")])
-def test_example_computes_and_matches_cpython(open_page, site, dist_dir, kind, example):
-    page = open_page(site.url)
+def test_example_computes_and_matches_cpython(warm_page, dist_dir, kind, example):
+    page = warm_page
     wait_ready(page)
     page.click(f"#tab-{kind}")
     page.click(f'form[data-kind="{kind}"] button[data-example="{example}"]')
@@ -70,9 +70,9 @@ def test_python_share_link_reproduces_report_in_fresh_context(open_page, site, d
     assert_metrics_match(page, "boxes", report)
 
 
-def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
+def test_page_share_link_reads_back_in_python(warm_page, site, dist_dir):
     rows, files = example_input(dist_dir, "spans")
-    page = open_page(site.url)
+    page = warm_page
     page.click("#tab-spans")
     page.fill("#rows-spans", rows)
     page.fill("#option-spans-lengths", files["lengths"])
@@ -86,8 +86,8 @@ def test_page_share_link_reads_back_in_python(open_page, site, dist_dir):
     assert shared_options == {**registry_defaults("spans"), "lengths": files["lengths"], "seed": 5}
 
 
-def test_bad_input_shows_error_with_line(open_page, site):
-    page = open_page(site.url)
+def test_bad_input_shows_error_with_line(warm_page):
+    page = warm_page
     rows = "item,annotator,x,y,w,h,label\nimg1,a,0,0,10,10,car\nimg1,b,zero,0,10,10,car\n"
     page.fill("#rows-boxes", rows)
     page.click('form[data-kind="boxes"] button[type="submit"]')
@@ -120,8 +120,8 @@ def assert_rendered_as_text(page):
     assert "ann<b>1</b>" in body
 
 
-def test_xss_label_renders_as_text(open_page, site):
-    page = open_page(site.url)
+def test_xss_label_renders_as_text(warm_page):
+    page = warm_page
     page.fill("#rows-boxes", xss_rows())
     page.fill('form[data-kind="boxes"] [name="bootstrap"]', "50")
     page.click('form[data-kind="boxes"] button[type="submit"]')
@@ -136,11 +136,11 @@ def test_xss_label_from_share_link_renders_as_text(open_page, site):
     assert_rendered_as_text(page)
 
 
-def test_json_download_is_the_cpython_report(open_page, site, dist_dir, tmp_path):
+def test_json_download_is_the_cpython_report(warm_page, dist_dir, tmp_path):
     rows = (dist_dir / "examples" / "segments.csv").read_text()
     upload = tmp_path / "clips.csv"
     upload.write_text(rows)
-    page = open_page(site.url)
+    page = warm_page
     page.click("#tab-segments")
     page.set_input_files('form[data-kind="segments"] input[type="file"]', str(upload))  # upload path
     page.wait_for_function("() => document.querySelector('#rows-segments').value.length > 0")

@@ -58,35 +58,23 @@ def test_hanging_load_times_out_with_clear_message(open_page, dist_dir):
         site.close()
 
 
-def test_no_long_main_thread_task_during_long_computation(open_page, site, crowd_rows):
+def test_a_long_computation_shows_its_pairs_in_pages(open_page, site, crowd_rows):
+    """The crowd corpus's report, its thousands of pairs paged (the page's longest task meanwhile
+    is benchmarks/page_responsiveness.py's)."""
     page = open_page(site.url)
-    page.evaluate("""() => {
-        window.__longTasks = [];
-        new PerformanceObserver(list => window.__longTasks.push(...list.getEntries().map(
-            e => ({start: e.startTime, duration: e.duration})))).observe({type: "longtask", buffered: false});
-    }""")
     wait_result(page, "boxes")  # the example on first open, computed once Python is ready
     paste(page, "boxes", crowd_rows)
-    started = page.evaluate("performance.now()")
     page.click('form[data-kind="boxes"] button[type="submit"]')
     wait_result(page, "boxes")
-    finished = page.evaluate("performance.now()")
-    tasks = page.evaluate("window.__longTasks")
-    during = [t for t in tasks if t["start"] >= started]
-    assert finished - started > 1000, "the computation was too short to test responsiveness"
-    assert max((t["duration"] for t in during), default=0) <= 200, during
     assert page.locator('#results-boxes [data-metric="localization.sigma.value"]').count() >= 1
     # a table of thousands of annotator pairs is shown in pages, keyed to the right report rows
     pairs = page.locator('[data-table="pairs"]')
     assert "Rows 1–50 of" in pairs.inner_text()
-    clicked = page.evaluate("performance.now()")
     pairs.get_by_role("button", name="Next 50").click()
     pairs.get_by_role("button", name="Next 50").click()
     assert "Rows 101–150 of" in pairs.inner_text()
     first = pairs.locator("tbody tr").first.locator("[data-metric]").first.get_attribute("data-metric")
     assert first.startswith("pairs.100."), first
-    late = [t for t in page.evaluate("window.__longTasks") if t["start"] >= clicked]
-    assert max((t["duration"] for t in late), default=0) <= 200, late
 
 
 def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
@@ -120,8 +108,8 @@ def test_last_input_per_tab_survives_reload(open_page, site):
     assert page.input_value('form[data-kind="segments"] [name="tolerances"]') == "0.2, 3"
 
 
-def test_csv_download_escapes_formulas(open_page, site):
-    page = open_page(site.url)
+def test_csv_download_escapes_formulas(warm_page):
+    page = warm_page
     rows = ("item,annotator,x,y,w,h,label\n"
             'i1,a,0,0,10,10,"=HYPERLINK(""http://x"")"\ni1,b,1,1,10,10,"=HYPERLINK(""http://x"")"\n'
             "i2,a,5,5,4,4,@cmd\ni2,b,5,5,4,5,@cmd\ni3,a,0,0,3,3,-2+3\ni3,b,0,0,3,3,-2+3\n")
@@ -141,8 +129,8 @@ def test_csv_download_escapes_formulas(open_page, site):
     assert helpers == ["-0.25", "'-0.25", "'+x", '"a,b"', ""]
 
 
-def test_too_long_share_link_warns_and_offers_download(open_page, site):
-    page = open_page(site.url)
+def test_too_long_share_link_warns_and_offers_download(warm_page):
+    page = warm_page
     rng = random.Random(1)
     noise = "".join(rng.choice(string.ascii_letters) for _ in range(20000))  # does not compress
     page.fill("#rows-boxes", "item,annotator,x,y,w,h,label\n" + noise)

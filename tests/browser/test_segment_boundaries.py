@@ -1,6 +1,6 @@
 """The segments item view's boundary layer in real Chromium: every tick is an input row's start or
 end, the lines at each tolerance of the slider are the report's boundary sweep matches, and a
-3,000-segment clip opens (and changes tolerance) with no main-thread task over 200 ms."""
+3,000-segment clip opens and changes tolerance (its longest task is benchmarks/page_responsiveness.py's)."""
 from __future__ import annotations
 
 import math
@@ -11,7 +11,7 @@ import agreekit
 from agreekit.item_detail import ItemDetails
 from item_rows import ROWS, engine_matches, read_rows
 
-from conftest import paste, wait_ready, wait_result, watch, watched
+from conftest import paste, wait_ready, wait_result
 from test_item_views import VIEW, check_item, wait_view
 
 SEGMENTS_VIEW = VIEW.format(kind="segments")
@@ -104,10 +104,10 @@ def check_ticks(page, rows, expected, item):
     assert seen == {(line, kind) for line in fields for kind in ("start", "end")}
 
 
-def test_the_slider_draws_the_sweeps_boundary_matches_at_each_tolerance(open_page, site):
+def test_the_slider_draws_the_sweeps_boundary_matches_at_each_tolerance(warm_page):
     rows = ROWS["segments"](per_item=6)
     tolerances = [0.05, 0.3, 0.8, 1.5]
-    page = open_page(site.url)
+    page = warm_page
     report, details = compute(page, rows, tolerances)
     item = report["items"][0]["item"]
     open_item(page, report, item)
@@ -163,32 +163,19 @@ def big_clip_rows(per_annotator=1000, annotators=3, seconds=7200.0, seed=9):
     return "\n".join(lines) + "\n"
 
 
-def test_a_3000_segment_clip_opens_and_changes_tolerance_with_no_long_task(open_page, site):
+def test_a_3000_segment_clip_opens_and_changes_tolerance(open_page, site):
     rows = big_clip_rows()
     page = open_page(site.url)
     report, details = compute(page, rows)
     page.wait_for_selector('#results-segments [data-gallery="items"][data-state="drawn"]', timeout=120_000)
-    since = watch(page)
-    opened = page.evaluate("performance.now()")
     open_item(page, report, "clip")
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
-    tasks, _ = watched(page, since)
-    print(f"3,000-segment clip: view shown {page.evaluate('performance.now()') - opened:.0f} ms after the click; "
-          f"longest task {max((t['duration'] for t in tasks), default=0):.0f} ms")
     assert page.locator(f"{SEGMENTS_VIEW} .shape").count() == 3000
-    assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
     expected = details.detail("clip")
     check_ticks(page, rows, expected, "clip")
     tolerances = expected["boundaries"]["tolerances"]
     for index in (len(tolerances) - 1, 0, len(tolerances) - 1):  # a new layer, another, then a kept one
-        since = page.evaluate("performance.now()")
         # the input event a drag makes (page.fill's own checks lay out the whole page first)
         page.evaluate("([selector, value]) => { const slider = document.querySelector(selector); slider.value = value; "
                       "slider.dispatchEvent(new Event('input', {bubbles: true})); }", [SLIDER, str(index)])
         wait_tolerance(page, tolerances[index])
-        took = page.evaluate("performance.now()") - since
-        page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)))")
-        tasks, _ = watched(page, since)
-        print(f"tolerance {tolerances[index]} s: drawn in {took:.0f} ms, longest task {max((t['duration'] for t in tasks), default=0):.0f} ms")
-        assert max((t["duration"] for t in tasks), default=0) <= 200, tasks
         check_tolerance(page, expected, index)
