@@ -169,6 +169,12 @@ def register_format(reader):
 
 # ----------------------------------------------------------------- sources in
 
+def hidden(path):
+    """True for a path inside a hidden or system folder, or a hidden file (``.ipynb_checkpoints``, ``.git``,
+    ``__MACOSX``, ``.DS_Store``): tools and operating systems write them, annotators do not."""
+    return any(part.startswith(".") or part == "__MACOSX" for part in PurePosixPath(path).parts)
+
+
 def _from_zip(name, data):
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -176,7 +182,7 @@ def _from_zip(name, data):
         raise InputError(f"{name}: not a readable zip file ({error})") from None
     out = []
     for info in sorted(archive.infolist(), key=lambda i: i.filename):
-        if info.is_dir() or "__MACOSX" in info.filename or PurePosixPath(info.filename).name.startswith("."):
+        if info.is_dir() or hidden(info.filename):
             continue
         if info.file_size > MAX_SOURCE_BYTES:
             raise InputError(f"{name}: {info.filename} is larger than {MAX_SOURCE_BYTES:,} bytes")
@@ -186,14 +192,14 @@ def _from_zip(name, data):
 
 def _from_path(path):
     if os.path.isdir(path):
+        files = []
+        for folder, dirs, names in os.walk(path):
+            dirs[:] = [d for d in dirs if not hidden(d)]  # os.walk then does not enter them
+            files += [os.path.join(folder, name) for name in names if not hidden(name)]
         out = []
-        for folder, dirs, files in sorted(os.walk(path)):
-            dirs.sort()
-            for file in sorted(files):
-                if not file.startswith("."):
-                    full = os.path.join(folder, file)
-                    rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
-                    out += _expand(rel.replace(os.sep, "/"), _read_file(full))
+        for full in sorted(files):
+            rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
+            out += _expand(rel.replace(os.sep, "/"), _read_file(full))
         return out
     return _expand(os.path.basename(path), _read_file(path))
 
