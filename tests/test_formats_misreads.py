@@ -40,3 +40,32 @@ def test_hidden_folders_of_a_zip_are_not_annotators():
     conversion = convert([("export.zip", buffer.getvalue())])
     assert annotators(conversion) == ["alice", "bob"]
     assert conversion.summary()["n_saw_nothing"] == 0
+
+
+# ----------------------------------------------------------------- COCO
+
+COCO = FIXTURES / "coco" / "misreads"
+
+
+def test_coco_iscrowd_written_as_a_string_is_read_as_its_value():
+    conversion = convert(COCO / "iscrowd_strings.json", kind="boxes")
+    assert [(r["annotator"], r["x"]) for r in conversion.rows] == [("alice", 20), ("bob", 22)]
+    assert conversion.summary()["skipped"] == {"crowd region (iscrowd 1)": 1}
+
+
+def test_coco_iscrowd_that_is_no_flag_is_an_error_naming_it():
+    data = (COCO / "iscrowd_strings.json").read_text().replace('"iscrowd": "false"', '"iscrowd": "maybe"')
+    with pytest.raises(InputError, match=r"annotations\[1\].*'iscrowd' must be 0 or 1, found 'maybe'"):
+        convert([("iscrowd.json", data.encode())], kind="boxes")
+
+
+def test_coco_mask_without_counts_is_an_error_not_an_empty_mask():
+    with pytest.raises(InputError, match=r"annotations\[1\] \(id 2\).*needs 'counts'"):
+        convert(COCO / "mask_without_counts.json", kind="masks")
+
+
+def test_coco_flat_segmentation_is_one_polygon():
+    conversion = convert(COCO / "flat_segmentation.json", kind="polygons")
+    assert [(r["annotator"], r["points"]) for r in conversion.rows] == [
+        ("alice", "20 20 80 20 80 60 20 60"), ("bob", "22 20 82 20 82 60 22 60")]
+    assert conversion.skipped == []

@@ -31,6 +31,9 @@ region over several objects cannot be matched to one object; for masks their pix
 join the annotator's mask, warned); for polygons, multi-part polygons, RLE masks and
 annotations without a segmentation; for masks, polygon segmentations (read them as
 polygons).  Masks keep COCO's own run lengths (column-major, compressed or not).
+``iscrowd`` may be 0/1, true/false or those as strings (some tools write ``"0"``); a
+mask object without ``counts`` is an error (not an empty mask); a flat
+``segmentation`` ``[x1, y1, ...]`` (without COCO's list of rings) is one polygon.
 """
 from __future__ import annotations
 
@@ -165,6 +168,11 @@ def _polygon(annotation, where):
         return Outcome(None, "no segmentation (a box only)")
     if isinstance(segmentation, dict):
         return Outcome(None, "RLE mask (not a polygon)")
+    if not isinstance(segmentation, list):
+        raise InputError(f"{where}: 'segmentation' must be a list of polygons or an RLE object",
+                         column="segmentation", value=segmentation)
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in segmentation):
+        segmentation = [segmentation]  # one polygon written flat, [x1, y1, x2, y2, ...] (not COCO's nesting)
     if len(segmentation) > 1:
         return Outcome(None, "multi-part polygon")
     ring = _numbers(segmentation[0], where, "segmentation", "a list of polygons [x1, y1, x2, y2, ...]")
@@ -189,6 +197,9 @@ def _mask(annotation, image, where):
         raise InputError(f"{where}: the mask is {width} × {height} but its image is {image.width} × {image.height}",
                          column="segmentation")
     counts = segmentation.get("counts")
+    if not isinstance(counts, (str, list)):  # a mask without its runs is not an empty mask
+        raise InputError(f"{where}: an RLE mask needs 'counts' (a string or a list of run lengths), found "
+                         f"{counts!r}", column="segmentation.counts", value=counts)
     rle = " ".join(str(c) for c in counts) if isinstance(counts, list) else counts
     try:
         parse_rle(rle, height, width)
@@ -197,11 +208,25 @@ def _mask(annotation, image, where):
     return Outcome({"width": width, "height": height, "rle": rle})
 
 
+CROWD_VALUES = {0: False, 1: True, "0": False, "1": True, "false": False, "true": True}
+
+
+def is_crowd(annotation, where):
+    """The annotation's ``iscrowd`` as a bool: 0/1, true/false, or those as strings; else an error."""
+    value = annotation.get("iscrowd", 0)
+    key = value.strip().lower() if isinstance(value, str) else value
+    if isinstance(key, float) and key.is_integer():
+        key = int(key)
+    if not isinstance(key, (int, str)) or key not in CROWD_VALUES:
+        raise InputError(f"{where}: 'iscrowd' must be 0 or 1, found {value!r}", column="iscrowd", value=value)
+    return CROWD_VALUES[key]
+
+
 def _read_annotation(annotation, image, kind, where):
     """The annotation's geometry for ``kind``, or why it is left out."""
     if kind == "masks":
         return _mask(annotation, image, where)
-    if annotation.get("iscrowd"):
+    if is_crowd(annotation, where):
         return Outcome(None, CROWD)
     return _box(annotation, where) if kind == "boxes" else _polygon(annotation, where)
 
@@ -296,7 +321,7 @@ def _read_file(source, data, kind, file_annotator):
         if outcome.geometry is None:
             submission.skipped.append(Skipped(source.name, record, outcome.skipped))
             continue
-        n_crowd_masks += bool(annotation.get("iscrowd"))
+        n_crowd_masks += is_crowd(annotation, where)
         submission.rows.append({"item": image.item, "annotator": submission.annotator, **outcome.geometry,
                                 "label": _label(annotation, labels, where)})
     warnings = []
