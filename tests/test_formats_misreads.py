@@ -22,13 +22,13 @@ def annotators(conversion):
 # ----------------------------------------------------------------- hidden folders
 
 def test_hidden_folders_of_a_folder_are_not_annotators():
-    conversion = convert(FIXTURES / "coco" / "hidden_folders")
+    conversion = convert(FIXTURES / "misreads" / "coco" / "hidden_folders")
     assert annotators(conversion) == ["alice", "bob"]
     assert not any(".ipynb_checkpoints" in name or "__MACOSX" in name for name in conversion.sources)
 
 
 def test_hidden_folders_of_a_zip_are_not_annotators():
-    folder = FIXTURES / "coco" / "hidden_folders"
+    folder = FIXTURES / "misreads" / "coco" / "hidden_folders"
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in ("alice.json", "bob.json"):
@@ -44,7 +44,7 @@ def test_hidden_folders_of_a_zip_are_not_annotators():
 
 # ----------------------------------------------------------------- COCO
 
-COCO = FIXTURES / "coco" / "misreads"
+COCO = FIXTURES / "misreads" / "coco"
 
 
 def test_coco_iscrowd_written_as_a_string_is_read_as_its_value():
@@ -69,3 +69,38 @@ def test_coco_flat_segmentation_is_one_polygon():
     assert [(r["annotator"], r["points"]) for r in conversion.rows] == [
         ("alice", "20 20 80 20 80 60 20 60"), ("bob", "22 20 82 20 82 60 22 60")]
     assert conversion.skipped == []
+
+
+# ----------------------------------------------------------------- TextGrid: the clip's length
+
+TEXTGRID = FIXTURES / "misreads" / "textgrid" / "trailing_silence"
+
+
+def test_textgrid_xmax_is_the_clip_duration_given_to_the_report():
+    import agreekit
+
+    conversion = convert(TEXTGRID)
+    assert conversion.durations == {"clip7": 10.0}
+    assert conversion.options() == {"durations": {"clip7": 10.0}}
+    report = agreekit.KINDS["segments"].function(conversion.rows, bootstrap=0, **conversion.options()).to_dict()
+    assert report["unitizing_alpha"]["length"] == 10.0  # not 3.5, the last segment end
+    assert report["unitizing_alpha"]["assumption"] is None
+
+
+def test_textgrid_files_that_disagree_on_the_duration_keep_the_longest_and_say_so():
+    text = (TEXTGRID / "clip7.TextGrid").read_text()
+    shorter = text.replace("xmax = 10 ", "xmax = 8 ").replace("xmin = 3.5 \n            xmax = 8",
+                                                              "xmin = 3.5 \n            xmax = 8")
+    conversion = convert([("a/clip7_alice.TextGrid", text.encode()), ("b/clip7_bob.TextGrid", shorter.encode())],
+                         annotator="file")
+    assert conversion.durations == {"clip7": 10.0}
+    assert any("different durations" in w and "clip7_bob.TextGrid: 8 s" in w for w in conversion.warnings)
+
+
+def test_convert_json_carries_the_durations(capsys):
+    import json
+
+    from agreekit.cli import main
+
+    assert main(["convert", str(TEXTGRID), "--to", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["durations"] == {"clip7": 10.0}

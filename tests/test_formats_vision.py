@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import agreekit
 from agreekit.formats import READERS, Source, convert
-from agreekit.formats.base import detect, hidden
+from agreekit.formats.base import detect
 from agreekit.formats.cvat import crop_runs_to_coco
 from agreekit.formats.submissions import Submission, annotator_names, merge
 from agreekit.geometry.rle import decode, encode, parse_rle, rle_to_string
@@ -418,8 +418,7 @@ def test_merge_saw_nothing_needs_no_skipped_annotations_and_a_mask_size():
 
 # ----------------------------------------------------------------- detection and the command line
 
-FIXTURE_FILES = sorted(p for folder in ("coco", "cvat") for p in (FIXTURES / folder).rglob("*")
-                       if p.is_file() and not hidden(p.relative_to(FIXTURES).as_posix()))
+FIXTURE_FILES = sorted(p for folder in ("coco", "cvat") for p in (FIXTURES / folder).rglob("*") if p.is_file())
 
 
 @pytest.mark.parametrize("path", [p for p in FIXTURE_FILES if p.suffix in (".json", ".xml")],

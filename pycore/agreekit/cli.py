@@ -372,7 +372,8 @@ def _convert(args):
         print(f"agreekit: {line}", file=sys.stderr)
     if args.to == "json":
         return json.dumps({"kind": conversion.kind, "rows": conversion.rows, "lengths": conversion.lengths,
-                           "summary": conversion.summary()}, indent=2, ensure_ascii=False)
+                           "durations": conversion.durations, "summary": conversion.summary()}, indent=2,
+                          ensure_ascii=False)
     return conversion.to_csv().rstrip("\n")
 
 

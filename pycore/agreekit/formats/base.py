@@ -89,8 +89,9 @@ class Conversion:
     """The rows of one kind read from the sources of one format.
 
     ``lengths`` maps item → text for spans when the export carries the texts
-    (they give character-level α its item lengths); ``skipped`` lists what was
-    left out and why.
+    (they give character-level α its item lengths); ``durations`` maps item →
+    seconds for segments when the export carries the clip's length (a TextGrid's
+    ``xmax``); ``skipped`` lists what was left out and why.
     """
 
     format: str
@@ -100,6 +101,7 @@ class Conversion:
     warnings: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
+    durations: dict | None = None
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
@@ -133,9 +135,23 @@ class Conversion:
         writer.writerows(self.lengths.items())
         return out.getvalue()
 
+    def durations_csv(self):
+        """Clip durations as ``item,duration`` CSV (the page's durations field), or None."""
+        if not self.durations:
+            return None
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["item", "duration"])
+        writer.writerows((item, repr(seconds)) for item, seconds in self.durations.items())
+        return out.getvalue()
+
     def options(self):
-        """Report options the conversion supplies (span texts as ``lengths``)."""
-        return {"lengths": self.lengths} if self.kind == "spans" and self.lengths else {}
+        """Report options the conversion supplies (span texts as ``lengths``, clip lengths as ``durations``)."""
+        if self.kind == "spans" and self.lengths:
+            return {"lengths": self.lengths}
+        if self.kind == "segments" and self.durations:
+            return {"durations": dict(self.durations)}
+        return {}
 
 
 @dataclass(frozen=True)
