@@ -104,3 +104,31 @@ def test_convert_json_carries_the_durations(capsys):
 
     assert main(["convert", str(TEXTGRID), "--to", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["durations"] == {"clip7": 10.0}
+
+
+# ----------------------------------------------------------------- Prodigy
+
+PRODIGY = FIXTURES / "misreads" / "prodigy"
+
+
+def test_prodigy_task_with_only_polygons_is_not_a_saw_nothing_box_row():
+    conversion = convert(PRODIGY / "polygons_and_boxes.jsonl", kind="boxes")
+    pairs = {(r["item"], r["annotator"]) for r in conversion.rows}
+    assert ("12", "yard-alice") not in pairs  # drew a polygon: not "looked and drew nothing"
+    assert {("13", "yard-alice"), ("13", "yard-bob")} <= pairs  # empty spans: saw nothing, as exported
+    assert conversion.summary()["n_saw_nothing"] == 2
+    assert conversion.summary()["skipped"] == {"polygon: read with kind polygons": 1}
+    assert any("yard-alice on 12" in w and "left out" in w for w in conversion.warnings)
+
+
+def test_prodigy_relations_are_counted_as_skipped():
+    conversion = convert(PRODIGY / "relations.jsonl")
+    assert len(conversion.rows) == 4
+    assert [(s.where, s.reason) for s in conversion.skipped] == [
+        ("relations.jsonl line 1, relation 1", "a relation between spans (relations are not read)")]
+
+
+@pytest.mark.parametrize("name", ["textcat_choice.jsonl", "entity_links.jsonl"])
+def test_prodigy_choice_answers_are_refused_not_read_as_spans(name):
+    with pytest.raises(InputError, match="no spans annotations.*choice answer"):
+        convert(PRODIGY / name)
