@@ -132,3 +132,15 @@ def test_prodigy_relations_are_counted_as_skipped():
 def test_prodigy_choice_answers_are_refused_not_read_as_spans(name):
     with pytest.raises(InputError, match="no spans annotations.*choice answer"):
         convert(PRODIGY / name)
+
+
+# ----------------------------------------------------------------- Label Studio: regions skipped are not "saw nothing"
+
+def test_labelstudio_rotated_rectangle_read_as_boxes_is_left_out_not_saw_nothing():
+    conversion = convert(FIXTURES / "misreads" / "labelstudio" / "rotated_boxes.json", kind="boxes")
+    pairs = {(r["item"], r["annotator"]): r["x"] for r in conversion.rows}
+    assert ("dock_02.jpg", "7") not in pairs  # drew a rotated rectangle
+    assert pairs[("dock_02.jpg", "9")] is None  # submitted an empty result: saw nothing, as exported
+    assert pairs[("dock_03.jpg", "7")] is None  # only a whole-image choice, no region: saw nothing
+    assert conversion.summary()["n_saw_nothing"] == 2
+    assert any("not counted as saw nothing (task 102 annotation 4)" in w for w in conversion.warnings)

@@ -46,7 +46,7 @@ from urllib.parse import unquote
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, register_format
-from .labelstudio_regions import read_regions
+from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
 __all__ = ["Submission", "detect", "read"]
@@ -330,6 +330,8 @@ def read(sources, kind, **options):
             regions, left_out = read_regions(submission.results, submission.where)
         for where, reason in left_out:
             notes.skip(submission.source, where, reason)
+            if reason not in (NOT_READ["classification"], NOT_READ["relation"]):  # a region, of no kind read
+                notes.drew.add(submission.where)
         entries.append((submission, regions))
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
