@@ -144,3 +144,11 @@ def test_labelstudio_rotated_rectangle_read_as_boxes_is_left_out_not_saw_nothing
     assert pairs[("dock_03.jpg", "7")] is None  # only a whole-image choice, no region: saw nothing
     assert conversion.summary()["n_saw_nothing"] == 2
     assert any("not counted as saw nothing (task 102 annotation 4)" in w for w in conversion.warnings)
+
+
+def test_elan_annotator_whose_annotations_are_all_unaligned_is_left_out_not_saw_nothing():
+    conversion = convert(FIXTURES / "misreads" / "elan" / "unaligned.eaf")
+    assert annotators(conversion) == ["ana", "cy", "dee"]  # ben's one annotation has no time: not "saw nothing"
+    assert [r["annotator"] for r in conversion.rows if r["start"] is None] == ["dee"]  # an empty tier is
+    assert conversion.summary()["skipped"] == {"unaligned time slot with no aligned slot on one side": 1}
+    assert any("ben on interview_4" in w and "not counted as saw nothing" in w for w in conversion.warnings)
