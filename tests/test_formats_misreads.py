@@ -152,3 +152,15 @@ def test_elan_annotator_whose_annotations_are_all_unaligned_is_left_out_not_saw_
     assert [r["annotator"] for r in conversion.rows if r["start"] is None] == ["dee"]  # an empty tier is
     assert conversion.summary()["skipped"] == {"unaligned time slot with no aligned slot on one side": 1}
     assert any("ben on interview_4" in w and "not counted as saw nothing" in w for w in conversion.warnings)
+
+
+# ----------------------------------------------------------------- Potato: answers that are not spans
+
+def test_potato_classification_only_export_is_refused_saying_what_it_holds():
+    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans"):
+        convert(FIXTURES / "misreads" / "potato" / "classification")
+
+
+def test_potato_spans_beside_label_answers_are_still_read():
+    conversion = convert(FIXTURES / "potato" / "spans")  # one item holds a 'quality' answer, others spans
+    assert conversion.kind == "spans" and conversion.summary()["n_annotations"] > 0

@@ -57,6 +57,7 @@ class Record(NamedTuple):
     instance: str
     objects: list | None   # image objects from the ``_data`` labels; None: the instance has no image data
     spans: list            # span dicts
+    schemas: tuple = ()    # the schemas of its other labels (radio, likert, multiselect, text answers)
 
 
 class Shape(NamedTuple):
@@ -135,6 +136,15 @@ def _image_objects(raw, where):
     return objects
 
 
+def _answer_schemas(raw):
+    """The schemas of one instance's label answers other than image data (``{schema, name}`` or ``{schema: …}``)."""
+    if isinstance(raw, dict):
+        return tuple(str(schema) for schema, labels in raw.items() if isinstance(labels, dict)
+                     and any(name != IMAGE_LABEL for name in labels))
+    return tuple(str(entry[0].get("schema")) for entry in raw if isinstance(entry, (list, tuple)) and len(entry) == 2
+                 and isinstance(entry[0], dict) and entry[0].get("name") != IMAGE_LABEL)
+
+
 def _span_dicts(raw):
     """The span dicts of one instance: ``[[span, value], …]`` or ``{schema: [span, …] | {id: span}}``."""
     entries = raw if isinstance(raw, list) else [span for spans in raw.values() if isinstance(spans, (list, dict))
@@ -159,8 +169,9 @@ def _state(source):
     records = []
     for instance in dict.fromkeys([*labels, *spans]):
         where = f"{source.name}: instance {instance!r}"
-        records.append(Record(source.name, where, annotator, str(instance),
-                              _image_objects(labels.get(instance, []), where), list(_span_dicts(spans.get(instance, [])))))
+        raw = labels.get(instance, [])
+        records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
+                              list(_span_dicts(spans.get(instance, []))), _answer_schemas(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
     shown = ordering[:current + 1] if isinstance(current, int) and not isinstance(current, bool) else []
@@ -175,8 +186,9 @@ def _export_submissions(source):
         if "instance_id" not in record or "user_id" not in record:
             raise InputError(f"{where}: a record needs 'instance_id' and 'user_id'")
         item, annotator = str(record["instance_id"]), str(record["user_id"])
-        read = Record(source.name, where, annotator, item, _image_objects(record.get("labels") or {}, where),
-                      list(_span_dicts(record.get("spans") or {})))
+        raw = record.get("labels") or {}
+        read = Record(source.name, where, annotator, item, _image_objects(raw, where),
+                      list(_span_dicts(record.get("spans") or {})), _answer_schemas(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 
@@ -266,6 +278,19 @@ def _span_rows(annotations):
         rows += [saw_nothing(_item(instance, field), annotator)
                  for field in fields.get(instance, {None: None}) if field not in marked]
     return rows, split
+
+
+def _refuse_answers_only(records):
+    """An :class:`InputError` saying what the files hold when they hold label answers and no span at all:
+    their items would otherwise all read as "seen, nothing marked" and agree perfectly."""
+    if any(r.spans for r in records):
+        return
+    schemas = sorted({schema for r in records for schema in r.schemas})
+    if schemas:
+        n = sum(1 for r in records if r.schemas)
+        raise InputError(f"Potato: the files hold label answers (schemas {name_list(schemas)}, on {n} "
+                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans; "
+                         "agreekit reads spans, boxes, polygons and masks from Potato", column="kind", value="spans")
 
 
 # ----------------------------------------------------------------- images
@@ -410,6 +435,7 @@ def read(sources, kind=None, image_sizes=None):
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
     if kind == "spans":
+        _refuse_answers_only(annotations.records)
         rows, split = _span_rows(annotations)
         warnings.append(annotations.seen_note)
         schemas = sorted({str(span.get("schema")) for r in annotations.records for span in r.spans})
