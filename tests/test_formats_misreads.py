@@ -164,3 +164,23 @@ def test_potato_classification_only_export_is_refused_saying_what_it_holds():
 def test_potato_spans_beside_label_answers_are_still_read():
     conversion = convert(FIXTURES / "potato" / "spans")  # one item holds a 'quality' answer, others spans
     assert conversion.kind == "spans" and conversion.summary()["n_annotations"] > 0
+
+
+# ----------------------------------------------------------------- dict rows: the order does not decide
+
+BOX = {"item": "i", "annotator": "a", "x": 1, "y": 1, "w": 2, "h": 2, "label": "c"}
+CUBOID = {"item": "i", "annotator": "a", "cx": 0, "cy": 0, "cz": 0, "sx": 1, "sy": 1, "sz": 1,
+          "qx": 0, "qy": 0, "qz": 0, "qw": 1, "label": "c"}
+
+
+@pytest.mark.parametrize("kind, full, first_column", [("boxes", BOX, "x"), ("cuboids", CUBOID, "cx")])
+def test_dict_row_without_geometry_is_the_same_error_in_any_order(kind, full, first_column):
+    import itertools
+
+    import agreekit
+
+    rows = [full, {"item": "i", "annotator": "b"}, {**full, "annotator": "c"}]
+    for order in itertools.permutations(range(3)):
+        with pytest.raises(InputError, match="missing column") as error:
+            agreekit.report(kind, [rows[k] for k in order], bootstrap=0)
+        assert error.value.column == first_column and error.value.line == order.index(1) + 1
