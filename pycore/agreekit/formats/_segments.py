@@ -13,6 +13,7 @@ This module is not a format: it registers nothing.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -98,6 +99,9 @@ def clip_and_annotator(source, item=None, separator="_"):
     stem = source.stem
     if item is not None:
         return ClipName(str(item), stem)
+    if not isinstance(separator, str) or not separator:
+        raise InputError(f"option separator must be a non-empty text, not {separator!r}", column="separator",
+                         value=separator)
     clip, found, annotator = stem.rpartition(separator)
     if not (found and clip and annotator):
         raise InputError(f"{source.name}: cannot tell the clip from the file name; name each file "
@@ -113,6 +117,8 @@ def decimal_time(text, source, field, line=None, where=""):
         value = Decimal(text)
     except (InvalidOperation, TypeError, ValueError):
         value = None
+    if value is not None and value.is_finite() and not math.isfinite(float(value)):
+        value = None  # 9e999999 is a finite Decimal, but no float: no time
     if value is None or not value.is_finite():
         place = f"{where}: " if where else ""
         raise InputError(f"{source}: {place}{field} {text!r} is not a finite number", line=line, column=field,

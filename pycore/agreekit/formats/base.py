@@ -14,7 +14,9 @@ record with its reason, counted in the summary.
 from __future__ import annotations
 
 import csv
+import inspect
 import io
+import json
 import os
 import zipfile
 from collections import Counter
@@ -177,10 +179,36 @@ class Reader:
     companion: Callable | None = None
 
 
+def reader_options(reader):
+    """The option names ``reader.read`` takes (its keyword parameters after ``sources`` and ``kind``)."""
+    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
+    return tuple(p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def check_options(reader, options):
+    """An :class:`InputError` naming the format's options when ``options`` holds one it does not take."""
+    known = reader_options(reader)
+    unknown = sorted(name for name in options if name not in known)
+    if unknown:
+        takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+        raise InputError(f"{reader.title}: unknown option {', '.join(map(repr, unknown))}; {takes}",
+                         column=unknown[0], value=options[unknown[0]])
+
+
 def register_format(reader):
     """Add ``reader`` to :data:`READERS` (each format module calls this once)."""
     READERS[reader.name] = reader
     return reader
+
+
+def load_json(text):
+    """``json.loads(text)``; JSON nested too deeply for Python's parser is a :class:`json.JSONDecodeError`
+    (as malformed JSON is), not a ``RecursionError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply (arrays or objects inside each other beyond Python's "
+                                   "recursion limit)", text, 0) from None
 
 
 # ----------------------------------------------------------------- sources in
@@ -314,6 +342,7 @@ def convert(sources, *, format="auto", kind=None, **options):
     if kind is not None and kind not in reader.kinds:
         raise InputError(f"{reader.title} exports hold {', '.join(reader.kinds)}, not {kind}", column="kind",
                          value=kind)
+    check_options(reader, options)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
     columns = kind_columns(conversion.kind)  # every row has every column (None = empty), as the kinds read dicts

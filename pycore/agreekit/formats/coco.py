@@ -38,6 +38,7 @@ mask object without ``counts`` is an error (not an empty mask); a flat
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from typing import NamedTuple
@@ -45,7 +46,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..geometry.rle import parse_rle
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, load_json, register_format
 from .submissions import Submission, annotator_names, merge
 
 __all__ = ["detect", "read"]
@@ -91,7 +92,7 @@ def detect(source):
 
 def _load(source):
     try:
-        data = json.loads(source.text())
+        data = load_json(source.text())
     except json.JSONDecodeError as error:
         raise InputError(f"{source.name}: not valid JSON ({error.msg})", line=error.lineno) from None
     if not (isinstance(data, dict) and isinstance(data.get("images", []), list)
@@ -116,7 +117,7 @@ def _images(source, data):
     images = {}
     for index, entry in enumerate(data.get("images", [])):
         where = f"{source.name}: images[{index}]"
-        if not isinstance(entry, dict) or "id" not in entry or not isinstance(entry.get("file_name"), str) \
+        if not isinstance(entry, dict) or not _is_id(entry.get("id")) or not isinstance(entry.get("file_name"), str) \
                 or not entry["file_name"]:
             raise InputError(f"{where}: an image needs an 'id' and a 'file_name'", column="file_name")
         if entry["id"] in images:
@@ -138,7 +139,7 @@ def _labels(source, data):
         return None
     labels = {}
     for index, category in enumerate(data["categories"]):
-        if not isinstance(category, dict) or "id" not in category or not isinstance(category.get("name"), str):
+        if not (isinstance(category, dict) and _is_id(category.get("id")) and isinstance(category.get("name"), str)):
             raise InputError(f"{source.name}: categories[{index}] needs an 'id' and a 'name'", column="categories")
         labels[category["id"]] = category["name"]
     return labels
@@ -151,6 +152,9 @@ def _numbers(value, where, column, what, length=None):
     if not isinstance(value, list) or (length is not None and len(value) != length) \
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         raise InputError(f"{where}: '{column}' must be {what}", column=column, value=value)
+    if not all(math.isfinite(v) for v in value):
+        raise InputError(f"{where}: '{column}' holds a number that is not finite ({value})", column=column,
+                         value=value)
     return value
 
 
@@ -231,8 +235,16 @@ def _read_annotation(annotation, image, kind, where):
     return _box(annotation, where) if kind == "boxes" else _polygon(annotation, where)
 
 
+def _is_id(value):
+    """True for a value COCO uses as an id (a number or a text), never a list or an object."""
+    return isinstance(value, (int, float, str)) and not isinstance(value, bool)
+
+
 def _label(annotation, labels, where):
     category = annotation.get("category_id")
+    if category is not None and not _is_id(category):
+        raise InputError(f"{where}: category_id must be a number or a text, not {category!r}", column="category_id",
+                         value=category)
     if labels is None or category is None:
         return None if category is None else str(category)
     if category not in labels:
@@ -310,7 +322,8 @@ def _read_file(source, data, kind, file_annotator):
     for index, annotation in enumerate(data["annotations"]):
         record = f"annotations[{index}] (id {annotation.get('id') if isinstance(annotation, dict) else None})"
         where = f"{source.name}: {record}"
-        if not isinstance(annotation, dict) or annotation.get("image_id") not in images:
+        if not isinstance(annotation, dict) or not _is_id(annotation.get("image_id")) \
+                or annotation["image_id"] not in images:
             raise InputError(f"{where}: its image_id is not in 'images'", column="image_id")
         if rule.field is not None and annotation.get(rule.field) in (None, ""):
             raise InputError(f"{where}: no '{rule.field}' naming its annotator (the file's other annotations or "

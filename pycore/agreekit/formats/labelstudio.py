@@ -45,7 +45,7 @@ from urllib.parse import unquote
 
 from ..arrays import name_list
 from ..rows import InputError
-from .base import Conversion, Reader, register_format
+from .base import Conversion, Reader, load_json, register_format
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
@@ -111,7 +111,7 @@ def detect(source):
 
 def _records(source):
     try:
-        data = json.loads(source.text())
+        data = load_json(source.text())
     except json.JSONDecodeError as error:
         raise InputError(f"{source.name}: not valid JSON ({error.msg} at line {error.lineno}, column "
                          f"{error.colno}); is the file complete?", line=error.lineno) from None

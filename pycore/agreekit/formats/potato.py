@@ -34,7 +34,7 @@ import numpy as np
 from ..arrays import name_list
 from ..geometry.rle import encode, rle_to_string
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, load_json, register_format
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
 NAME = "potato"
@@ -127,7 +127,7 @@ def _image_objects(raw, where):
             continue
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = load_json(value)
             except ValueError:
                 raise InputError(f"{where}: the '_data' label is not JSON") from None
         if not isinstance(value, list):
@@ -158,7 +158,7 @@ def _span_dicts(raw):
 def _state(source):
     """The records of one ``user_state.json`` and the instances its annotator saw."""
     try:
-        state = json.loads(source.text())
+        state = load_json(source.text())
     except ValueError as error:
         raise InputError(f"{source.name}: not JSON ({error.args[0]})") from None
     annotator = str(state.get("user_id") or source.folder)

@@ -14,13 +14,12 @@ skipped and says so in a warning.
 """
 from __future__ import annotations
 
-import json
 from typing import NamedTuple
 
 from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
-from .base import Skipped
+from .base import Skipped, load_json
 
 FIRST_LINE_BYTES = 64 * 1024 * 1024  # detection reads at most this much of a file's first line
 SUPERSEDED = "superseded by a later submission of the same annotator"
@@ -37,7 +36,7 @@ def first_record(source):
     """The first JSON Lines record of ``source`` as a dict, or None when its first line is not a JSON object."""
     line = first_line(source)
     try:
-        record = json.loads(line)
+        record = load_json(line)
     except ValueError:
         return None
     return record if isinstance(record, dict) else None
@@ -56,7 +55,7 @@ def jsonl_records(source):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
         except ValueError as error:
             raise InputError(f"{source.name} line {number}: not JSON ({error.args[0]})", line=number) from None
         if not isinstance(record, dict):

@@ -28,6 +28,7 @@ Praat manual, "TextGrid file formats" (https://www.fon.hum.uva.nl/praat/manual/T
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
@@ -111,6 +112,8 @@ class _Cursor:
             raise self.error("a string is not closed by a quote")
         if token.kind != kind:
             raise self.error(f"expected {what}, found {token.value!r}")
+        if kind == "number" and not math.isfinite(token.value):
+            raise self.error(f"{what} is not a finite number")
         return token.value
 
     def count(self, what):

@@ -1,0 +1,92 @@
+"""Malformed and hostile exports (issue 22): every reader returns rows or raises InputError naming the
+file, the line or field, and the value; never a TypeError, RecursionError or an unbounded allocation.
+
+The inputs are built here from the fixtures under tests/fixtures/formats/ (written for these tests).
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from agreekit.formats import READERS, convert
+from agreekit.formats.base import reader_options
+from agreekit.rows import InputError
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "formats"
+ONE_PER_FORMAT = {"brat": "brat/corpus", "prodigy": "prodigy/ner_news.jsonl", "doccano": "doccano/all_documents",
+                  "potato": "potato/spans", "labelstudio": "labelstudio", "coco": "coco/per_file",
+                  "cvat": "cvat/replicas", "rttm": "rttm", "textgrid": "textgrid", "elan": "elan",
+                  "audacity": "audacity"}
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+def test_every_format_has_a_fixture_here():
+    assert set(ONE_PER_FORMAT) == set(READERS)
+
+
+@pytest.mark.parametrize("format", sorted(ONE_PER_FORMAT))
+def test_an_unknown_option_is_an_input_error_naming_the_formats_options(format):
+    with pytest.raises(InputError) as error:
+        convert(FIXTURES / ONE_PER_FORMAT[format], format=format, bogus=1)
+    assert error.value.column == "bogus" and "unknown option 'bogus'" in str(error.value)
+    known = reader_options(READERS[format])
+    assert all(name in str(error.value) for name in known) and ("no options" in str(error.value)) == (not known)
+
+
+@pytest.mark.parametrize("name, data, format", [
+    ("deep.json", b'{"images": [], "annotations": ' + DEEP + b"}", "coco"),
+    ("deep.json", DEEP, "labelstudio"),
+    ("deep.jsonl", b'{"_input_hash": 1, "_task_hash": 2, "spans": ' + DEEP + b"}\n", "prodigy"),
+    ("deep.jsonl", b'{"text": "a", "label": ' + DEEP + b"}\n", "doccano"),
+    ("user_state.json", b'{"user_id": "a", "instance_id_ordering": [], "instance_id_to_label_to_value": ' + DEEP
+     + b"}", "potato"),
+])
+def test_json_nested_too_deeply_is_an_input_error(name, data, format):
+    with pytest.raises(InputError, match=rf"{name}.*nested too deeply"):
+        convert([(name, data)], format=format)
+
+
+@pytest.mark.parametrize("name, data, field", [
+    ("a.rttm", b"SPEAKER rec 1 9e999999 1.0 <NA> <NA> alice <NA> <NA>\n", "tbeg"),
+    ("a.rttm", b"SPEAKER rec 1 0.5 1e400 <NA> <NA> alice <NA> <NA>\n", "tdur"),
+    ("c1_alice.txt", b"9e999999\t1e999999\tx\n", "start"),
+])
+def test_times_beyond_a_float_are_an_input_error_naming_the_field(name, data, field):
+    with pytest.raises(InputError, match="not a finite number") as error:
+        convert([(name, data)])
+    assert error.value.column == field and error.value.line == 1
+
+
+def test_textgrid_time_beyond_a_float_names_the_interval_and_line():
+    grid = (b'File type = "ooTextFile"\nObject class = "TextGrid"\n0\n10\n<exists>\n1\n"IntervalTier"\n"a"\n0\n10\n'
+            b'1\n0\n1e999\n"x"\n')
+    with pytest.raises(InputError, match="tier 'a' interval 1: xmax is not a finite number") as error:
+        convert([("r.TextGrid", grid)])
+    assert error.value.line == 13
+
+
+@pytest.mark.parametrize("separator", ["", 5, None])
+def test_a_separator_that_is_no_text_is_an_input_error(separator):
+    with pytest.raises(InputError, match="separator") as error:
+        convert(FIXTURES / "textgrid", annotator="file", separator=separator)
+    assert error.value.column == "separator"
+
+
+COCO = json.loads((FIXTURES / "coco" / "per_file" / "alice.json").read_text())
+
+
+@pytest.mark.parametrize("where, field, value, message", [
+    ("annotations", "bbox", [float("inf"), 0, 1, 1], "not finite"),
+    ("annotations", "bbox", [float("nan"), 0, 1, 1], "not finite"),
+    ("annotations", "category_id", [3], "category_id must be a number or a text"),
+    ("annotations", "image_id", {"id": 1}, "image_id is not in 'images'"),
+    ("images", "id", [1], "needs an 'id'"),
+    ("categories", "id", {"a": 3}, r"categories\[0\] needs an 'id'"),
+    ("annotations", "iscrowd", [0], "'iscrowd' must be 0 or 1"),
+])
+def test_coco_fields_of_the_wrong_type_are_input_errors_naming_them(where, field, value, message):
+    data = json.loads(json.dumps(COCO))
+    data[where][0][field] = value
+    text = json.dumps(data, allow_nan=True).encode()
+    with pytest.raises(InputError, match=rf"alice\.json: {where}\[0\].*{message}|{message}"):
+        convert([("alice.json", text)], format="coco")
