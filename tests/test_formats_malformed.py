@@ -90,3 +90,29 @@ def test_coco_fields_of_the_wrong_type_are_input_errors_naming_them(where, field
     text = json.dumps(data, allow_nan=True).encode()
     with pytest.raises(InputError, match=rf"alice\.json: {where}\[0\].*{message}|{message}"):
         convert([("alice.json", text)], format="coco")
+
+
+# ----------------------------------------------------------------- XML: entities are never expanded
+
+LAUGHS = ('<!DOCTYPE {root} [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+          '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>')
+EXTERNAL = '<!DOCTYPE {root} [<!ENTITY secret SYSTEM "file:///etc/hostname">]>'
+
+
+def _with_doctype(path, root, doctype, encoding):
+    """The fixture with an XML declaration in ``encoding`` and ``doctype`` before its root element."""
+    text = path.read_text(encoding="utf-8")
+    body = text.split("?>", 1)[1] if text.startswith("<?xml") else text
+    return (f'<?xml version="1.0" encoding="{encoding}"?>' + doctype.format(root=root) + body).encode(encoding)
+
+
+@pytest.mark.parametrize("doctype", [LAUGHS, EXTERNAL])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+@pytest.mark.parametrize("path, root, format", [(FIXTURES / "elan" / "session.eaf", "ANNOTATION_DOCUMENT", "elan"),
+                                                (FIXTURES / "cvat" / "replicas" / "replica_alice.xml", "annotations",
+                                                 "cvat")])
+def test_xml_declaring_entities_is_refused_in_any_encoding(path, root, format, doctype, encoding):
+    data = _with_doctype(path, root, doctype, encoding)
+    with pytest.raises(InputError, match="has entity declarations") as error:
+        convert([(path.name, data)], format=format)
+    assert error.value.column == "DOCTYPE"

@@ -18,6 +18,8 @@ import inspect
 import io
 import json
 import os
+import xml.etree.ElementTree as ElementTree
+import xml.parsers.expat as expat
 import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -209,6 +211,44 @@ def load_json(text):
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply (arrays or objects inside each other beyond Python's "
                                    "recursion limit)", text, 0) from None
+
+
+def parse_xml(source):
+    """The root element of an XML source, parsed by expat without expanding entities.
+
+    A document that declares entities (the "billion laughs" expansion, or an
+    external entity naming a local file) is refused, in any encoding: no
+    annotation tool's export needs them.  Malformed XML is an
+    :class:`InputError` naming the line.
+    """
+    builder = ElementTree.TreeBuilder()
+    parser = expat.ParserCreate(namespace_separator="}")
+
+    def name(raw):  # "uri}local" → "{uri}local", as ElementTree names them
+        return "{" + raw if "}" in raw else raw
+
+    def refuse(*_):
+        raise _Refused
+
+    parser.StartElementHandler = lambda tag, attributes: builder.start(
+        name(tag), {name(key): value for key, value in attributes.items()})
+    parser.EndElementHandler = lambda tag: builder.end(name(tag))
+    parser.CharacterDataHandler = builder.data
+    parser.EntityDeclHandler = parser.UnparsedEntityDeclHandler = parser.ExternalEntityRefHandler = refuse
+    try:
+        parser.Parse(source.data, True)
+        return builder.close()
+    except _Refused:
+        raise InputError(f"{source.name}: the XML has entity declarations (<!ENTITY …>), which agreekit does not "
+                         "expand (an export never needs them): remove the DOCTYPE", line=parser.CurrentLineNumber,
+                         column="DOCTYPE") from None
+    except expat.ExpatError as error:
+        raise InputError(f"{source.name}: not well-formed XML ({expat.ErrorString(error.code)}: line "
+                         f"{error.lineno}, column {error.offset})", line=error.lineno) from None
+
+
+class _Refused(Exception):
+    """Raised inside the XML parser's handlers to stop at an entity declaration."""
 
 
 # ----------------------------------------------------------------- sources in

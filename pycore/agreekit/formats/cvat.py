@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import re
-import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -52,7 +51,7 @@ import numpy as np
 from ..arrays import name_list
 from ..geometry.rle import encode
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, parse_xml, register_format
 from .submissions import Submission, annotator_names, merge
 
 __all__ = ["detect", "read", "crop_runs_to_coco"]
@@ -93,12 +92,7 @@ def detect(source):
 # ----------------------------------------------------------------- the file
 
 def _parse(source):
-    if b"<!ENTITY" in source.data:  # CVAT never declares entities; an XML bomb does
-        raise InputError(f"{source.name}: XML with entity declarations is not read")
-    try:
-        root = ElementTree.fromstring(source.data)
-    except ElementTree.ParseError as error:
-        raise InputError(f"{source.name}: not well-formed XML ({error})", line=error.position[0]) from None
+    root = parse_xml(source)  # CVAT never declares entities; an XML bomb does (in UTF-8 or UTF-16)
     if root.tag != "annotations":
         raise InputError(f"{source.name}: the root element is <{root.tag}>, not <annotations>")
     return root

@@ -32,7 +32,6 @@ ELAN manual, "Calculate inter-annotator reliability".
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NamedTuple
@@ -41,7 +40,7 @@ from urllib.parse import unquote
 from ..arrays import name_list
 from ..rows import InputError
 from ._segments import Segment, Track, check_names, decimal_time, reject_unknown, segment_conversion
-from .base import Reader, Skipped, register_format
+from .base import Reader, Skipped, parse_xml, register_format
 
 TITLE = "ELAN"
 REF_REASON = "REF_ANNOTATION (symbolic tier: no times of its own)"
@@ -102,10 +101,7 @@ def detect(source):
 
 def _document(source):
     """The root element, checked: an ANNOTATION_DOCUMENT with times in milliseconds."""
-    try:
-        root = ET.fromstring(source.data)
-    except ET.ParseError as error:
-        raise InputError(f"{source.name}: not well-formed XML ({error})", line=error.position[0]) from None
+    root = parse_xml(source)  # entity declarations refused: ELAN never writes them
     if root.tag != "ANNOTATION_DOCUMENT":
         raise InputError(f"{source.name}: the root element is {root.tag}, not ANNOTATION_DOCUMENT")
     header = root.find("HEADER")
