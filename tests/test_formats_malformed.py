@@ -3,7 +3,9 @@ file, the line or field, and the value; never a TypeError, RecursionError or an 
 
 The inputs are built here from the fixtures under tests/fixtures/formats/ (written for these tests).
 """
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,60 @@ def test_xml_declaring_entities_is_refused_in_any_encoding(path, root, format, d
     with pytest.raises(InputError, match="has entity declarations") as error:
         convert([(path.name, data)], format=format)
     assert error.value.column == "DOCTYPE"
+
+
+# ----------------------------------------------------------------- zips: unreadable members and caps
+
+def _zip(members):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return bytearray(buffer.getvalue())
+
+
+def _patch_headers(data, offset, value):
+    """Write ``value`` (2 bytes, little-endian) at ``offset`` of every local header and central entry."""
+    for signature, at in ((b"PK\x03\x04", offset), (b"PK\x01\x02", offset + 2)):
+        start = data.find(signature)
+        while start >= 0:
+            data[start + at:start + at + 2] = value.to_bytes(2, "little")
+            start = data.find(signature, start + 4)
+    return bytes(data)
+
+
+ALICE = (FIXTURES / "coco" / "per_file" / "alice.json").read_bytes()
+
+
+def test_a_zip_member_with_a_bad_checksum_is_an_input_error_naming_it():
+    data = _zip({"export/alice.json": ALICE})
+    start = data.find(b"PK\x01\x02")
+    data[start + 16] ^= 0xFF  # the CRC-32 in the central directory
+    data[data.find(b"PK\x03\x04") + 14] ^= 0xFF
+    with pytest.raises(InputError, match=r"x\.zip: export/alice\.json cannot be read from the zip \(Bad CRC"):
+        convert([("x.zip", bytes(data))])
+
+
+def test_an_encrypted_zip_member_is_an_input_error_naming_it():
+    data = _patch_headers(_zip({"export/alice.json": ALICE}), 6, 0x0001)  # general purpose flag: encrypted
+    with pytest.raises(InputError, match=r"x\.zip: export/alice\.json is encrypted"):
+        convert([("x.zip", data)])
+
+
+def test_an_unsupported_compression_is_an_input_error_naming_it():
+    data = _patch_headers(_zip({"export/alice.json": ALICE}), 8, 99)  # compression method 99 (AES)
+    with pytest.raises(InputError, match=r"x\.zip: export/alice\.json uses a compression agreekit cannot read"):
+        convert([("x.zip", data)])
+
+
+def test_zip_caps_per_member_and_in_all_are_stated(monkeypatch):
+    from agreekit.formats import base
+
+    monkeypatch.setattr(base, "MAX_SOURCE_BYTES", 10_000)
+    monkeypatch.setattr(base, "MAX_ZIP_BYTES", 15_000)
+    bomb = _zip({"a/big.json": b" " * 10_001})  # 10 kB that compresses to a few bytes
+    with pytest.raises(InputError, match=r"a/big\.json is larger than 10,000 bytes uncompressed"):
+        convert([("x.zip", bytes(bomb))])
+    pair = _zip({"a/one.json": b" " * 8_000, "a/two.json": b" " * 8_000})
+    with pytest.raises(InputError, match=r"a/two\.json takes the zip past 15,000 bytes uncompressed in all"):
+        convert([("x.zip", bytes(pair))])

@@ -21,6 +21,7 @@ import os
 import xml.etree.ElementTree as ElementTree
 import xml.parsers.expat as expat
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -30,7 +31,8 @@ from ..registry import KINDS
 from ..rows import InputError
 
 READERS: dict = {}
-MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file; a zip may hold several
+MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file, or one member of a zip uncompressed
+MAX_ZIP_BYTES = 1024 * 1024 * 1024    # all the members of one zip, uncompressed
 
 
 def kind_columns(kind):
@@ -260,18 +262,40 @@ def hidden(path):
 
 
 def _from_zip(name, data):
+    """The files of a zip, each read up to :data:`MAX_SOURCE_BYTES` and all together up to :data:`MAX_ZIP_BYTES`
+    uncompressed (the sizes a zip declares are not trusted: a small zip may expand to gigabytes)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as error:
+        members = sorted(archive.infolist(), key=lambda i: i.filename)
+    except (zipfile.BadZipFile, EOFError, ValueError) as error:
         raise InputError(f"{name}: not a readable zip file ({error})") from None
-    out = []
-    for info in sorted(archive.infolist(), key=lambda i: i.filename):
+    out, budget = [], MAX_ZIP_BYTES
+    for info in members:
         if info.is_dir() or hidden(info.filename):
             continue
-        if info.file_size > MAX_SOURCE_BYTES:
-            raise InputError(f"{name}: {info.filename} is larger than {MAX_SOURCE_BYTES:,} bytes")
-        out.append(Source(f"{PurePosixPath(name).stem}/{info.filename}", archive.read(info)))
+        member = _zip_member(archive, info, name, budget)
+        budget -= len(member)
+        out.append(Source(f"{PurePosixPath(name).stem}/{info.filename}", member))
     return out
+
+
+def _zip_member(archive, info, name, budget):
+    """The bytes of one zip member, or an :class:`InputError` naming it (too large, encrypted, unreadable)."""
+    limit = min(MAX_SOURCE_BYTES, budget)
+    try:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+    except NotImplementedError as error:  # (a RuntimeError) a compression method zipfile does not have
+        raise InputError(f"{name}: {info.filename} uses a compression agreekit cannot read ({error})") from None
+    except RuntimeError as error:  # zipfile's "File ... is encrypted, password required"
+        raise InputError(f"{name}: {info.filename} is encrypted ({error}); unzip it yourself") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
+        raise InputError(f"{name}: {info.filename} cannot be read from the zip ({error})") from None
+    if len(data) > limit:
+        which = (f"is larger than {MAX_SOURCE_BYTES:,} bytes uncompressed" if limit == MAX_SOURCE_BYTES else
+                 f"takes the zip past {MAX_ZIP_BYTES:,} bytes uncompressed in all")
+        raise InputError(f"{name}: {info.filename} {which}; unzip it and import fewer files at a time")
+    return data
 
 
 def _from_path(path):
