@@ -175,3 +175,39 @@ def test_zip_caps_per_member_and_in_all_are_stated(monkeypatch):
     pair = _zip({"a/one.json": b" " * 8_000, "a/two.json": b" " * 8_000})
     with pytest.raises(InputError, match=r"a/two\.json takes the zip past 15,000 bytes uncompressed in all"):
         convert([("x.zip", bytes(pair))])
+
+
+# ----------------------------------------------------------------- CVAT: huge images, numbers beyond a float
+
+JOB12 = (FIXTURES / "cvat" / "shapes" / "job12" / "annotations.xml").read_text()
+
+
+def test_cvat_mask_on_a_huge_image_is_read_as_runs_without_its_pixels():
+    import tracemalloc
+
+    wide = JOB12.replace('name="leaf_a.png" width="20"', 'name="leaf_a.png" width="99999999"')
+    tracemalloc.start()
+    conversion = convert([("job.xml", wide.encode())], format="cvat", kind="masks")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2 ** 20  # the 10 × 99,999,999 image would take a gigabyte as pixels
+    row = next(r for r in conversion.rows if r["item"] == "leaf_a.png" and r["rle"])
+    runs = [int(v) for v in row["rle"].split()]
+    assert row["width"] == 99_999_999 and sum(runs) == 99_999_999 * 10 and sum(runs[1::2]) == 3 + 10 + 2
+
+
+def test_cvat_mask_on_an_image_above_the_pixel_ceiling_is_an_input_error():
+    huge = JOB12.replace('name="leaf_a.png" width="20"', 'name="leaf_a.png" width="999999999999"')
+    with pytest.raises(InputError, match="above the ceiling of 1,099,511,627,776 pixels") as error:
+        convert([("job.xml", huge.encode())], format="cvat", kind="masks")
+    assert error.value.column == "rle"
+
+
+@pytest.mark.parametrize("attribute, value", [("rotation", "1e400"), ("xtl", "-1e400"), ("ybr", "NaN")])
+def test_cvat_numbers_beyond_a_float_are_input_errors(attribute, value):
+    text = (FIXTURES / "cvat" / "replicas" / "replica_alice.xml").read_text()
+    text = text.replace("<box ", f'<box {attribute}="{value}" ', 1) if attribute == "rotation" else \
+        __import__("re").sub(rf'{attribute}="[^"]*"', f'{attribute}="{value}"', text, count=1)
+    with pytest.raises(InputError, match=f"'{attribute}' must be a finite number") as error:
+        convert([("r.xml", text.encode())], format="cvat", kind="polygons")
+    assert error.value.column == attribute
