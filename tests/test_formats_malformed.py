@@ -211,3 +211,15 @@ def test_cvat_numbers_beyond_a_float_are_input_errors(attribute, value):
     with pytest.raises(InputError, match=f"'{attribute}' must be a finite number") as error:
         convert([("r.xml", text.encode())], format="cvat", kind="polygons")
     assert error.value.column == attribute
+
+
+# ----------------------------------------------------------------- lines end at \n only
+
+@pytest.mark.parametrize("folder, expected", [
+    ("doccano", {("1", "alice", 9, 21), ("1", "bob", 9, 12)}),
+    ("brat", {("doc-1", "alice", 0, 12), ("doc-1", "bob", 4, 12)}),
+])
+def test_line_separators_inside_a_record_do_not_split_it(folder, expected):
+    conversion = convert(FIXTURES / "misreads" / folder / "line_separators")
+    assert {(str(r["item"]), r["annotator"], r["start"], r["end"]) for r in conversion.rows
+            if r["start"] is not None} == expected

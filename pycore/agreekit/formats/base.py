@@ -205,6 +205,12 @@ def register_format(reader):
     return reader
 
 
+def text_lines(text):
+    """The lines of ``text``, split at ``\n`` only (a ``\r`` before it dropped), as JSON Lines and brat define
+    them: ``str.splitlines`` also splits at U+0085, U+2028 and U+2029, which may sit inside a record's text."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
 def load_json(text):
     """``json.loads(text)``; JSON nested too deeply for Python's parser is a :class:`json.JSONDecodeError`
     (as malformed JSON is), not a ``RecursionError``."""

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
-from .base import Skipped, load_json
+from .base import Skipped, load_json, text_lines
 
 FIRST_LINE_BYTES = 64 * 1024 * 1024  # detection reads at most this much of a file's first line
 SUPERSEDED = "superseded by a later submission of the same annotator"
@@ -51,7 +51,7 @@ def jsonl_records(source):
         Naming the file and the line: a line that is not JSON, or not a JSON object.
     """
     out = []
-    for number, line in enumerate(source.text().splitlines(), start=1):
+    for number, line in enumerate(text_lines(source.text()), start=1):
         if not line.strip():
             continue
         try:
