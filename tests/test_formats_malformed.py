@@ -223,3 +223,12 @@ def test_line_separators_inside_a_record_do_not_split_it(folder, expected):
     conversion = convert(FIXTURES / "misreads" / folder / "line_separators")
     assert {(str(r["item"]), r["annotator"], r["start"], r["end"]) for r in conversion.rows
             if r["start"] is not None} == expected
+
+
+def test_an_empty_potato_user_state_is_warned_about():
+    state = (FIXTURES / "potato" / "spans" / "ann_a" / "user_state.json").read_bytes()
+    empty = json.dumps({"user_id": "ann_z", "instance_id_ordering": [], "current_instance_index": -1,
+                        "instance_id_to_label_to_value": {}, "instance_id_to_span_to_value": {}}).encode()
+    conversion = convert([("out/ann_a/user_state.json", state), ("out/ann_z/user_state.json", empty)])
+    assert "ann_z" not in {r["annotator"] for r in conversion.rows}
+    assert any("ann_z (out/ann_z/user_state.json)" in w and "left out" in w for w in conversion.warnings)

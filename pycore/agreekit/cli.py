@@ -373,7 +373,7 @@ def _convert(args):
     if args.to == "json":
         return json.dumps({"kind": conversion.kind, "rows": conversion.rows, "lengths": conversion.lengths,
                            "durations": conversion.durations, "summary": conversion.summary()}, indent=2,
-                          ensure_ascii=False)
+                          ensure_ascii=False, allow_nan=False)  # readers refuse non-finite numbers
     return conversion.to_csv().rstrip("\n")
 
 

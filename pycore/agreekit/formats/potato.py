@@ -203,13 +203,18 @@ def _annotations(sources):
     if states:
         if exports:
             warnings.append(f"read the user states; ignored the JSONL export(s) {name_list([s.name for s in exports])}")
-        records, seen, owner = [], {}, {}
+        records, seen, owner, empty = [], {}, {}, []
         for source in states:
             annotator, state_records, state_seen = _state(source)
             if annotator in owner:
                 raise InputError(f"{source.name} and {owner[annotator]} both hold the state of user {annotator!r}")
             owner[annotator], seen[annotator] = source.name, state_seen
             records += state_records
+            if not state_records and not state_seen:
+                empty.append(f"{annotator} ({source.name})")
+        if empty:
+            warnings.append(f"{len(empty)} user state(s) hold no annotation and no position in a queue, so those "
+                            f"annotators are left out: {name_list(empty)}")
         return Annotations(records, seen, SEEN_IN_STATES, warnings, [])
     kept = keep_latest([s for source in exports for s in _export_submissions(source)])
     records = [s.rows[0] for s in kept.submissions]
