@@ -250,6 +250,9 @@ def parse_xml(source):
         raise InputError(f"{source.name}: the XML has entity declarations (<!ENTITY …>), which agreekit does not "
                          "expand (an export never needs them): remove the DOCTYPE", line=parser.CurrentLineNumber,
                          column="DOCTYPE") from None
+    except LookupError as error:  # an encoding Python does not know, declared in the XML declaration
+        raise InputError(f"{source.name}: the XML declares an unknown encoding ({error})", line=1,
+                         column="encoding") from None
     except expat.ExpatError as error:
         raise InputError(f"{source.name}: not well-formed XML ({expat.ErrorString(error.code)}: line "
                          f"{error.lineno}, column {error.offset})", line=error.lineno) from None

@@ -161,11 +161,16 @@ def _state(source):
         state = load_json(source.text())
     except ValueError as error:
         raise InputError(f"{source.name}: not JSON ({error.args[0]})") from None
+    if not isinstance(state, dict):
+        raise InputError(f"{source.name}: a user state must be a JSON object")
     annotator = str(state.get("user_id") or source.folder)
     if not annotator:
         raise InputError(f"{source.name}: no 'user_id' and no user folder to name the annotator")
     labels = state.get("instance_id_to_label_to_value") or {}
     spans = state.get("instance_id_to_span_to_value") or {}
+    for name, value in (("instance_id_to_label_to_value", labels), ("instance_id_to_span_to_value", spans)):
+        if not isinstance(value, dict):
+            raise InputError(f"{source.name}: '{name}' must be an object (instance id → annotations)", column=name)
     records = []
     for instance in dict.fromkeys([*labels, *spans]):
         where = f"{source.name}: instance {instance!r}"

@@ -98,12 +98,31 @@ def _tasks(sources):
             if record.get("answer") not in ("accept", "reject", "ignore"):
                 raise InputError(f"{where}: 'answer' is {record.get('answer')!r}, expected accept, reject or "
                                  "ignore (is this a db-out export?)", column="answer", value=record.get("answer"))
+            _check_types(record, where)
             annotator = record.get("_annotator_id") or record.get("_session_id")
             if not annotator:
                 annotator, from_file = source.stem, from_file + 1
             order = (record.get("_timestamp") or 0, len(tasks))
             tasks.append(Task(source.name, where, str(record["_input_hash"]), str(annotator), order, record))
     return tasks, from_file
+
+
+FIELD_TYPES = {"spans": (list,), "relations": (list,), "options": (list,), "_timestamp": (int, float),
+               "_annotator_id": (str, int), "_session_id": (str, int), "text": (str,), "image": (str,)}
+
+
+def _check_types(record, where):
+    """An :class:`InputError` naming the field when a field Prodigy writes has another JSON type."""
+    for name, types in FIELD_TYPES.items():
+        value = record.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, types)):
+            raise InputError(f"{where}: '{name}' must be {' or '.join(t.__name__ for t in types)}, not {value!r}",
+                             column=name, value=value)
+    if not all(isinstance(span, dict) for span in record.get("spans") or []):
+        raise InputError(f"{where}: 'spans' must be a list of objects", column="spans")
+    if "_input_hash" in record and not isinstance(record["_input_hash"], (str, int)):
+        raise InputError(f"{where}: '_input_hash' must be a number or a text", column="_input_hash",
+                         value=record["_input_hash"])
 
 
 def _kind_of(tasks, kind):

@@ -107,6 +107,8 @@ def checked_offsets(start, end, text, where, quoted=None):
         when they would as UTF-16 code units).
     """
     start, end = _offset(start, where, "start"), _offset(end, where, "end")
+    if quoted is not None and not isinstance(quoted, str):
+        raise InputError(f"{where}: the span's 'text' must be a text, not {quoted!r}", column="text", value=quoted)
     if end < start:
         raise InputError(f"{where}: end {end} is before start {start}", column="end", value=end)
     if text is None:
