@@ -137,6 +137,8 @@ def _labels(source, data):
     """Category id → name, or None when the file has no ``categories``."""
     if data.get("categories") is None:
         return None
+    if not isinstance(data["categories"], list):
+        raise InputError(f"{source.name}: 'categories' must be a list of {{id, name}}", column="categories")
     labels = {}
     for index, category in enumerate(data["categories"]):
         if not (isinstance(category, dict) and _is_id(category.get("id")) and isinstance(category.get("name"), str)):

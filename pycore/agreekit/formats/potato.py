@@ -174,11 +174,16 @@ def _state(source):
     records = []
     for instance in dict.fromkeys([*labels, *spans]):
         where = f"{source.name}: instance {instance!r}"
-        raw = labels.get(instance, [])
+        raw, marked = labels.get(instance) or [], spans.get(instance) or []
+        if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
+            raise InputError(f"{where}: its labels and spans must be lists or objects", column="instance")
         records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
-                              list(_span_dicts(spans.get(instance, []))), _answer_schemas(raw)))
+                              list(_span_dicts(marked)), _answer_schemas(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
+    if not isinstance(ordering, list):
+        raise InputError(f"{source.name}: 'instance_id_ordering' must be a list of instance ids",
+                         column="instance_id_ordering")
     shown = ordering[:current + 1] if isinstance(current, int) and not isinstance(current, bool) else []
     return annotator, records, [str(i) for i in shown]
 
@@ -191,9 +196,11 @@ def _export_submissions(source):
         if "instance_id" not in record or "user_id" not in record:
             raise InputError(f"{where}: a record needs 'instance_id' and 'user_id'")
         item, annotator = str(record["instance_id"]), str(record["user_id"])
-        raw = record.get("labels") or {}
-        read = Record(source.name, where, annotator, item, _image_objects(raw, where),
-                      list(_span_dicts(record.get("spans") or {})), _answer_schemas(raw))
+        raw, marked = record.get("labels") or {}, record.get("spans") or {}
+        if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
+            raise InputError(f"{where}: 'labels' and 'spans' must be lists or objects", column="labels")
+        read = Record(source.name, where, annotator, item, _image_objects(raw, where), list(_span_dicts(marked)),
+                      _answer_schemas(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 

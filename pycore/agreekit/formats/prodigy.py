@@ -118,8 +118,8 @@ def _check_types(record, where):
         if value is not None and (isinstance(value, bool) or not isinstance(value, types)):
             raise InputError(f"{where}: '{name}' must be {' or '.join(t.__name__ for t in types)}, not {value!r}",
                              column=name, value=value)
-    if not all(isinstance(span, dict) for span in record.get("spans") or []):
-        raise InputError(f"{where}: 'spans' must be a list of objects", column="spans")
+    if not all(isinstance(span, dict) and isinstance(span.get("type", ""), str) for span in record.get("spans") or []):
+        raise InputError(f"{where}: 'spans' must be a list of objects (a 'type' a text)", column="spans")
     if "_input_hash" in record and not isinstance(record["_input_hash"], (str, int)):
         raise InputError(f"{where}: '_input_hash' must be a number or a text", column="_input_hash",
                          value=record["_input_hash"])
