@@ -184,3 +184,14 @@ def test_dict_row_without_geometry_is_the_same_error_in_any_order(kind, full, fi
         with pytest.raises(InputError, match="missing column") as error:
             agreekit.report(kind, [rows[k] for k in order], bootstrap=0)
         assert error.value.column == first_column and error.value.line == order.index(1) + 1
+
+
+# ----------------------------------------------------------------- readable data refused before
+
+def test_doccano_1x_export_with_data_instead_of_text_is_read():
+    conversion = convert(FIXTURES / "misreads" / "doccano" / "version1")
+    assert conversion.format == "doccano"
+    assert {(r["item"], r["annotator"], r["start"], r["end"], r["label"]) for r in conversion.rows} == {
+        ("11", "maria", 0, 6, "ORG"), ("11", "maria", 16, 22, "LOC"), ("11", "tomas", 0, 6, "ORG"),
+        ("12", "maria", None, None, None), ("12", "tomas", None, None, None)}
+    assert conversion.lengths == {"11": "Globex opened in Lisbon.", "12": "No names here."}
