@@ -195,3 +195,17 @@ def test_doccano_1x_export_with_data_instead_of_text_is_read():
         ("11", "maria", 0, 6, "ORG"), ("11", "maria", 16, 22, "LOC"), ("11", "tomas", 0, 6, "ORG"),
         ("12", "maria", None, None, None), ("12", "tomas", None, None, None)}
     assert conversion.lengths == {"11": "Globex opened in Lisbon.", "12": "No names here."}
+
+
+def test_a_folder_with_a_readme_license_and_uem_is_detected_and_they_are_named():
+    conversion = convert(FIXTURES / "misreads" / "coco" / "with_readme")
+    assert conversion.format == "coco" and annotators(conversion) == ["alice", "bob"]
+    [warning] = [w for w in conversion.warnings if w.startswith("ignored")]
+    assert all(name in warning for name in ("README.md", "LICENSE", "all.uem"))
+
+
+def test_files_in_two_formats_are_named_in_the_error():
+    coco = (FIXTURES / "misreads" / "coco" / "with_readme" / "alice.json").read_bytes()
+    rttm = b"SPEAKER rec 1 0.5 1.0 <NA> <NA> alice <NA> <NA>\n"
+    with pytest.raises(InputError, match=r"different formats \(coco: x/alice\.json; rttm: x/rec\.rttm\)"):
+        convert([("x/alice.json", coco), ("x/rec.rttm", rttm)])

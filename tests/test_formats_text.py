@@ -440,11 +440,15 @@ def test_truncated_files_name_the_file_and_record():
         convert(("alice.jsonl", doccano[:-20]))
 
 
-def test_a_companion_of_another_format_is_still_refused():
+def test_a_file_no_format_claims_is_ignored_and_named():
     ann = ("a/d.ann", b"T1\tPER 0 5\tAlice\n")
-    with pytest.raises(InputError, match=r"notes\.md: not a format agreekit reads"):
-        detect(load_sources([ann, ("a/notes.md", b"# notes")]))
+    assert detect(load_sources([ann, ("a/notes.md", b"# notes")])) == "brat"  # issue 22: a README never blocks
+    conversion = convert([ann, ("a/d.txt", b"Alice"), ("a/notes.md", b"# notes")])
+    assert any("ignored 1 file(s)" in w and "a/notes.md" in w for w in conversion.warnings)
+    assert "a/notes.md" not in conversion.sources
     assert detect(load_sources([ann, ("a/d.txt", b"Alice")])) == "brat"
+    with pytest.raises(InputError, match=r"notes\.md: not a format agreekit reads"):
+        detect(load_sources([("a/notes.md", b"# notes")]))
 
 
 # ============================================================ command line

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
 
+from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
 
@@ -356,12 +357,13 @@ def load_sources(sources):
 # ----------------------------------------------------------------- detection and the entry point
 
 def detect(sources):
-    """The one format every source is in, or an :class:`InputError` saying what was tried and why not.
+    """The one format the sources are in, or an :class:`InputError` saying what was tried and why not.
 
-    A source that fits no format is accepted when it is a companion file of the
-    one format the other sources are in (see :class:`Reader`).
+    Files no format claims (a README, a LICENSE, a ``.uem``, a format's
+    companion files) are left to :func:`unclaimed` as long as some file is in
+    a format; files in two formats are an error naming them.
     """
-    found, reasons, unfit = set(), {}, []
+    found, reasons = {}, {}
     for source in sources:
         fits = []
         for name, reader in sorted(READERS.items(), key=lambda item: item[1].position):
@@ -371,18 +373,22 @@ def detect(sources):
             else:
                 reasons.setdefault(source.name, []).append(f"{reader.title}: {reason}")
         if fits:
-            found.add(fits[0])
-        else:
-            unfit.append(source)
+            found.setdefault(fits[0], []).append(source.name)
     if len(found) > 1:
-        raise InputError("the files are in different formats (" + ", ".join(sorted(found)) + "); import one "
-                         "format at a time")
-    companion = READERS[next(iter(found))].companion if found else None
-    for source in unfit:
-        if companion is None or not companion(source):
-            tried = "; ".join(reasons.get(source.name, [])) or "no format"
-            raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
-    return found.pop()
+        raise InputError("the files are in different formats (" + "; ".join(
+            f"{name}: {', '.join(files[:3])}{' …' if len(files) > 3 else ''}" for name, files in sorted(found.items()))
+            + "); import one format at a time")
+    if not found:
+        source = sources[0]
+        tried = "; ".join(reasons.get(source.name, [])) or "no format"
+        raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
+    return next(iter(found))
+
+
+def unclaimed(sources, format):
+    """The sources that are neither in ``format`` nor a companion file of it (a README, a LICENSE, …)."""
+    reader = READERS[format]
+    return [s for s in sources if reader.detect(s) is not None and not (reader.companion and reader.companion(s))]
 
 
 def convert(sources, *, format="auto", kind=None, **options):
@@ -405,9 +411,11 @@ def convert(sources, *, format="auto", kind=None, **options):
         ``rows`` (list of dicts for ``agreekit.report(kind, rows)``), ``lengths``,
         ``warnings``, ``skipped`` and :meth:`Conversion.summary`.
     """
-    loaded = load_sources(sources)
+    loaded, ignored = load_sources(sources), []
     if format == "auto":
         format = detect(loaded)
+        ignored = unclaimed(loaded, format)
+        loaded = [s for s in loaded if s not in ignored]
     if format not in READERS:
         raise InputError(f"unknown format {format!r}; expected one of {', '.join(sorted(READERS))}",
                          column="format", value=format)
@@ -418,6 +426,9 @@ def convert(sources, *, format="auto", kind=None, **options):
     check_options(reader, options)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
+    if ignored:
+        conversion.warnings.append(f"ignored {len(ignored)} file(s) that are not {reader.title} files: "
+                                   f"{name_list([s.name for s in ignored])}")
     columns = kind_columns(conversion.kind)  # every row has every column (None = empty), as the kinds read dicts
     conversion.rows = [{c: row.get(c) for c in columns} for row in conversion.rows]
     if not conversion.rows:
