@@ -232,3 +232,27 @@ def test_an_empty_potato_user_state_is_warned_about():
     conversion = convert([("out/ann_a/user_state.json", state), ("out/ann_z/user_state.json", empty)])
     assert "ann_z" not in {r["annotator"] for r in conversion.rows}
     assert any("ann_z (out/ann_z/user_state.json)" in w and "left out" in w for w in conversion.warnings)
+
+
+# ----------------------------------------------------------------- format options on the command line
+
+def test_convert_help_lists_every_formats_options(capsys):
+    from agreekit.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    text = capsys.readouterr().out
+    for name, reader in READERS.items():
+        options = reader_options(reader)
+        assert any(line.split()[:1] == [name] and all(o in line for o in options) for line in text.splitlines())
+
+
+def test_convert_passes_format_options_and_refuses_unknown_ones(capsys):
+    from agreekit.cli import main
+
+    assert main(["convert", str(FIXTURES / "textgrid"), "--option", "annotator=file", "--option", "item=rec",
+                 "--to", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {row["item"] for row in rows} == {"rec"} and {row["annotator"] for row in rows} == {"rec1", "rec2"}
+    assert main(["convert", str(FIXTURES / "textgrid"), "--option", "tiers=[1]"]) == 2
+    assert "unknown option 'tiers'; its options are annotator, item, separator" in capsys.readouterr().err
