@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.geometry.rle import rle_to_string
+from agreekit.parse.rle import rle_to_string
 
 # A fixed set of examples, so the suite never flakes; AGREEKIT_FUZZ_EXAMPLES=2000 explores afresh.
 EXPLORE = int(os.environ.get("AGREEKIT_FUZZ_EXAMPLES", 0))

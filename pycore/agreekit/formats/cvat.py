@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import name_list
-from ..geometry.rle import MAX_PIXELS
+from ..parse.rle import MAX_PIXELS
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, parse_xml, register_format
 from .submissions import Submission, annotator_names, merge
