@@ -310,14 +310,13 @@ def _zip_member(archive, info, name, budget):
 
 def _from_path(path):
     if os.path.isdir(path):
-        files = []
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = [d for d in dirs if not hidden(d)]  # os.walk then does not enter them
-            files += [os.path.join(folder, name) for name in names if not hidden(name)]
         out = []
-        for full in sorted(files):
-            rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
-            out += _expand(rel.replace(os.sep, "/"), _read_file(full))
+        for folder, dirs, files in os.walk(path):  # top-down: a folder's files, then its sorted subfolders
+            dirs[:] = sorted(d for d in dirs if not hidden(d))  # os.walk then does not enter hidden ones
+            for file in sorted(f for f in files if not hidden(f)):
+                full = os.path.join(folder, file)
+                rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
+                out += _expand(rel.replace(os.sep, "/"), _read_file(full))
         return out
     return _expand(os.path.basename(path), _read_file(path))
 
