@@ -209,3 +209,9 @@ def test_files_in_two_formats_are_named_in_the_error():
     rttm = b"SPEAKER rec 1 0.5 1.0 <NA> <NA> alice <NA> <NA>\n"
     with pytest.raises(InputError, match=r"different formats \(coco: x/alice\.json; rttm: x/rec\.rttm\)"):
         convert([("x/alice.json", coco), ("x/rec.rttm", rttm)])
+
+
+def test_cvat_project_subsets_sharing_an_image_name_are_items_of_their_subset():
+    conversion = convert(FIXTURES / "misreads" / "cvat" / "project_subsets.xml")
+    assert [(r["item"], r["x"]) for r in conversion.rows] == [
+        ("Train/frame_001.jpg", 4.0), ("Validation/frame_001.jpg", 30.0), ("frame_002.jpg", None)]

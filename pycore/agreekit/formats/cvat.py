@@ -132,7 +132,8 @@ def _whole(element, name, where, required=True):
 
 
 def _images(source, root):
-    """The :class:`Image` of each ``<image>``, named by ``name`` (with the task where a project repeats one)."""
+    """The :class:`Image` of each ``<image>``, named by ``name``; where a project repeats a name, with its
+    task (``name (task 4)``), else with its subset (``Train/name``)."""
     elements = root.findall("image")
     counts = Counter(element.get("name") for element in elements)
     images = []
@@ -144,6 +145,8 @@ def _images(source, root):
             raise InputError(f"{where}: an <image> needs a 'name'", column="name")
         if counts[name] > 1 and element.get("task_id") is not None:
             name = f"{name} (task {element.get('task_id')})"
+        elif counts[name] > 1 and element.get("subset"):  # a project's subsets (Train, Test) may share names
+            name = f"{element.get('subset')}/{name}"
         images.append(Image(name, _whole(element, "width", where, False), _whole(element, "height", where, False),
                             record))
     twice = [item for item, n in Counter(image.item for image in images).items() if n > 1]
