@@ -15,11 +15,11 @@ list of dicts) and returns a :class:`~agreekit.results.Report`; the registry
 
 Floors, each importing only from the floors before it (``tests/test_layout.py``
 checks it; ``docs/architecture.md`` draws them): ``errors``, ``runtime``,
-``rows``, ``results``, ``arrays``, ``options``, ``registry``, ``parse`` →
+``rows``, ``results``, ``arrays``, ``options``, ``registry``, ``report_shape``, ``parse`` →
 ``geometry`` → ``matching`` → ``measures`` → the object engine and other
 shared machinery (``objects``, ``object_sets``, ``breakdowns``,
 ``object_detail``, ``unitizing_report``, ``text``) → ``kinds`` (one package
-per kind) → this package, ``cli``, ``item_detail``, ``share``, ``schema``,
+per kind) → this package, ``cli``, ``item_detail``, ``share``,
 ``simulate`` and the web bridge.
 """
 from .geometry.cuboids import iou3d

@@ -34,6 +34,7 @@ from .compare import polygon_kind, polygon_objects
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
 from .text import polygons_text
+from .shape import SHAPE
 
 # An exact polygon GIoU costs far more than a box's (about 3 × 10⁵ pairs/s for
 # quadrilaterals, 8 × 10⁴ for 20-gons, per CPU core): the exact baseline is kept
@@ -60,7 +61,7 @@ def _duplicates(objects, polygons):
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
-          item_detail=DETAIL)
+          item_detail=DETAIL, shape=SHAPE)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
              progress=None):

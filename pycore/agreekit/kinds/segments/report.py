@@ -41,6 +41,7 @@ from .durations import read_durations
 from .rows import COLUMNS, SYNONYMS, read_segments
 from .sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
 from .text import format_segments
+from .shape import SHAPE
 
 @register("segments", title="Segments", summary="time segments: item, annotator, start, end, label (seconds)",
           options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
@@ -56,7 +57,7 @@ from .text import format_segments
                                minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
-          item_detail=DETAIL)
+          item_detail=DETAIL, shape=SHAPE)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
              progress=None):
