@@ -256,3 +256,32 @@ def test_convert_passes_format_options_and_refuses_unknown_ones(capsys):
     assert {row["item"] for row in rows} == {"rec"} and {row["annotator"] for row in rows} == {"rec1", "rec2"}
     assert main(["convert", str(FIXTURES / "textgrid"), "--option", "tiers=[1]"]) == 2
     assert "unknown option 'tiers'; its options are annotator, item, separator" in capsys.readouterr().err
+
+
+def _potato_mask_state(user, size, counts):
+    objects = json.dumps([{"type": "mask", "label": "road", "rle": {"counts": counts, "size": size}}])
+    return json.dumps({"user_id": user, "instance_id_ordering": ["img"], "current_instance_index": 0,
+                       "instance_id_to_label_to_value": {"img": [[{"schema": "objects", "name": "_data"}, objects]]},
+                       "instance_id_to_span_to_value": {}}).encode()
+
+
+def test_potato_mask_on_a_huge_image_is_refused_without_allocating_its_pixels():
+    import tracemalloc
+
+    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [60_000, 60_000], [5, 7])) for u in ("a", "b")]
+    tracemalloc.start()
+    with pytest.raises(InputError, match="above the ceiling of 268,435,456 pixels") as error:
+        convert(sources, kind="masks")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2 ** 20 and error.value.column == "rle"  # 60,000² pixels took 6.9 GB before
+
+
+def test_potato_mask_runs_become_the_same_coco_runs_as_before():
+    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [2, 3], counts))
+               for u, counts in (("a", [1, 2, 2, 1]), ("b", [1, 2, 1]))]
+    rows = {r["annotator"]: r["rle"] for r in convert(sources, kind="masks").rows}
+    from agreekit.parse.rle import rle_to_string
+
+    # read down the columns; b's runs stop after 4 of the 6 pixels and end in background
+    assert rows == {"a": rle_to_string([2, 1, 1, 2]), "b": rle_to_string([2, 1, 1, 1, 1])}

@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-import numpy as np
-
-from ..geometry.rle import encode
 from ..parse.rle import rle_to_string
 from ..rows import InputError
 from .base import Skipped
+from .cvat import crop_runs_to_coco
 from .span_records import saw_nothing
 
 IMAGE_KINDS = {"bbox": "boxes", "polygon": "polygons", "mask": "masks"}
@@ -95,9 +93,12 @@ def _mask(obj, where):
     covered = sum(counts)
     if covered > height * width:
         raise InputError(f"{where}: the runs add up to {covered}, more than {height} × {width} pixels")
-    flat = np.zeros(height * width, dtype=bool)
-    flat[:covered] = np.repeat(np.arange(len(counts)) % 2 == 1, counts)
-    runs = encode(flat.reshape(height, width))
+    rest = height * width - covered  # runs that stop short end in background
+    counts = counts + [rest] if len(counts) % 2 == 0 else counts[:-1] + [counts[-1] + rest]
+    try:  # the whole image as CVAT's crop: run lengths out, pixels held only up to MAX_CROP_PIXELS
+        runs = crop_runs_to_coco(counts, 0, 0, width, height, width, height)
+    except ValueError as error:
+        raise InputError(f"{where}: {error}", column="rle") from None
     return Shape({"width": width, "height": height, "rle": rle_to_string(runs)}, padded=covered < height * width)
 
 
