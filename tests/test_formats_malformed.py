@@ -285,3 +285,18 @@ def test_potato_mask_runs_become_the_same_coco_runs_as_before():
 
     # read down the columns; b's runs stop after 4 of the 6 pixels and end in background
     assert rows == {"a": rle_to_string([2, 1, 1, 2]), "b": rle_to_string([2, 1, 1, 1, 1])}
+
+
+@pytest.mark.parametrize("fixture, old, new, kind, field", [
+    ("prodigy/images.jsonl", '"x": 10,', '"x": NaN,', "boxes", "x"),
+    ("prodigy/images.jsonl", '[[300, 300]', '[[Infinity, 300]', "polygons", "points"),
+    ("potato/images/annotation_output/ann_a/user_state.json", '\\"x\\": 0.1', '\\"x\\": NaN', "boxes", "x"),
+    ("potato/images/annotation_output/ann_a/user_state.json", '\\"x\\": 0.9', '\\"x\\": -Infinity', "polygons", "x"),
+])
+def test_non_finite_coordinates_are_refused_where_they_are_read(fixture, old, new, kind, field):
+    text = (FIXTURES / fixture).read_text()
+    assert old in text
+    with pytest.raises(InputError, match="finite") as error:
+        convert([(f"out/ann_a/{Path(fixture).name}", text.replace(old, new, 1).encode())], kind=kind)
+    assert error.value.column == field
+    assert "line 1, span" in str(error.value) or "instance 'img_a', object" in str(error.value)

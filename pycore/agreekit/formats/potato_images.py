@@ -5,6 +5,7 @@ This module is part of the Potato reader: it registers nothing.
 from __future__ import annotations
 
 import json
+import math
 from typing import NamedTuple
 
 from ..parse.rle import rle_to_string
@@ -50,8 +51,10 @@ def _number(fields, name, where, *synonyms):
     for key in (name, *synonyms):
         value = fields.get(key) if isinstance(fields, dict) else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise InputError(f"{where}: '{key}' is not a finite number", column=key, value=value)
             return float(value)
-    raise InputError(f"{where}: no number '{name}'")
+    raise InputError(f"{where}: no number '{name}'", column=name)
 
 
 def _box(obj, scale, where):
@@ -66,13 +69,22 @@ def _box(obj, scale, where):
     return Shape({"x": x, "y": y, "w": w, "h": h}, fractions and scale is None)
 
 
+def _point(point, where):
+    """``[x, y]`` of one polygon point, ``{x, y}`` or ``[x, y]``, both finite numbers."""
+    if isinstance(point, list) and len(point) == 2:
+        point = {"x": point[0], "y": point[1]}
+    if not isinstance(point, dict):
+        raise InputError(f"{where}: a polygon's points must be {{x, y}} or [x, y]", column="points", value=point)
+    return [_number(point, "x", where), _number(point, "y", where)]
+
+
 def _polygon(obj, scale, where):
     """The :class:`Shape` ``{points}`` of a polygon object (``[{x, y}, …]`` or ``[[x, y], …]``)."""
     fractions = obj.get("coordinates") is not None
     raw = obj.get("coordinates") if fractions else obj.get("points")
     if not isinstance(raw, list) or len(raw) < 3:
         raise InputError(f"{where}: a polygon needs at least 3 points")
-    points = [[_number(p, "x", where), _number(p, "y", where)] if isinstance(p, dict) else list(p) for p in raw]
+    points = [_point(p, where) for p in raw]
     if fractions and scale is not None:
         points = [[x * scale[0], y * scale[1]] for x, y in points]
     return Shape({"points": json.dumps(points)}, fractions and scale is None)

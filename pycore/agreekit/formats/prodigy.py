@@ -29,6 +29,7 @@ Every line is one answer: the task (``text`` or ``image``), the annotator's
 from __future__ import annotations
 
 import json
+import math
 from typing import NamedTuple
 
 from ..arrays import name_list
@@ -162,10 +163,16 @@ def _text_rows(task, texts):
     return rows or [saw_nothing(task.item, task.annotator)]
 
 
+def _finite(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _number(span, names, where):
     for name in names:
         value = span.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise InputError(f"{where}: '{name}' is not a finite number", column=name, value=value)
             return float(value)
     raise InputError(f"{where}: no number '{names[0]}'", column=names[0])
 
@@ -180,8 +187,10 @@ def _shape_row(task, span, kind, where):
         return {"item": task.item, "annotator": task.annotator, "x": x, "y": y, "w": w, "h": h, "label": label}
     if kind == "polygons" and shape in SHAPE_KINDS:
         points = span.get("points")
-        if not isinstance(points, list) or len(points) < 3:
-            raise InputError(f"{where}: a {shape} needs at least 3 'points'", column="points")
+        if not isinstance(points, list) or len(points) < 3 or not all(
+                isinstance(p, list) and len(p) == 2 and all(_finite(v) for v in p) for p in points):
+            raise InputError(f"{where}: a {shape} needs at least 3 'points' [x, y] of finite numbers",
+                             column="points", value=points)
         return {"item": task.item, "annotator": task.annotator, "points": json.dumps(points), "label": label}
     return None
 
