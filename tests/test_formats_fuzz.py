@@ -31,7 +31,8 @@ MEMORY = 200 * 2 ** 20  # bytes a conversion of these small files may allocate a
 # (format, fixture folder or file): every reader, its files read as the user would drop them in
 EXPORTS = [("labelstudio", "labelstudio"), ("coco", "coco/per_file"), ("cvat", "cvat/shapes"),
            ("prodigy", "prodigy/ner_news.jsonl"), ("prodigy", "prodigy/images.jsonl"),
-           ("doccano", "doccano/all_documents"), ("potato", "potato/spans"), ("potato", "potato/images"), ("potato", "potato/export"),
+           ("doccano", "doccano/all_documents"), ("potato", "potato/spans"), ("potato", "potato/images"),
+           ("potato", "potato/export"),
            ("brat", "brat/corpus"), ("rttm", "rttm"), ("textgrid", "textgrid"), ("elan", "elan"),
            ("audacity", "audacity")]
 

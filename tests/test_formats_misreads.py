@@ -33,7 +33,8 @@ def test_hidden_folders_of_a_zip_are_not_annotators():
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in ("alice.json", "bob.json"):
             archive.writestr(f"export/{name}", (folder / name).read_bytes())
-            archive.writestr(f"export/.git/{name}", (folder / ".ipynb_checkpoints" / "alice-checkpoint.json").read_bytes())
+            checkpoint = (folder / ".ipynb_checkpoints" / "alice-checkpoint.json").read_bytes()
+            archive.writestr(f"export/.git/{name}", checkpoint)
         archive.writestr("export/.ipynb_checkpoints/alice-checkpoint.json",
                          (folder / ".ipynb_checkpoints" / "alice-checkpoint.json").read_bytes())
         archive.writestr("__MACOSX/export/._alice.json", (folder / "__MACOSX" / "._bob.json").read_bytes())

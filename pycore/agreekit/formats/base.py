@@ -374,9 +374,9 @@ def detect(sources):
         if fits:
             found.setdefault(fits[0], []).append(source.name)
     if len(found) > 1:
-        raise InputError("the files are in different formats (" + "; ".join(
-            f"{name}: {', '.join(files[:3])}{' …' if len(files) > 3 else ''}" for name, files in sorted(found.items()))
-            + "); import one format at a time")
+        named = [f"{name}: {', '.join(files[:3])}{' …' if len(files) > 3 else ''}"
+                 for name, files in sorted(found.items())]
+        raise InputError(f"the files are in different formats ({'; '.join(named)}); import one format at a time")
     if not found:
         source = sources[0]
         tried = "; ".join(reasons.get(source.name, [])) or "no format"
