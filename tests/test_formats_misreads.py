@@ -4,6 +4,7 @@ Every fixture under tests/fixtures/formats/ used here was written for these test
 shape the tool exports (see docs/import.md); each test fails on the misreading it guards.
 """
 import io
+import json
 import zipfile
 from pathlib import Path
 
@@ -216,3 +217,19 @@ def test_cvat_project_subsets_sharing_an_image_name_are_items_of_their_subset():
     conversion = convert(FIXTURES / "misreads" / "cvat" / "project_subsets.xml")
     assert [(r["item"], r["x"]) for r in conversion.rows] == [
         ("Train/frame_001.jpg", 4.0), ("Validation/frame_001.jpg", 30.0), ("frame_002.jpg", None)]
+
+
+def test_labelstudio_csv_export_is_detected_and_read_as_its_json_min():
+    import csv
+
+    path = FIXTURES / "misreads" / "labelstudio" / "project_export.csv"
+    conversion = convert(path)
+    assert conversion.format == "labelstudio" and conversion.kind == "boxes"
+    with path.open(newline="") as handle:  # the same records as JSON_MIN: empty cells left out, lists parsed
+        records = [{k: json.loads(v) if v.startswith("[") else v for k, v in row.items() if v}
+                   for row in csv.DictReader(handle)]
+    as_min = convert([("project_export.json", json.dumps(records).encode())])
+    assert conversion.rows == as_min.rows
+    assert [(r["item"], r["annotator"], r["x"]) for r in conversion.rows] == [
+        ("dock_01.jpg", "ines@example.org", 40), ("dock_01.jpg", "omar@example.org", 44),
+        ("dock_02.jpg", "ines@example.org", 120), ("dock_02.jpg", "omar@example.org", None)]
