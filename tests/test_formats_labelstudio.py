@@ -233,13 +233,11 @@ def test_polygons_request_reads_polygons_and_turns_rectangles():
 
 def test_boxes_request_leaves_rotated_rectangles_out():
     c = converted("ls_shapes.json", kind="boxes")
-    expected = [
-        nothing("boxes", "street.png", "1"),
-        {"item": "street.png", "annotator": "2", "x": 20, "y": 20, "w": 60, "h": 40, "label": "car"},
-        nothing("boxes", "street.png", "3"),
-    ]
+    # annotators 1 (a polygon) and 3 (a rotated rectangle) drew regions: left out, not saw-nothing rows
+    expected = [{"item": "street.png", "annotator": "2", "x": 20, "y": 20, "w": 60, "h": 40, "label": "car"}]
     assert_rows(c, expected)
-    assert_report_matches(c, expected)
+    assert "task 5 annotation 51" in warning_with(c, "not counted as saw nothing")
+    assert "task 5 annotation 53" in warning_with(c, "not counted as saw nothing")
     reasons = {(s.where, s.reason) for s in c.skipped}
     assert ("task 5, annotation 53, region b3", "rotated rectangle (boxes are axis-aligned)") in reasons
     assert ("task 5, annotation 51, region p1", "polygon, not boxes") in reasons
@@ -433,15 +431,16 @@ def test_a_rectangle_turned_30_degrees_about_its_top_left_corner():
     c, s = 3 ** 0.5 / 2, 0.5  # cos 30°, sin 30°; the box is 60 × 40 px at (60, 20), y pointing down
     corners = [60, 20, 60 + 60 * c, 20 + 60 * s, 60 + 60 * c - 40 * s, 20 + 60 * s + 40 * c, 60 - 40 * s, 20 + 40 * c]
     assert points(row["points"]) == pytest.approx(corners, abs=1e-9)
-    assert convert(one_task([rect]), kind="boxes").skipped[0].reason == "rotated rectangle (boxes are axis-aligned)"
+    with pytest.raises(InputError, match=r"no boxes annotations \(1 skipped: 1 rotated rectangle \(boxes are "
+                                         r"axis-aligned\)\)"):
+        convert(one_task([rect]), kind="boxes")  # not a saw-nothing row: the annotator drew a region
 
 
 def test_a_self_intersecting_polygon_is_skipped():
     bow = {"id": "p", "type": "polygonlabels", "original_width": 100, "original_height": 100,
            "value": {"points": [[0, 0], [10, 10], [10, 0], [0, 10]], "polygonlabels": ["a"]}}
-    c = convert(one_task([bow]))
-    assert c.rows == [nothing("polygons", "a.jpg", "1")]
-    assert c.skipped[0].reason.startswith("polygon that is not simple")
+    with pytest.raises(InputError, match=r"no polygons annotations \(1 skipped: 1 polygon that is not simple"):
+        convert(one_task([bow]))  # not a saw-nothing row: the annotator drew a region
 
 
 def test_a_broken_brush_stream_is_an_error_naming_the_region():

@@ -306,10 +306,9 @@ def test_potato_images_hold_several_kinds():
 
 def test_potato_boxes_in_fractions_and_a_user_who_saw_nothing():
     c = convert(IMAGES, kind="boxes")
+    # img_c holds only masks: ann_a and ann_b drew there, so they are left out, not "saw nothing" (issue 22)
     expected = [box("img_a", "ann_a", 0.1, 0.2, 0.3, 0.4, "dog"), box("img_b", "ann_a", 0.25, 0.25, 0.5, 0.5, "dog"),
-                blank("img_c", "ann_a", "boxes"),             # a mask only: saw it, drew no box
                 box("img_a", "ann_b", 0.12, 0.2, 0.3, 0.38, "dog"), box("img_b", "ann_b", 0.2, 0.25, 0.5, 0.55, "cat"),
-                blank("img_c", "ann_b", "boxes"),
                 blank("img_a", "ann_c", "boxes"),             # _data "[]"
                 box("img_b", "ann_c", 0.25, 0.2, 0.5, 0.5, "dog")]
     assert c.rows == expected
@@ -317,6 +316,7 @@ def test_potato_boxes_in_fractions_and_a_user_who_saw_nothing():
                           "mask: read with kind masks": 2}
     assert any("fractions of the image" in w and "img_a, img_b" in w for w in c.warnings)
     assert any("ignored 1 other file(s)" in w and "task_config.yaml" in w for w in c.warnings)
+    assert any("not counted as saw nothing: ann_a on img_c, ann_b on img_c" in w for w in c.warnings)
     same_report("boxes", c, expected)
 
 
@@ -333,7 +333,7 @@ def test_potato_polygons():
     drawn = [(r["annotator"], r["item"], json.loads(r["points"])) for r in c.rows if r["points"]]
     assert drawn == [("ann_a", "img_a", [[0.5, 0.5], [0.9, 0.5], [0.7, 0.9]]),
                      ("ann_b", "img_a", [[0.5, 0.52], [0.9, 0.5], [0.7, 0.88]])]
-    assert sum(r["points"] is None for r in c.rows) == 6
+    assert [(r["annotator"], r["item"]) for r in c.rows if r["points"] is None] == [("ann_c", "img_a")]  # "[]"
 
 
 def test_potato_masks_row_major_runs_become_coco_column_major():
@@ -348,7 +348,7 @@ def test_potato_masks_row_major_runs_become_coco_column_major():
     assert c.rows == expected
     assert decode(rle_from_string(c.rows[0]["rle"]), 2, 3).tolist() == [[False, True, True], [False, False, True]]
     assert any("1 mask(s) have runs that stop short" in w for w in c.warnings)
-    assert any("6 saw-nothing row(s) left out" in w for w in c.warnings)
+    assert any("1 saw-nothing row(s) left out" in w for w in c.warnings)  # ann_c's "[]" on img_a
     same_report("masks", c, expected)
 
 
@@ -441,11 +441,15 @@ def test_truncated_files_name_the_file_and_record():
         convert(("alice.jsonl", doccano[:-20]))
 
 
-def test_a_companion_of_another_format_is_still_refused():
+def test_a_file_no_format_claims_is_ignored_and_named():
     ann = ("a/d.ann", b"T1\tPER 0 5\tAlice\n")
-    with pytest.raises(InputError, match=r"notes\.md: not a format agreekit reads"):
-        detect(load_sources([ann, ("a/notes.md", b"# notes")]))
+    assert detect(load_sources([ann, ("a/notes.md", b"# notes")])) == "brat"  # issue 22: a README never blocks
+    conversion = convert([ann, ("a/d.txt", b"Alice"), ("a/notes.md", b"# notes")])
+    assert any("ignored 1 file(s)" in w and "a/notes.md" in w for w in conversion.warnings)
+    assert "a/notes.md" not in conversion.sources
     assert detect(load_sources([ann, ("a/d.txt", b"Alice")])) == "brat"
+    with pytest.raises(InputError, match=r"notes\.md: not a format agreekit reads"):
+        detect(load_sources([("a/notes.md", b"# notes")]))
 
 
 # ============================================================ command line
@@ -477,7 +481,7 @@ def test_cli_report_and_convert(name, kind, path, header):
 def test_cli_potato_boxes_and_a_refused_export():
     report = _cli("boxes", str(IMAGES), "--bootstrap", "0")
     assert report.returncode == 0, report.stderr
-    assert "agreekit boxes: 3 comparable items, 3 annotators, 5 boxes" in report.stdout
+    assert "agreekit boxes: 2 comparable items, 3 annotators, 5 boxes" in report.stdout  # img_c: masks only
     refused = _cli("convert", str(FIXTURES / "doccano" / "collaborative"))
     assert refused.returncode == 2 and "all.jsonl" in refused.stderr
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import KINDS
 from .formats import READERS, convert, load_sources
-from .formats.base import detect
+from .formats.base import detect, reader_options
 from .errors import InputError
 from .text import format_summary
 
@@ -75,11 +75,15 @@ def build_parser():
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
-    c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)")
+    c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
+                       epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
     c.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
     c.add_argument("--kind", dest="convert_kind", choices=list(KINDS),
                    help="the kind to read when an export holds several")
+    c.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                   help="an option of the export format (repeatable; VALUE is read as JSON when it parses, "
+                        "else as text), e.g. --option separator=- --option 'tiers=[\"gesture_A\"]'")
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     return parser
@@ -113,13 +117,38 @@ def _summary_lines(conversion):
     return lines + [f"warning: {w}" for w in s["warnings"]]
 
 
+def _format_options_help():
+    """The options of each export format, for ``convert --help``."""
+    lines = ["format options (--option NAME=VALUE):"]
+    for name, reader in sorted(READERS.items()):
+        options = reader_options(reader)
+        lines.append(f"  {name:12} {', '.join(options) if options else '(none)'}")
+    return "\n".join(lines)
+
+
+def _format_options(pairs):
+    """``{name: value}`` from ``NAME=VALUE`` texts; VALUE is JSON when it parses as JSON, else text."""
+    options = {}
+    for pair in pairs:
+        name, found, value = pair.partition("=")
+        if not found or not name.strip():
+            raise InputError(f"--option {pair!r}: expected NAME=VALUE", column="option", value=pair)
+        try:
+            options[name.strip()] = json.loads(value)
+        except ValueError:
+            options[name.strip()] = value
+    return options
+
+
 def _convert(args):
-    conversion = convert(args.file, format=args.source_format or "auto", kind=args.convert_kind)
+    conversion = convert(args.file, format=args.source_format or "auto", kind=args.convert_kind,
+                         **_format_options(args.format_options))
     for line in _summary_lines(conversion):
         print(f"agreekit: {line}", file=sys.stderr)
     if args.to == "json":
         return json.dumps({"kind": conversion.kind, "rows": conversion.rows, "lengths": conversion.lengths,
-                           "summary": conversion.summary()}, indent=2, ensure_ascii=False)
+                           "durations": conversion.durations, "summary": conversion.summary()}, indent=2,
+                          ensure_ascii=False, allow_nan=False)  # readers refuse non-finite numbers
     return conversion.to_csv().rstrip("\n")
 
 

@@ -13,6 +13,7 @@ This module is not a format: it registers nothing.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -98,6 +99,9 @@ def clip_and_annotator(source, item=None, separator="_"):
     stem = source.stem
     if item is not None:
         return ClipName(str(item), stem)
+    if not isinstance(separator, str) or not separator:
+        raise InputError(f"option separator must be a non-empty text, not {separator!r}", column="separator",
+                         value=separator)
     clip, found, annotator = stem.rpartition(separator)
     if not (found and clip and annotator):
         raise InputError(f"{source.name}: cannot tell the clip from the file name; name each file "
@@ -113,6 +117,8 @@ def decimal_time(text, source, field, line=None, where=""):
         value = Decimal(text)
     except (InvalidOperation, TypeError, ValueError):
         value = None
+    if value is not None and value.is_finite() and not math.isfinite(float(value)):
+        value = None  # 9e999999 is a finite Decimal, but no float: no time
     if value is None or not value.is_finite():
         place = f"{where}: " if where else ""
         raise InputError(f"{source}: {place}{field} {text!r} is not a finite number", line=line, column=field,
@@ -120,7 +126,23 @@ def decimal_time(text, source, field, line=None, where=""):
     return value
 
 
-def segment_conversion(format, tracks, warnings=(), skipped=(), hint=""):
+def clip_durations(found, warnings):
+    """``{clip: seconds}`` from ``(clip, seconds, where)`` triples.
+
+    Files that disagree on a clip's length are warned about and the longest is
+    kept, so that no clip is cut short of a segment.
+    """
+    seen = {}
+    for clip, seconds, where in found:
+        seen.setdefault(clip, []).append((seconds, where))
+    differ = [f"{clip} ({', '.join(f'{where}: {seconds:g} s' for seconds, where in given)})"
+              for clip, given in seen.items() if len({seconds for seconds, _ in given}) > 1]
+    if differ:
+        warnings.append(f"the files give different durations for a clip; the longest is kept: {name_list(differ)}")
+    return {clip: max(seconds for seconds, _ in given) for clip, given in seen.items()}
+
+
+def segment_conversion(format, tracks, warnings=(), skipped=(), hint="", durations=None):
     """The :class:`~agreekit.formats.base.Conversion` of ``tracks`` (kind ``segments``).
 
     Parameters
@@ -132,6 +154,8 @@ def segment_conversion(format, tracks, warnings=(), skipped=(), hint=""):
         replaces an earlier one, and the replacement is warned about.
     warnings, skipped : sequence
         The reader's own warnings and :class:`~agreekit.formats.base.Skipped` records.
+    durations : dict, optional
+        Clip → seconds, when the files give each clip's length (the ``durations`` input).
     hint : str
         Appended to the warning given when no clip has two annotators (which
         option of the reader names annotators differently).
@@ -161,4 +185,5 @@ def segment_conversion(format, tracks, warnings=(), skipped=(), hint=""):
                         f"{name_list(replaced)}")
     if latest and max(Counter(item for item, _ in latest).values()) < 2:
         warnings.append("no clip has two annotators, so nothing can be compared" + hint)
-    return Conversion(format, "segments", rows, warnings=warnings, skipped=list(skipped))
+    return Conversion(format, "segments", rows, durations=durations or None, warnings=warnings,
+                      skipped=list(skipped))

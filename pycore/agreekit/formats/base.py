@@ -14,19 +14,26 @@ record with its reason, counted in the summary.
 from __future__ import annotations
 
 import csv
+import inspect
 import io
+import json
 import os
+import xml.etree.ElementTree as ElementTree
+import xml.parsers.expat as expat
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
 
+from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
 
 READERS: dict = {}
-MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file; a zip may hold several
+MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file, or one member of a zip uncompressed
+MAX_ZIP_BYTES = 1024 * 1024 * 1024    # all the members of one zip, uncompressed
 
 
 def kind_columns(kind):
@@ -89,8 +96,9 @@ class Conversion:
     """The rows of one kind read from the sources of one format.
 
     ``lengths`` maps item → text for spans when the export carries the texts
-    (they give character-level α its item lengths); ``skipped`` lists what was
-    left out and why.
+    (they give character-level α its item lengths); ``durations`` maps item →
+    seconds for segments when the export carries the clip's length (a TextGrid's
+    ``xmax``); ``skipped`` lists what was left out and why.
     """
 
     format: str
@@ -100,6 +108,7 @@ class Conversion:
     warnings: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
+    durations: dict | None = None
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
@@ -133,9 +142,23 @@ class Conversion:
         writer.writerows(self.lengths.items())
         return out.getvalue()
 
+    def durations_csv(self):
+        """Clip durations as ``item,duration`` CSV (the page's durations field), or None."""
+        if not self.durations:
+            return None
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["item", "duration"])
+        writer.writerows((item, repr(seconds)) for item, seconds in self.durations.items())
+        return out.getvalue()
+
     def options(self):
-        """Report options the conversion supplies (span texts as ``lengths``)."""
-        return {"lengths": self.lengths} if self.kind == "spans" and self.lengths else {}
+        """Report options the conversion supplies (span texts as ``lengths``, clip lengths as ``durations``)."""
+        if self.kind == "spans" and self.lengths:
+            return {"lengths": self.lengths}
+        if self.kind == "segments" and self.durations:
+            return {"durations": dict(self.durations)}
+        return {}
 
 
 @dataclass(frozen=True)
@@ -161,39 +184,139 @@ class Reader:
     companion: Callable | None = None
 
 
+def reader_options(reader):
+    """The option names ``reader.read`` takes (its keyword parameters after ``sources`` and ``kind``)."""
+    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
+    return tuple(p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def check_options(reader, options):
+    """An :class:`InputError` naming the format's options when ``options`` holds one it does not take."""
+    known = reader_options(reader)
+    unknown = sorted(name for name in options if name not in known)
+    if unknown:
+        takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+        raise InputError(f"{reader.title}: unknown option {', '.join(map(repr, unknown))}; {takes}",
+                         column=unknown[0], value=options[unknown[0]])
+
+
 def register_format(reader):
     """Add ``reader`` to :data:`READERS` (each format module calls this once)."""
     READERS[reader.name] = reader
     return reader
 
 
+def text_lines(text):
+    """The lines of ``text``, split at ``\n`` only (a ``\r`` before it dropped), as JSON Lines and brat define
+    them: ``str.splitlines`` also splits at U+0085, U+2028 and U+2029, which may sit inside a record's text."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def load_json(text):
+    """``json.loads(text)``; JSON nested too deeply for Python's parser is a :class:`json.JSONDecodeError`
+    (as malformed JSON is), not a ``RecursionError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply (arrays or objects inside each other beyond Python's "
+                                   "recursion limit)", text, 0) from None
+
+
+def parse_xml(source):
+    """The root element of an XML source, parsed by expat without expanding entities.
+
+    A document that declares entities (the "billion laughs" expansion, or an
+    external entity naming a local file) is refused, in any encoding: no
+    annotation tool's export needs them.  Malformed XML is an
+    :class:`InputError` naming the line.
+    """
+    builder = ElementTree.TreeBuilder()
+    parser = expat.ParserCreate(namespace_separator="}")
+
+    def name(raw):  # "uri}local" → "{uri}local", as ElementTree names them
+        return "{" + raw if "}" in raw else raw
+
+    def refuse(*_):
+        raise _Refused
+
+    parser.StartElementHandler = lambda tag, attributes: builder.start(
+        name(tag), {name(key): value for key, value in attributes.items()})
+    parser.EndElementHandler = lambda tag: builder.end(name(tag))
+    parser.CharacterDataHandler = builder.data
+    parser.EntityDeclHandler = parser.UnparsedEntityDeclHandler = parser.ExternalEntityRefHandler = refuse
+    try:
+        parser.Parse(source.data, True)
+        return builder.close()
+    except _Refused:
+        raise InputError(f"{source.name}: the XML has entity declarations (<!ENTITY …>), which agreekit does not "
+                         "expand (an export never needs them): remove the DOCTYPE", line=parser.CurrentLineNumber,
+                         column="DOCTYPE") from None
+    except LookupError as error:  # an encoding Python does not know, declared in the XML declaration
+        raise InputError(f"{source.name}: the XML declares an unknown encoding ({error})", line=1,
+                         column="encoding") from None
+    except expat.ExpatError as error:
+        raise InputError(f"{source.name}: not well-formed XML ({expat.ErrorString(error.code)}: line "
+                         f"{error.lineno}, column {error.offset})", line=error.lineno) from None
+
+
+class _Refused(Exception):
+    """Raised inside the XML parser's handlers to stop at an entity declaration."""
+
+
 # ----------------------------------------------------------------- sources in
 
+def hidden(path):
+    """True for a path inside a hidden or system folder, or a hidden file (``.ipynb_checkpoints``, ``.git``,
+    ``__MACOSX``, ``.DS_Store``): tools and operating systems write them, annotators do not."""
+    return any(part.startswith(".") or part == "__MACOSX" for part in PurePosixPath(path).parts)
+
+
 def _from_zip(name, data):
+    """The files of a zip, each read up to :data:`MAX_SOURCE_BYTES` and all together up to :data:`MAX_ZIP_BYTES`
+    uncompressed (the sizes a zip declares are not trusted: a small zip may expand to gigabytes)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as error:
+        members = sorted(archive.infolist(), key=lambda i: i.filename)
+    except (zipfile.BadZipFile, EOFError, ValueError) as error:
         raise InputError(f"{name}: not a readable zip file ({error})") from None
-    out = []
-    for info in sorted(archive.infolist(), key=lambda i: i.filename):
-        if info.is_dir() or "__MACOSX" in info.filename or PurePosixPath(info.filename).name.startswith("."):
+    out, budget = [], MAX_ZIP_BYTES
+    for info in members:
+        if info.is_dir() or hidden(info.filename):
             continue
-        if info.file_size > MAX_SOURCE_BYTES:
-            raise InputError(f"{name}: {info.filename} is larger than {MAX_SOURCE_BYTES:,} bytes")
-        out.append(Source(f"{PurePosixPath(name).stem}/{info.filename}", archive.read(info)))
+        member = _zip_member(archive, info, name, budget)
+        budget -= len(member)
+        out.append(Source(f"{PurePosixPath(name).stem}/{info.filename}", member))
     return out
+
+
+def _zip_member(archive, info, name, budget):
+    """The bytes of one zip member, or an :class:`InputError` naming it (too large, encrypted, unreadable)."""
+    limit = min(MAX_SOURCE_BYTES, budget)
+    try:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+    except NotImplementedError as error:  # (a RuntimeError) a compression method zipfile does not have
+        raise InputError(f"{name}: {info.filename} uses a compression agreekit cannot read ({error})") from None
+    except RuntimeError as error:  # zipfile's "File ... is encrypted, password required"
+        raise InputError(f"{name}: {info.filename} is encrypted ({error}); unzip it yourself") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
+        raise InputError(f"{name}: {info.filename} cannot be read from the zip ({error})") from None
+    if len(data) > limit:
+        which = (f"is larger than {MAX_SOURCE_BYTES:,} bytes uncompressed" if limit == MAX_SOURCE_BYTES else
+                 f"takes the zip past {MAX_ZIP_BYTES:,} bytes uncompressed in all")
+        raise InputError(f"{name}: {info.filename} {which}; unzip it and import fewer files at a time")
+    return data
 
 
 def _from_path(path):
     if os.path.isdir(path):
         out = []
-        for folder, dirs, files in sorted(os.walk(path)):
-            dirs.sort()
-            for file in sorted(files):
-                if not file.startswith("."):
-                    full = os.path.join(folder, file)
-                    rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
-                    out += _expand(rel.replace(os.sep, "/"), _read_file(full))
+        for folder, dirs, files in os.walk(path):  # top-down: a folder's files, then its sorted subfolders
+            dirs[:] = sorted(d for d in dirs if not hidden(d))  # os.walk then does not enter hidden ones
+            for file in sorted(f for f in files if not hidden(f)):
+                full = os.path.join(folder, file)
+                rel = os.path.relpath(full, os.path.dirname(os.path.abspath(path)))
+                out += _expand(rel.replace(os.sep, "/"), _read_file(full))
         return out
     return _expand(os.path.basename(path), _read_file(path))
 
@@ -233,12 +356,13 @@ def load_sources(sources):
 # ----------------------------------------------------------------- detection and the entry point
 
 def detect(sources):
-    """The one format every source is in, or an :class:`InputError` saying what was tried and why not.
+    """The one format the sources are in, or an :class:`InputError` saying what was tried and why not.
 
-    A source that fits no format is accepted when it is a companion file of the
-    one format the other sources are in (see :class:`Reader`).
+    Files no format claims (a README, a LICENSE, a ``.uem``, a format's
+    companion files) are left to :func:`unclaimed` as long as some file is in
+    a format; files in two formats are an error naming them.
     """
-    found, reasons, unfit = set(), {}, []
+    found, reasons = {}, {}
     for source in sources:
         fits = []
         for name, reader in sorted(READERS.items(), key=lambda item: item[1].position):
@@ -248,18 +372,22 @@ def detect(sources):
             else:
                 reasons.setdefault(source.name, []).append(f"{reader.title}: {reason}")
         if fits:
-            found.add(fits[0])
-        else:
-            unfit.append(source)
+            found.setdefault(fits[0], []).append(source.name)
     if len(found) > 1:
-        raise InputError("the files are in different formats (" + ", ".join(sorted(found)) + "); import one "
-                         "format at a time")
-    companion = READERS[next(iter(found))].companion if found else None
-    for source in unfit:
-        if companion is None or not companion(source):
-            tried = "; ".join(reasons.get(source.name, [])) or "no format"
-            raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
-    return found.pop()
+        named = [f"{name}: {', '.join(files[:3])}{' …' if len(files) > 3 else ''}"
+                 for name, files in sorted(found.items())]
+        raise InputError(f"the files are in different formats ({'; '.join(named)}); import one format at a time")
+    if not found:
+        source = sources[0]
+        tried = "; ".join(reasons.get(source.name, [])) or "no format"
+        raise InputError(f"{source.name}: not a format agreekit reads. Tried {tried}")
+    return next(iter(found))
+
+
+def unclaimed(sources, format):
+    """The sources that are neither in ``format`` nor a companion file of it (a README, a LICENSE, …)."""
+    reader = READERS[format]
+    return [s for s in sources if reader.detect(s) is not None and not (reader.companion and reader.companion(s))]
 
 
 def convert(sources, *, format="auto", kind=None, **options):
@@ -282,9 +410,11 @@ def convert(sources, *, format="auto", kind=None, **options):
         ``rows`` (list of dicts for ``agreekit.report(kind, rows)``), ``lengths``,
         ``warnings``, ``skipped`` and :meth:`Conversion.summary`.
     """
-    loaded = load_sources(sources)
+    loaded, ignored = load_sources(sources), []
     if format == "auto":
         format = detect(loaded)
+        ignored = unclaimed(loaded, format)
+        loaded = [s for s in loaded if s not in ignored]
     if format not in READERS:
         raise InputError(f"unknown format {format!r}; expected one of {', '.join(sorted(READERS))}",
                          column="format", value=format)
@@ -292,8 +422,12 @@ def convert(sources, *, format="auto", kind=None, **options):
     if kind is not None and kind not in reader.kinds:
         raise InputError(f"{reader.title} exports hold {', '.join(reader.kinds)}, not {kind}", column="kind",
                          value=kind)
+    check_options(reader, options)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
+    if ignored:
+        conversion.warnings.append(f"ignored {len(ignored)} file(s) that are not {reader.title} files: "
+                                   f"{name_list([s.name for s in ignored])}")
     columns = kind_columns(conversion.kind)  # every row has every column (None = empty), as the kinds read dicts
     conversion.rows = [{c: row.get(c) for c in columns} for row in conversion.rows]
     if not conversion.rows:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..arrays import name_list
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, register_format, text_lines
 from .span_records import checked_offsets, same_text_key, saw_nothing, span_row, used_texts
 
 NAME = "brat"
@@ -138,7 +138,7 @@ def _span_rows(document, text, line, where):
 def _document_rows(document, text, skipped):
     """The rows of one ``.ann`` file and how many discontinuous spans it split."""
     rows, split = [], 0
-    for number, line in enumerate(document.source.text().splitlines(), start=1):
+    for number, line in enumerate(text_lines(document.source.text()), start=1):
         if not line.strip():
             continue
         where = f"{document.source.name} line {number}"

@@ -31,10 +31,14 @@ region over several objects cannot be matched to one object; for masks their pix
 join the annotator's mask, warned); for polygons, multi-part polygons, RLE masks and
 annotations without a segmentation; for masks, polygon segmentations (read them as
 polygons).  Masks keep COCO's own run lengths (column-major, compressed or not).
+``iscrowd`` may be 0/1, true/false or those as strings (some tools write ``"0"``); a
+mask object without ``counts`` is an error (not an empty mask); a flat
+``segmentation`` ``[x1, y1, ...]`` (without COCO's list of rings) is one polygon.
 """
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from typing import NamedTuple
@@ -42,7 +46,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..parse.rle import parse_rle
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, load_json, register_format
 from .submissions import Submission, annotator_names, merge
 
 __all__ = ["detect", "read"]
@@ -88,7 +92,7 @@ def detect(source):
 
 def _load(source):
     try:
-        data = json.loads(source.text())
+        data = load_json(source.text())
     except json.JSONDecodeError as error:
         raise InputError(f"{source.name}: not valid JSON ({error.msg})", line=error.lineno) from None
     if not (isinstance(data, dict) and isinstance(data.get("images", []), list)
@@ -113,7 +117,7 @@ def _images(source, data):
     images = {}
     for index, entry in enumerate(data.get("images", [])):
         where = f"{source.name}: images[{index}]"
-        if not isinstance(entry, dict) or "id" not in entry or not isinstance(entry.get("file_name"), str) \
+        if not isinstance(entry, dict) or not _is_id(entry.get("id")) or not isinstance(entry.get("file_name"), str) \
                 or not entry["file_name"]:
             raise InputError(f"{where}: an image needs an 'id' and a 'file_name'", column="file_name")
         if entry["id"] in images:
@@ -133,9 +137,11 @@ def _labels(source, data):
     """Category id → name, or None when the file has no ``categories``."""
     if data.get("categories") is None:
         return None
+    if not isinstance(data["categories"], list):
+        raise InputError(f"{source.name}: 'categories' must be a list of {{id, name}}", column="categories")
     labels = {}
     for index, category in enumerate(data["categories"]):
-        if not isinstance(category, dict) or "id" not in category or not isinstance(category.get("name"), str):
+        if not (isinstance(category, dict) and _is_id(category.get("id")) and isinstance(category.get("name"), str)):
             raise InputError(f"{source.name}: categories[{index}] needs an 'id' and a 'name'", column="categories")
         labels[category["id"]] = category["name"]
     return labels
@@ -148,6 +154,9 @@ def _numbers(value, where, column, what, length=None):
     if not isinstance(value, list) or (length is not None and len(value) != length) \
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         raise InputError(f"{where}: '{column}' must be {what}", column=column, value=value)
+    if not all(math.isfinite(v) for v in value):
+        raise InputError(f"{where}: '{column}' holds a number that is not finite ({value})", column=column,
+                         value=value)
     return value
 
 
@@ -165,6 +174,11 @@ def _polygon(annotation, where):
         return Outcome(None, "no segmentation (a box only)")
     if isinstance(segmentation, dict):
         return Outcome(None, "RLE mask (not a polygon)")
+    if not isinstance(segmentation, list):
+        raise InputError(f"{where}: 'segmentation' must be a list of polygons or an RLE object",
+                         column="segmentation", value=segmentation)
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in segmentation):
+        segmentation = [segmentation]  # one polygon written flat, [x1, y1, x2, y2, ...] (not COCO's nesting)
     if len(segmentation) > 1:
         return Outcome(None, "multi-part polygon")
     ring = _numbers(segmentation[0], where, "segmentation", "a list of polygons [x1, y1, x2, y2, ...]")
@@ -189,6 +203,9 @@ def _mask(annotation, image, where):
         raise InputError(f"{where}: the mask is {width} × {height} but its image is {image.width} × {image.height}",
                          column="segmentation")
     counts = segmentation.get("counts")
+    if not isinstance(counts, (str, list)):  # a mask without its runs is not an empty mask
+        raise InputError(f"{where}: an RLE mask needs 'counts' (a string or a list of run lengths), found "
+                         f"{counts!r}", column="segmentation.counts", value=counts)
     rle = " ".join(str(c) for c in counts) if isinstance(counts, list) else counts
     try:
         parse_rle(rle, height, width)
@@ -197,17 +214,39 @@ def _mask(annotation, image, where):
     return Outcome({"width": width, "height": height, "rle": rle})
 
 
+CROWD_VALUES = {0: False, 1: True, "0": False, "1": True, "false": False, "true": True}
+
+
+def is_crowd(annotation, where):
+    """The annotation's ``iscrowd`` as a bool: 0/1, true/false, or those as strings; else an error."""
+    value = annotation.get("iscrowd", 0)
+    key = value.strip().lower() if isinstance(value, str) else value
+    if isinstance(key, float) and key.is_integer():
+        key = int(key)
+    if not isinstance(key, (int, str)) or key not in CROWD_VALUES:
+        raise InputError(f"{where}: 'iscrowd' must be 0 or 1, found {value!r}", column="iscrowd", value=value)
+    return CROWD_VALUES[key]
+
+
 def _read_annotation(annotation, image, kind, where):
     """The annotation's geometry for ``kind``, or why it is left out."""
     if kind == "masks":
         return _mask(annotation, image, where)
-    if annotation.get("iscrowd"):
+    if is_crowd(annotation, where):
         return Outcome(None, CROWD)
     return _box(annotation, where) if kind == "boxes" else _polygon(annotation, where)
 
 
+def _is_id(value):
+    """True for a value COCO uses as an id (a number or a text), never a list or an object."""
+    return isinstance(value, (int, float, str)) and not isinstance(value, bool)
+
+
 def _label(annotation, labels, where):
     category = annotation.get("category_id")
+    if category is not None and not _is_id(category):
+        raise InputError(f"{where}: category_id must be a number or a text, not {category!r}", column="category_id",
+                         value=category)
     if labels is None or category is None:
         return None if category is None else str(category)
     if category not in labels:
@@ -285,7 +324,8 @@ def _read_file(source, data, kind, file_annotator):
     for index, annotation in enumerate(data["annotations"]):
         record = f"annotations[{index}] (id {annotation.get('id') if isinstance(annotation, dict) else None})"
         where = f"{source.name}: {record}"
-        if not isinstance(annotation, dict) or annotation.get("image_id") not in images:
+        if not isinstance(annotation, dict) or not _is_id(annotation.get("image_id")) \
+                or annotation["image_id"] not in images:
             raise InputError(f"{where}: its image_id is not in 'images'", column="image_id")
         if rule.field is not None and annotation.get(rule.field) in (None, ""):
             raise InputError(f"{where}: no '{rule.field}' naming its annotator (the file's other annotations or "
@@ -296,7 +336,7 @@ def _read_file(source, data, kind, file_annotator):
         if outcome.geometry is None:
             submission.skipped.append(Skipped(source.name, record, outcome.skipped))
             continue
-        n_crowd_masks += bool(annotation.get("iscrowd"))
+        n_crowd_masks += is_crowd(annotation, where)
         submission.rows.append({"item": image.item, "annotator": submission.annotator, **outcome.geometry,
                                 "label": _label(annotation, labels, where)})
     warnings = []

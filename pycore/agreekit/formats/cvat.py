@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import re
-import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -50,10 +49,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import name_list
-from ..geometry.rle import encode
+from ..parse.rle import MAX_PIXELS
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, Skipped, parse_xml, register_format
 from .submissions import Submission, annotator_names, merge
+
+MAX_CROP_PIXELS = 2 ** 28  # a mask's crop is held in pixels (one byte each) while its runs are placed in the image
 
 __all__ = ["detect", "read", "crop_runs_to_coco"]
 
@@ -93,12 +94,7 @@ def detect(source):
 # ----------------------------------------------------------------- the file
 
 def _parse(source):
-    if b"<!ENTITY" in source.data:  # CVAT never declares entities; an XML bomb does
-        raise InputError(f"{source.name}: XML with entity declarations is not read")
-    try:
-        root = ElementTree.fromstring(source.data)
-    except ElementTree.ParseError as error:
-        raise InputError(f"{source.name}: not well-formed XML ({error})", line=error.position[0]) from None
+    root = parse_xml(source)  # CVAT never declares entities; an XML bomb does (in UTF-8 or UTF-16)
     if root.tag != "annotations":
         raise InputError(f"{source.name}: the root element is <{root.tag}>, not <annotations>")
     return root
@@ -136,7 +132,8 @@ def _whole(element, name, where, required=True):
 
 
 def _images(source, root):
-    """The :class:`Image` of each ``<image>``, named by ``name`` (with the task where a project repeats one)."""
+    """The :class:`Image` of each ``<image>``, named by ``name``; where a project repeats a name, with its
+    task (``name (task 4)``), else with its subset (``Train/name``)."""
     elements = root.findall("image")
     counts = Counter(element.get("name") for element in elements)
     images = []
@@ -148,6 +145,8 @@ def _images(source, root):
             raise InputError(f"{where}: an <image> needs a 'name'", column="name")
         if counts[name] > 1 and element.get("task_id") is not None:
             name = f"{name} (task {element.get('task_id')})"
+        elif counts[name] > 1 and element.get("subset"):  # a project's subsets (Train, Test) may share names
+            name = f"{element.get('subset')}/{name}"
         images.append(Image(name, _whole(element, "width", where, False), _whole(element, "height", where, False),
                             record))
     twice = [item for item, n in Counter(image.item for image in images).items() if n > 1]
@@ -165,7 +164,7 @@ def _number(element, name, where):
         value = Decimal(text)
     except (TypeError, InvalidOperation):
         raise InputError(f"{where}: '{name}' must be a number", column=name, value=text) from None
-    if not value.is_finite():
+    if not value.is_finite() or not math.isfinite(float(value)):  # 1e400 is a finite Decimal, but no float
         raise InputError(f"{where}: '{name}' must be a finite number", column=name, value=text)
     return value
 
@@ -240,10 +239,27 @@ def crop_runs_to_coco(counts, left, top, width, height, image_width, image_heigh
     if left < 0 or top < 0 or left + width > image_width or top + height > image_height:
         raise ValueError(f"the crop {width} × {height} at ({left}, {top}) is not inside the "
                          f"{image_width} × {image_height} image")
+    if image_width * image_height > MAX_PIXELS:
+        raise ValueError(f"the image of {image_width} × {image_height} pixels is above the ceiling of "
+                         f"{MAX_PIXELS:,} pixels")
+    if width * height > MAX_CROP_PIXELS:
+        raise ValueError(f"the mask's crop of {width} × {height} pixels is above the ceiling of "
+                         f"{MAX_CROP_PIXELS:,} pixels")
     crop = np.repeat(np.arange(len(counts)) % 2 == 1, counts.astype(np.intp)).reshape(height, width)  # wasm32: intp
-    full = np.zeros((image_height, image_width), dtype=bool)
-    full[top:top + height, left:left + width] = crop
-    return encode(full)
+    # Only the crop is held in pixels; its column-major runs are placed in the image by index arithmetic.
+    columns = np.zeros((width, height + 2), dtype=np.int8)
+    columns[:, 1:-1] = crop.T
+    change = np.diff(columns, axis=1)  # +1 where a foreground run starts in a column, -1 past its end
+    column, row = np.nonzero(change == 1)
+    end_column, end_row = np.nonzero(change == -1)  # in the same (column, row) order as the starts
+    offset = (left + column.astype(np.int64)) * image_height + top
+    bounds = np.empty(2 * len(row), dtype=np.int64)
+    bounds[0::2] = offset + row
+    bounds[1::2] = (left + end_column.astype(np.int64)) * image_height + top + end_row
+    touching = np.nonzero(bounds[2::2] == bounds[1:-1:2])[0]  # a run that ends where the next begins: one run
+    bounds = np.delete(bounds, np.concatenate((2 * touching + 1, 2 * touching + 2)))
+    runs = np.diff(np.concatenate(([0], bounds, [image_width * image_height]))).astype(np.int64)
+    return runs[:-1] if len(runs) > 1 and runs[-1] == 0 else runs  # no empty background run at the end
 
 
 def _mask(element, image, where):

@@ -56,8 +56,8 @@ def detect(source):
         return "not JSON Lines"
     if "_input_hash" in record:
         return "a Prodigy export ('_input_hash')"
-    if not {"id", "text"} <= set(record) or not ({"label", "entities"} & set(record)):
-        return "no 'id', 'text' and 'label' or 'entities'"
+    if "id" not in record or not ({"text", "data"} & set(record)) or not ({"label", "entities"} & set(record)):
+        return "no 'id', 'text' (or doccano 1.x 'data') and 'label' or 'entities'"
     return None
 
 
@@ -90,13 +90,14 @@ def _examples(source, skipped):
     out = []
     for line, record in jsonl_records(source):
         where = f"{source.name} line {line}"
-        if "id" not in record or not isinstance(record.get("text"), str):
-            raise InputError(f"{where}: an example needs 'id' and 'text'")
+        text = record.get("text", record.get("data"))  # doccano 1.x wrote the text as 'data'
+        if "id" not in record or not isinstance(text, str):
+            raise InputError(f"{where}: an example needs 'id' and 'text' (or 'data')", column="text")
         field = "entities" if "entities" in record else "label"
         spans = _triples(record.get(field, []), f"{where} '{field}'")
         for number, relation in enumerate(record.get("relations") or [], start=1):
             skipped.append(Skipped(source.name, f"{where}, relation {number}", "relation: agreekit compares spans"))
-        out.append(Example(source.name, where, str(record["id"]), source.stem, record["text"], spans))
+        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans))
     return out
 
 

@@ -7,7 +7,9 @@ slot without a ``TIME_VALUE`` (unaligned: subdivisions of a parent that the
 annotator did not place) gets the time ELAN displays for it: the aligned
 slots before and after it along the tier's chain of annotations, with the
 unaligned ones spread evenly in between (with a warning); one with no
-aligned slot on a side is skipped.  ``REF_ANNOTATION``\\ s (symbolic
+aligned slot on a side is skipped, and an annotator whose annotations on a
+clip were all skipped is left out there (warned), not read as one who marked
+nothing.  ``REF_ANNOTATION``\\ s (symbolic
 association and subdivision tiers) are skipped with their reason: they have
 no times of their own, and taking their parent's would count the parent's
 timing twice.
@@ -30,7 +32,6 @@ ELAN manual, "Calculate inter-annotator reliability".
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NamedTuple
@@ -39,7 +40,7 @@ from urllib.parse import unquote
 from ..arrays import name_list
 from ..rows import InputError
 from ._segments import Segment, Track, check_names, decimal_time, reject_unknown, segment_conversion
-from .base import Reader, Skipped, register_format
+from .base import Reader, Skipped, parse_xml, register_format
 
 TITLE = "ELAN"
 REF_REASON = "REF_ANNOTATION (symbolic tier: no times of its own)"
@@ -70,10 +71,14 @@ class Notes:
     from_file: list = field(default_factory=list)
     merged: list = field(default_factory=list)
     origins: list = field(default_factory=list)
+    left_out: list = field(default_factory=list)
 
     def warnings(self):
         """The warning lines."""
         lines = []
+        if self.left_out:
+            lines.append(f"{len(self.left_out)} annotator(s) whose annotations on a clip were all skipped are left "
+                         f"out there, not counted as saw nothing: {name_list(self.left_out)}")
         if self.interpolated:
             lines.append(f"{self.interpolated} annotation(s) on unaligned time slots (no TIME_VALUE): times "
                          "interpolated evenly between the aligned slots around them along the tier, as ELAN "
@@ -96,10 +101,7 @@ def detect(source):
 
 def _document(source):
     """The root element, checked: an ANNOTATION_DOCUMENT with times in milliseconds."""
-    try:
-        root = ET.fromstring(source.data)
-    except ET.ParseError as error:
-        raise InputError(f"{source.name}: not well-formed XML ({error})", line=error.position[0]) from None
+    root = parse_xml(source)  # entity declarations refused: ELAN never writes them
     if root.tag != "ANNOTATION_DOCUMENT":
         raise InputError(f"{source.name}: the root element is {root.tag}, not ANNOTATION_DOCUMENT")
     header = root.find("HEADER")
@@ -227,7 +229,7 @@ def _file_tracks(source, item, pattern, selected, skipped, notes):
     root = _document(source)
     slots, symbolic_types = _slot_times(root, source), _symbolic_types(root)
     clip = item if item is not None else _media(root, source, notes) or source.stem
-    grouped, labelled = {}, {}
+    grouped, labelled, drew = {}, {}, set()
     for tier in root.iterfind("TIER"):
         tier_id = tier.get("TIER_ID", "")
         if selected is not None and tier_id not in selected:
@@ -245,12 +247,17 @@ def _file_tracks(source, item, pattern, selected, skipped, notes):
             notes.from_file.append(f"{source.name}: {tier_id}")
         segments = _tier_segments(tier_id, annotations, slots, source, skipped, notes)
         grouped.setdefault(annotator.name, []).extend(segments)
+        if annotations:
+            drew.add(annotator.name)
         if segments:
             labelled.setdefault(annotator.name, []).append(tier_id)
     for annotator, tier_ids in labelled.items():
         if len(tier_ids) > 1:
             notes.merged.append(f"{annotator} on {clip} ({', '.join(tier_ids)})")
-    return [Track(clip, annotator, source.name, tuple(segments)) for annotator, segments in grouped.items()]
+    empty = [annotator for annotator, segments in grouped.items() if not segments and annotator in drew]
+    notes.left_out += [f"{annotator} on {clip} ({source.name})" for annotator in empty]
+    return [Track(clip, annotator, source.name, tuple(segments)) for annotator, segments in grouped.items()
+            if annotator not in empty]
 
 
 def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, **unknown):

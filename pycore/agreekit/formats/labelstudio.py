@@ -36,6 +36,8 @@ HumanSignal/label-studio-converter, ``converter.py`` (``convert_to_json_min``,
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from dataclasses import dataclass, replace
@@ -45,8 +47,8 @@ from urllib.parse import unquote
 
 from ..arrays import name_list
 from ..rows import InputError
-from .base import Conversion, Reader, register_format
-from .labelstudio_regions import read_regions
+from .base import Conversion, Reader, load_json, register_format
+from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
 __all__ = ["Submission", "detect", "read"]
@@ -88,8 +90,12 @@ def detect(source):
     A ``.json`` file holding a list of objects with the keys of a task
     (``data`` and ``annotations`` or ``completions``, with ``result``,
     ``predictions`` or ``drafts``) or of a JSON_MIN record (``annotator`` and
-    ``annotation_id``).
+    ``annotation_id``); or a CSV export (JSON_MIN's records as rows, their
+    lists as JSON text), whose header has ``annotator`` and ``annotation_id``.
     """
+    if source.name.lower().endswith(".csv"):
+        header = set(next(csv.reader([source.head().split("\n", 1)[0]]), []))
+        return None if {"annotator", "annotation_id"} <= header else "a .csv without 'annotator' and 'annotation_id'"
     if not source.name.lower().endswith(".json"):
         return "not a .json file"
     head = source.head().lstrip()
@@ -109,9 +115,31 @@ def detect(source):
 
 # --------------------------------------------------------------------------- files → submissions
 
+def _csv_records(source):
+    """The records of a Label Studio CSV export: JSON_MIN's records, their lists and objects as JSON text."""
+    records = []
+    for line, row in enumerate(csv.DictReader(io.StringIO(source.text(), newline="")), start=2):
+        record = {}
+        for key, value in row.items():
+            if key is None:
+                raise InputError(f"{source.name}: line {line} has more fields than the header", line=line)
+            text = (value or "").strip()
+            if not text:  # JSON_MIN leaves out a key without a value; the CSV has an empty cell
+                continue
+            try:
+                record[key] = load_json(text) if text[0] in "[{" else value
+            except ValueError as error:
+                raise InputError(f"{source.name}: line {line}, column {key!r}: not JSON ({error.args[0]})",
+                                 line=line, column=key) from None
+        records.append(record)
+    return records
+
+
 def _records(source):
+    if source.name.lower().endswith(".csv"):
+        return _csv_records(source)
     try:
-        data = json.loads(source.text())
+        data = load_json(source.text())
     except json.JSONDecodeError as error:
         raise InputError(f"{source.name}: not valid JSON ({error.msg} at line {error.lineno}, column "
                          f"{error.colno}); is the file complete?", line=error.lineno) from None
@@ -330,6 +358,8 @@ def read(sources, kind, **options):
             regions, left_out = read_regions(submission.results, submission.where)
         for where, reason in left_out:
             notes.skip(submission.source, where, reason)
+            if reason not in (NOT_READ["classification"], NOT_READ["relation"]):  # a region, of no kind read
+                notes.drew.add(submission.where)
         entries.append((submission, regions))
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)

@@ -142,6 +142,8 @@ def _grouped(results, where):
         if not isinstance(result, dict) or not isinstance(result.get("value", {}), dict):
             raise InputError(f"{where}: result {k} is not an object with a 'value' object", column="result")
         key = result.get("id")
+        if key is not None and (isinstance(key, bool) or not isinstance(key, (str, int))):
+            raise InputError(f"{where}: result {k}: 'id' must be a text, not {key!r}", column="id", value=key)
         groups.setdefault(("id", key) if key is not None else ("index", k), []).append(result)
     return list(groups.values())
 

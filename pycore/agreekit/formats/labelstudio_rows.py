@@ -38,6 +38,8 @@ MESSAGES = {
                       "size from other regions ({examples})",
     "image rotation": "{n} region(s) are on an image turned in Label Studio (image_rotation ≠ 0); their "
                       "coordinates are taken as exported ({examples})",
+    "left out": "{n} annotation(s) hold regions but none that is read as this kind: they are left out, not "
+                "counted as saw nothing ({examples})",
     "rotated": "{n} rotated rectangle(s) are left out of boxes, which are axis-aligned: read them as "
                "polygons with --kind polygons ({examples})",
     "rectangle as polygon": "{n} rectangle(s) are read as 4-point polygons ({examples})",
@@ -59,6 +61,7 @@ class Notes:
     skipped: list = field(default_factory=list)
     seen: dict = field(default_factory=dict)   # key of MESSAGES → examples, in order
     extra: list = field(default_factory=list)  # warnings that are not counts
+    drew: set = field(default_factory=set)     # submissions (by where) with regions of kinds not read
 
     def skip(self, source, where, reason):
         """Record an annotation left out."""
@@ -140,6 +143,15 @@ def saw_nothing(kind, item, annotator, size=None):
     return row
 
 
+def left_out(submission, regions, notes):
+    """True (and noted) when a submission that made no row of the kind had regions, all left out or of other
+    kinds: the export does not say that this annotator saw nothing of the kind, so no saw-nothing row."""
+    if regions or submission.where in notes.drew:
+        notes.note("left out", submission.where)
+        return True
+    return False
+
+
 def _other_kind(submission, region, kind, notes):
     notes.skip(submission.source, region.where, f"{SHAPE_TITLE[region.shape]}, not {kind}")
 
@@ -210,6 +222,8 @@ def _image_rows(kind, entries, notes):
                 made.append(_row(submission, region, notes, **geometry))
         if made:
             rows += made
+        elif left_out(submission, regions, notes):
+            continue
         elif kind != "masks" or sizes[submission.item] is not None:
             rows.append(saw_nothing(kind, submission.item, submission.annotator, sizes[submission.item]
                                     if kind == "masks" else None))
@@ -282,6 +296,8 @@ def _span_rows(entries, notes):
         for region in regions:
             if region.shape != "text":
                 _other_kind(submission, region, "spans", notes)
+        if not any(region.shape == "text" for region in regions) and left_out(submission, regions, notes):
+            continue
         names = list(texts_of[submission.item]) or [None]
         for to_name in names:
             item = submission.item if len(names) == 1 else f"{submission.item}:{to_name}"
@@ -326,6 +342,8 @@ def _segment_rows(entries, notes):
                 start, end = segment(region)
             row = _row(submission, region, notes, start=number(start), end=number(end))
             per_channel.setdefault(_channel(region) if split else None, []).append(row)
+        if not any(per_channel.values()) and left_out(submission, regions, notes):
+            continue
         for channel, made in per_channel.items():
             item = submission.item if channel is None else f"{submission.item}#ch{channel}"
             rows += [{**row, "item": item} for row in made] or [saw_nothing("segments", item, submission.annotator)]

@@ -29,17 +29,13 @@ import json
 import re
 from typing import NamedTuple
 
-import numpy as np
-
 from ..arrays import name_list
-from ..geometry.rle import encode
-from ..parse.rle import rle_to_string
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, register_format
+from .base import Conversion, Reader, load_json, register_format
+from .potato_images import IMAGE_KINDS, image_rows, sized_masks
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
 NAME = "potato"
-IMAGE_KINDS = {"bbox": "boxes", "polygon": "polygons", "mask": "masks"}
 IMAGE_LABEL = "_data"
 JSONL_START = re.compile(r'^\{\s*"instance_id"\s*:')
 SEEN_IN_STATES = ("Potato does not record which texts an annotator read without marking a span: the items up to "
@@ -58,22 +54,7 @@ class Record(NamedTuple):
     instance: str
     objects: list | None   # image objects from the ``_data`` labels; None: the instance has no image data
     spans: list            # span dicts
-
-
-class Shape(NamedTuple):
-    """One image object's row fields, and what was assumed to get them."""
-
-    fields: dict
-    fractions: bool = False   # coordinates in fractions of the image (no image size known)
-    padded: bool = False      # mask runs that stopped short of the image, read as ending in background
-
-
-class ImageRows(NamedTuple):
-    """The rows of one image kind, the items kept in fractions, and how many masks were padded."""
-
-    rows: list
-    in_fractions: list
-    n_padded: int
+    schemas: tuple = ()    # the schemas of its other labels (radio, likert, multiselect, text answers)
 
 
 class Annotations(NamedTuple):
@@ -127,13 +108,22 @@ def _image_objects(raw, where):
             continue
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = load_json(value)
             except ValueError:
                 raise InputError(f"{where}: the '_data' label is not JSON") from None
         if not isinstance(value, list):
             raise InputError(f"{where}: the '_data' label must hold a list of objects")
         objects = (objects or []) + value
     return objects
+
+
+def _answer_schemas(raw):
+    """The schemas of one instance's label answers other than image data (``{schema, name}`` or ``{schema: …}``)."""
+    if isinstance(raw, dict):
+        return tuple(str(schema) for schema, labels in raw.items() if isinstance(labels, dict)
+                     and any(name != IMAGE_LABEL for name in labels))
+    return tuple(str(entry[0].get("schema")) for entry in raw if isinstance(entry, (list, tuple)) and len(entry) == 2
+                 and isinstance(entry[0], dict) and entry[0].get("name") != IMAGE_LABEL)
 
 
 def _span_dicts(raw):
@@ -149,21 +139,32 @@ def _span_dicts(raw):
 def _state(source):
     """The records of one ``user_state.json`` and the instances its annotator saw."""
     try:
-        state = json.loads(source.text())
+        state = load_json(source.text())
     except ValueError as error:
         raise InputError(f"{source.name}: not JSON ({error.args[0]})") from None
+    if not isinstance(state, dict):
+        raise InputError(f"{source.name}: a user state must be a JSON object")
     annotator = str(state.get("user_id") or source.folder)
     if not annotator:
         raise InputError(f"{source.name}: no 'user_id' and no user folder to name the annotator")
     labels = state.get("instance_id_to_label_to_value") or {}
     spans = state.get("instance_id_to_span_to_value") or {}
+    for name, value in (("instance_id_to_label_to_value", labels), ("instance_id_to_span_to_value", spans)):
+        if not isinstance(value, dict):
+            raise InputError(f"{source.name}: '{name}' must be an object (instance id → annotations)", column=name)
     records = []
     for instance in dict.fromkeys([*labels, *spans]):
         where = f"{source.name}: instance {instance!r}"
-        records.append(Record(source.name, where, annotator, str(instance),
-                              _image_objects(labels.get(instance, []), where), list(_span_dicts(spans.get(instance, [])))))
+        raw, marked = labels.get(instance) or [], spans.get(instance) or []
+        if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
+            raise InputError(f"{where}: its labels and spans must be lists or objects", column="instance")
+        records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
+                              list(_span_dicts(marked)), _answer_schemas(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
+    if not isinstance(ordering, list):
+        raise InputError(f"{source.name}: 'instance_id_ordering' must be a list of instance ids",
+                         column="instance_id_ordering")
     shown = ordering[:current + 1] if isinstance(current, int) and not isinstance(current, bool) else []
     return annotator, records, [str(i) for i in shown]
 
@@ -176,8 +177,11 @@ def _export_submissions(source):
         if "instance_id" not in record or "user_id" not in record:
             raise InputError(f"{where}: a record needs 'instance_id' and 'user_id'")
         item, annotator = str(record["instance_id"]), str(record["user_id"])
-        read = Record(source.name, where, annotator, item, _image_objects(record.get("labels") or {}, where),
-                      list(_span_dicts(record.get("spans") or {})))
+        raw, marked = record.get("labels") or {}, record.get("spans") or {}
+        if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
+            raise InputError(f"{where}: 'labels' and 'spans' must be lists or objects", column="labels")
+        read = Record(source.name, where, annotator, item, _image_objects(raw, where), list(_span_dicts(marked)),
+                      _answer_schemas(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 
@@ -192,13 +196,18 @@ def _annotations(sources):
     if states:
         if exports:
             warnings.append(f"read the user states; ignored the JSONL export(s) {name_list([s.name for s in exports])}")
-        records, seen, owner = [], {}, {}
+        records, seen, owner, empty = [], {}, {}, []
         for source in states:
             annotator, state_records, state_seen = _state(source)
             if annotator in owner:
                 raise InputError(f"{source.name} and {owner[annotator]} both hold the state of user {annotator!r}")
             owner[annotator], seen[annotator] = source.name, state_seen
             records += state_records
+            if not state_records and not state_seen:
+                empty.append(f"{annotator} ({source.name})")
+        if empty:
+            warnings.append(f"{len(empty)} user state(s) hold no annotation and no position in a queue, so those "
+                            f"annotators are left out: {name_list(empty)}")
         return Annotations(records, seen, SEEN_IN_STATES, warnings, [])
     kept = keep_latest([s for source in exports for s in _export_submissions(source)])
     records = [s.rows[0] for s in kept.submissions]
@@ -269,125 +278,17 @@ def _span_rows(annotations):
     return rows, split
 
 
-# ----------------------------------------------------------------- images
-
-def _size_of(sizes, item, where):
-    """``(width, height)`` of ``item`` from ``image_sizes``, or None."""
-    if sizes is None or item not in sizes:
-        return None
-    try:
-        width, height = (float(v) for v in sizes[item])
-    except (TypeError, ValueError):
-        raise InputError(f"image_sizes[{item!r}] must be (width, height)", column="image_sizes") from None
-    if width <= 0 or height <= 0:
-        raise InputError(f"image_sizes[{item!r}] must be positive", column="image_sizes")
-    return width, height
-
-
-def _number(fields, name, where, *synonyms):
-    for key in (name, *synonyms):
-        value = fields.get(key) if isinstance(fields, dict) else None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    raise InputError(f"{where}: no number '{name}'")
-
-
-def _box(obj, scale, where):
-    """The :class:`Shape` ``{x, y, w, h}`` of a bbox object; fractions scaled by ``scale`` when given."""
-    coords = obj.get("coordinates")
-    fractions = coords is not None
-    fields = coords if fractions else obj
-    x, y = _number(fields, "x", where), _number(fields, "y", where)
-    w, h = _number(fields, "width", where, "w"), _number(fields, "height", where, "h")
-    if fractions and scale is not None:
-        x, y, w, h = x * scale[0], y * scale[1], w * scale[0], h * scale[1]
-    return Shape({"x": x, "y": y, "w": w, "h": h}, fractions and scale is None)
-
-
-def _polygon(obj, scale, where):
-    """The :class:`Shape` ``{points}`` of a polygon object (``[{x, y}, …]`` or ``[[x, y], …]``)."""
-    fractions = obj.get("coordinates") is not None
-    raw = obj.get("coordinates") if fractions else obj.get("points")
-    if not isinstance(raw, list) or len(raw) < 3:
-        raise InputError(f"{where}: a polygon needs at least 3 points")
-    points = [[_number(p, "x", where), _number(p, "y", where)] if isinstance(p, dict) else list(p) for p in raw]
-    if fractions and scale is not None:
-        points = [[x * scale[0], y * scale[1]] for x, y in points]
-    return Shape({"points": json.dumps(points)}, fractions and scale is None)
-
-
-def _mask(obj, where):
-    """The :class:`Shape` ``{width, height, rle}`` of a mask: Potato's row-major runs as COCO's column-major RLE.
-
-    Runs that stop short of ``height · width`` end in background, as Potato's own decoder reads them.
-    """
-    rle = obj.get("rle") if isinstance(obj.get("rle"), dict) else {}
-    counts, size = rle.get("counts"), rle.get("size")
-    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and v > 0 for v in size)):
-        raise InputError(f"{where}: a mask needs 'rle.size' [height, width] in pixels")
-    if not isinstance(counts, list) or not all(isinstance(c, int) and c >= 0 for c in counts):
-        raise InputError(f"{where}: 'rle.counts' must be a list of run lengths")
-    height, width = size
-    covered = sum(counts)
-    if covered > height * width:
-        raise InputError(f"{where}: the runs add up to {covered}, more than {height} × {width} pixels")
-    flat = np.zeros(height * width, dtype=bool)
-    flat[:covered] = np.repeat(np.arange(len(counts)) % 2 == 1, counts)
-    runs = encode(flat.reshape(height, width))
-    return Shape({"width": width, "height": height, "rle": rle_to_string(runs)}, padded=covered < height * width)
-
-
-def _object_row(record, obj, kind, scale, where):
-    """The :class:`Shape` of one image object of ``kind`` as a whole row (fractions scaled by ``scale``)."""
-    shape = _mask(obj, where) if kind == "masks" else (_box if kind == "boxes" else _polygon)(obj, scale, where)
-    row = {"item": record.instance, "annotator": record.annotator, **shape.fields, "label": str(obj.get("label", ""))}
-    return shape._replace(fields=row)
-
-
-def _skip_reason(obj, kind):
-    """Why an image object is not read as ``kind``, or None when it is."""
-    shape = obj.get("type") if isinstance(obj, dict) else None
-    if shape not in IMAGE_KINDS:
-        return f"{shape}: no agreekit kind" if shape else "not an image object"
-    if IMAGE_KINDS[shape] != kind:
-        return f"{shape}: read with kind {IMAGE_KINDS[shape]}"
-    if shape == "mask" and not (obj.get("rle") or {}).get("counts"):
-        return "a mask without run lengths (Potato drops it too)"
-    return None
-
-
-def _image_rows(records, kind, sizes, skipped):
-    """:class:`ImageRows` of ``kind`` from the image objects."""
-    rows, units, padded = [], {}, 0
-    for record in (r for r in records if r.objects is not None):
-        drawn, scale = [], _size_of(sizes, record.instance, record.where)
-        for number, obj in enumerate(record.objects, start=1):
-            where = f"{record.where}, object {number}"
-            reason = _skip_reason(obj, kind)
-            if reason is not None:
-                skipped.append(Skipped(record.source, where, reason))
-                continue
-            shape = _object_row(record, obj, kind, scale, where)
-            if units.setdefault(record.instance, shape.fractions) != shape.fractions:
-                raise InputError(f"{where}: item {record.instance!r} mixes coordinates in fractions of the image and "
-                                 "in pixels; pass image_sizes for it", column="image_sizes")
-            drawn.append(shape.fields)
-            padded += shape.padded
-        rows += drawn or [saw_nothing(record.instance, record.annotator, kind)]
-    return ImageRows(rows, sorted(item for item, fractions in units.items() if fractions), padded)
-
-
-def _sized_masks(rows):
-    """Mask rows with the saw-nothing rows given their item's size (items nobody drew a mask on are left out)."""
-    sizes = {r["item"]: (r["width"], r["height"]) for r in rows if r["rle"] is not None}
-    out = []
-    for row in rows:
-        if row["rle"] is None and row["item"] in sizes:
-            width, height = sizes[row["item"]]
-            row = {**row, "width": width, "height": height, "rle": ""}
-        if row["rle"] is not None:
-            out.append(row)
-    return out, len(rows) - len(out)
+def _refuse_answers_only(records):
+    """An :class:`InputError` saying what the files hold when they hold label answers and no span at all:
+    their items would otherwise all read as "seen, nothing marked" and agree perfectly."""
+    if any(r.spans for r in records):
+        return
+    schemas = sorted({schema for r in records for schema in r.schemas})
+    if schemas:
+        n = sum(1 for r in records if r.schemas)
+        raise InputError(f"Potato: the files hold label answers (schemas {name_list(schemas)}, on {n} "
+                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans; "
+                         "agreekit reads spans, boxes, polygons and masks from Potato", column="kind", value="spans")
 
 
 def read(sources, kind=None, image_sizes=None):
@@ -411,6 +312,7 @@ def read(sources, kind=None, image_sizes=None):
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
     if kind == "spans":
+        _refuse_answers_only(annotations.records)
         rows, split = _span_rows(annotations)
         warnings.append(annotations.seen_note)
         schemas = sorted({str(span.get("schema")) for r in annotations.records for span in r.spans})
@@ -420,12 +322,15 @@ def read(sources, kind=None, image_sizes=None):
             warnings.append(f"{split} discontinuous span(s) were split into one span per part (agreekit has no "
                             "multi-fragment spans)")
         return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
-    rows, in_fractions, padded = _image_rows(annotations.records, kind, image_sizes, skipped)
+    rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, image_sizes, skipped)
+    if left_out:
+        warnings.append(f"{len(left_out)} (annotator, item) pair(s) hold only objects that are skipped and are left "
+                        f"out, not counted as saw nothing: {name_list(left_out)}")
     if padded:
         warnings.append(f"{padded} mask(s) have runs that stop short of the image: the rest is read as background, "
                         "as Potato reads it")
     if kind == "masks":
-        rows, unsized = _sized_masks(rows)
+        rows, unsized = sized_masks(rows)
         if unsized:
             warnings.append(f"{unsized} saw-nothing row(s) left out: nobody drew a mask on their image, so its size "
                             "is unknown")

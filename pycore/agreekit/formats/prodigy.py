@@ -13,6 +13,12 @@ Every line is one answer: the task (``text`` or ``image``), the annotator's
   when it has one; image spans: ``rect`` → a box from ``x, y, width, height``,
   ``polygon``/``freehand`` → a polygon from ``points``, in pixels); no spans →
   saw the item and marked nothing.
+* An image task whose regions are all of other kinds (polygons when reading
+  boxes) is left out, not read as saw-nothing: its regions are skipped and the
+  pair is named in a warning.  Relations (``rel.manual``) are skipped and
+  counted; choice tasks (``textcat.manual``, entity linking: ``options`` and
+  the accepted option ids) are skipped with their reason, so a file of them
+  alone is refused saying what it holds.
 * ``ignore`` → never saw it (skipped); ``reject`` → never saw it (skipped, with
   a warning: in the manual interfaces reject marks a bad example).  Binary
   ``ner`` and ``classification`` tasks, where accept and reject are the answer
@@ -23,8 +29,10 @@ Every line is one answer: the task (``text`` or ``image``), the annotator's
 from __future__ import annotations
 
 import json
+import math
 from typing import NamedTuple
 
+from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
@@ -35,6 +43,9 @@ BINARY_VIEWS = ("ner", "classification")
 SKIP_REASONS = {"ignore": "ignored in Prodigy (counted as never seen)",
                 "reject": "rejected in Prodigy, a bad example (counted as never seen)"}
 SHAPE_KINDS = {"rect": "boxes", "polygon": "polygons", "freehand": "polygons"}
+CHOICE = "a choice answer (options: text classification or entity linking), not regions"
+RELATION = "a relation between spans (relations are not read)"
+OFF_KIND = "only regions of other kinds"
 
 
 class Task(NamedTuple):
@@ -51,6 +62,11 @@ class Task(NamedTuple):
     def is_image(self):
         """True for an image task (image_manual), False for a text task."""
         return "image" in self.record or any(isinstance(s, dict) and "points" in s for s in self.spans)
+
+    @property
+    def is_choice(self):
+        """True for a choice task (textcat.manual, entity linking): its answer is the options it accepts."""
+        return self.record.get("_view_id") == "choice" or "options" in self.record
 
     @property
     def spans(self):
@@ -83,6 +99,7 @@ def _tasks(sources):
             if record.get("answer") not in ("accept", "reject", "ignore"):
                 raise InputError(f"{where}: 'answer' is {record.get('answer')!r}, expected accept, reject or "
                                  "ignore (is this a db-out export?)", column="answer", value=record.get("answer"))
+            _check_types(record, where)
             annotator = record.get("_annotator_id") or record.get("_session_id")
             if not annotator:
                 annotator, from_file = source.stem, from_file + 1
@@ -91,13 +108,31 @@ def _tasks(sources):
     return tasks, from_file
 
 
+FIELD_TYPES = {"spans": (list,), "relations": (list,), "options": (list,), "_timestamp": (int, float),
+               "_annotator_id": (str, int), "_session_id": (str, int), "text": (str,), "image": (str,)}
+
+
+def _check_types(record, where):
+    """An :class:`InputError` naming the field when a field Prodigy writes has another JSON type."""
+    for name, types in FIELD_TYPES.items():
+        value = record.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, types)):
+            raise InputError(f"{where}: '{name}' must be {' or '.join(t.__name__ for t in types)}, not {value!r}",
+                             column=name, value=value)
+    if not all(isinstance(span, dict) and isinstance(span.get("type", ""), str) for span in record.get("spans") or []):
+        raise InputError(f"{where}: 'spans' must be a list of objects (a 'type' a text)", column="spans")
+    if "_input_hash" in record and not isinstance(record["_input_hash"], (str, int)):
+        raise InputError(f"{where}: '_input_hash' must be a number or a text", column="_input_hash",
+                         value=record["_input_hash"])
+
+
 def _kind_of(tasks, kind):
     """The kind to read: ``kind`` if given, else the one kind the accepted answers hold."""
     if kind is not None:
         return kind
     found = set()
     for task in tasks:
-        if task.record["answer"] != "accept":
+        if task.record["answer"] != "accept" or task.is_choice:
             continue
         if task.is_image:
             found |= {SHAPE_KINDS.get(span.get("type"), "boxes") for span in task.spans}
@@ -128,10 +163,16 @@ def _text_rows(task, texts):
     return rows or [saw_nothing(task.item, task.annotator)]
 
 
+def _finite(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _number(span, names, where):
     for name in names:
         value = span.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise InputError(f"{where}: '{name}' is not a finite number", column=name, value=value)
             return float(value)
     raise InputError(f"{where}: no number '{names[0]}'", column=names[0])
 
@@ -146,14 +187,17 @@ def _shape_row(task, span, kind, where):
         return {"item": task.item, "annotator": task.annotator, "x": x, "y": y, "w": w, "h": h, "label": label}
     if kind == "polygons" and shape in SHAPE_KINDS:
         points = span.get("points")
-        if not isinstance(points, list) or len(points) < 3:
-            raise InputError(f"{where}: a {shape} needs at least 3 'points'", column="points")
+        if not isinstance(points, list) or len(points) < 3 or not all(
+                isinstance(p, list) and len(p) == 2 and all(_finite(v) for v in p) for p in points):
+            raise InputError(f"{where}: a {shape} needs at least 3 'points' [x, y] of finite numbers",
+                             column="points", value=points)
         return {"item": task.item, "annotator": task.annotator, "points": json.dumps(points), "label": label}
     return None
 
 
 def _image_rows(task, kind, skipped):
-    """The rows of an accepted image task for ``kind`` (its saw-nothing row when none are of that kind)."""
+    """The rows of an accepted image task for ``kind``: its saw-nothing row when it has no regions, None when
+    all its regions are of other kinds (the annotator did not say they saw nothing of ``kind``)."""
     rows = []
     for number, span in enumerate(task.spans, start=1):
         where = f"{task.where}, span {number}"
@@ -167,20 +211,29 @@ def _image_rows(task, kind, skipped):
                                    else f"{shape}: no agreekit kind"))
         else:
             rows.append(row)
+    if task.spans and not rows:
+        return None
     return rows or [saw_nothing(task.item, task.annotator, kind)]
 
 
 def _submission(task, kind, texts, skipped):
     """The task as a :class:`Submission` for ``kind`` (rows None when it is left out), or None if off-kind."""
     answer = task.record["answer"]
+    if task.is_choice:
+        skipped.append(Skipped(task.source, task.where, CHOICE))
+        return None
     if task.is_image != (kind != "spans"):
         skipped.append(Skipped(task.source, task.where, "an image task (kind boxes or polygons)" if task.is_image
                                else "a text task (kind spans)"))
         return None
     if answer != "accept":
         return Submission(task.item, task.annotator, task.order, task.source, task.where, None, SKIP_REASONS[answer])
+    relations = task.record.get("relations") or []
+    skipped += [Skipped(task.source, f"{task.where}, relation {number}", RELATION)
+                for number in range(1, len(relations) + 1)]
     rows = _image_rows(task, kind, skipped) if task.is_image else _text_rows(task, texts)
-    return Submission(task.item, task.annotator, task.order, task.source, task.where, rows)
+    return Submission(task.item, task.annotator, task.order, task.source, task.where, rows,
+                      OFF_KIND if rows is None else None)
 
 
 def read(sources, kind=None):
@@ -203,6 +256,11 @@ def read(sources, kind=None):
     texts, skipped, warnings = {}, [], []
     submissions = [s for s in (_submission(task, kind, texts, skipped) for task in tasks) if s is not None]
     kept = keep_latest(submissions)
+    off_kind = [f"{s.annotator} on {s.item}" for s in kept.submissions if s.reason == OFF_KIND]
+    if off_kind:  # their regions are in skipped already; the pair is left out, not counted as saw nothing
+        warnings.append(f"{len(off_kind)} (annotator, item) pair(s) hold only regions of other kinds and are left "
+                        f"out, not counted as saw nothing: {name_list(off_kind)}")
+        kept = kept._replace(submissions=[s for s in kept.submissions if s.reason != OFF_KIND])
     rows = kept_rows(kept, skipped)
     rejected = sum(1 for s in kept.submissions if s.reason == SKIP_REASONS["reject"])
     if rejected:

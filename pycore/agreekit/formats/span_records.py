@@ -14,13 +14,12 @@ skipped and says so in a warning.
 """
 from __future__ import annotations
 
-import json
 from typing import NamedTuple
 
 from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
-from .base import Skipped
+from .base import Skipped, load_json, text_lines
 
 FIRST_LINE_BYTES = 64 * 1024 * 1024  # detection reads at most this much of a file's first line
 SUPERSEDED = "superseded by a later submission of the same annotator"
@@ -37,7 +36,7 @@ def first_record(source):
     """The first JSON Lines record of ``source`` as a dict, or None when its first line is not a JSON object."""
     line = first_line(source)
     try:
-        record = json.loads(line)
+        record = load_json(line)
     except ValueError:
         return None
     return record if isinstance(record, dict) else None
@@ -52,11 +51,11 @@ def jsonl_records(source):
         Naming the file and the line: a line that is not JSON, or not a JSON object.
     """
     out = []
-    for number, line in enumerate(source.text().splitlines(), start=1):
+    for number, line in enumerate(text_lines(source.text()), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
         except ValueError as error:
             raise InputError(f"{source.name} line {number}: not JSON ({error.args[0]})", line=number) from None
         if not isinstance(record, dict):
@@ -108,6 +107,8 @@ def checked_offsets(start, end, text, where, quoted=None):
         when they would as UTF-16 code units).
     """
     start, end = _offset(start, where, "start"), _offset(end, where, "end")
+    if quoted is not None and not isinstance(quoted, str):
+        raise InputError(f"{where}: the span's 'text' must be a text, not {quoted!r}", column="text", value=quoted)
     if end < start:
         raise InputError(f"{where}: end {end} is before start {start}", column="end", value=end)
     if text is None:

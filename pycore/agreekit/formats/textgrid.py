@@ -10,7 +10,9 @@ when a label is not ASCII); ``""`` inside a string is a quote.
 Interval tiers tile their whole time range, so an interval with empty text
 is a gap, not an annotation, and is left out; a tier holding only empty
 intervals is an annotator who marked nothing (the saw-nothing row).  Point
-tiers (``TextTier``) are skipped: a point has no duration.
+tiers (``TextTier``) are skipped: a point has no duration.  The tiers' ``xmax``
+is where the recording ends: it is the clip's duration (the ``durations`` input
+of the segments report), so the stretch after the last annotation counts.
 
 Annotators: by default (``annotator="tier"``) each interval tier is one
 annotator, named by the tier, and the file (named after its recording, as
@@ -26,12 +28,14 @@ Praat manual, "TextGrid file formats" (https://www.fon.hum.uva.nl/praat/manual/T
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
 from ..arrays import name_list
 from ..rows import InputError
-from ._segments import Segment, Track, check_choice, clip_and_annotator, reject_unknown, segment_conversion
+from ._segments import (Segment, Track, check_choice, clip_and_annotator, clip_durations, reject_unknown,
+                        segment_conversion)
 from .base import Reader, Skipped, register_format
 
 TITLE = "Praat TextGrid"
@@ -63,6 +67,7 @@ class Tier(NamedTuple):
     name: str
     intervals: bool
     entries: tuple
+    end: float = 0.0       # the tier's xmax: where the recording ends
 
 
 def detect(source):
@@ -107,6 +112,8 @@ class _Cursor:
             raise self.error("a string is not closed by a quote")
         if token.kind != kind:
             raise self.error(f"expected {what}, found {token.value!r}")
+        if kind == "number" and not math.isfinite(token.value):
+            raise self.error(f"{what} is not a finite number")
         return token.value
 
     def count(self, what):
@@ -125,7 +132,7 @@ def _tier(cursor, index):
     name = cursor.take("string", "the tier name")
     cursor.where = f"tier {name!r}"
     cursor.take("number", "the tier start time")
-    cursor.take("number", "the tier end time")
+    tier_end = cursor.take("number", "the tier end time")
     entries = []
     for number in range(1, cursor.count("the number of intervals or points") + 1):
         if kind == "IntervalTier":
@@ -137,7 +144,7 @@ def _tier(cursor, index):
             cursor.where = f"tier {name!r} point {number}"
             start = end = cursor.take("number", "the point time")
         entries.append(Interval(start, end, cursor.take("string", "the text")))
-    return Tier(name, kind == "IntervalTier", tuple(entries))
+    return Tier(name, kind == "IntervalTier", tuple(entries), tier_end)
 
 
 def read_textgrid(source):
@@ -198,6 +205,17 @@ def _point_skips(source, tiers):
                     "duration") for tier in tiers if not tier.intervals for number in range(1, len(tier.entries) + 1)]
 
 
+def _tier_tracks(source, tiers, clip):
+    """With ``annotator="tier"``: one track per interval tier, the tier naming the annotator."""
+    tracks = []
+    for tier in (t for t in tiers if t.intervals):
+        if not tier.name.strip():
+            raise InputError(f"{source.name}: an interval tier without a name cannot name an annotator; "
+                             "name the tier in Praat, or read with annotator='file'", column="annotator")
+        tracks.append(Track(clip, tier.name.strip(), f"{source.name} tier {tier.name!r}", _segments(tier)))
+    return tracks
+
+
 def read(sources, kind=None, *, annotator="tier", item=None, separator="_", **unknown):
     """Segments from Praat TextGrids.
 
@@ -224,22 +242,20 @@ def read(sources, kind=None, *, annotator="tier", item=None, separator="_", **un
     """
     reject_unknown(TITLE, unknown, ("annotator", "item", "separator"))
     check_choice(TITLE, "annotator", annotator, ANNOTATORS)
-    tracks, warnings, skipped = [], [], []
+    tracks, warnings, skipped, ends = [], [], [], []
     for source in sources:
         tiers = read_textgrid(source)
         skipped += _point_skips(source, tiers)
         if annotator == "file":
             tracks.append(_file_track(source, tiers, item, separator, warnings))
-            continue
-        clip = source.stem if item is None else str(item)
-        for tier in (t for t in tiers if t.intervals):
-            if not tier.name.strip():
-                raise InputError(f"{source.name}: an interval tier without a name cannot name an annotator; "
-                                 "name the tier in Praat, or read with annotator='file'", column="annotator")
-            tracks.append(Track(clip, tier.name.strip(), f"{source.name} tier {tier.name!r}", _segments(tier)))
+        else:
+            tracks += _tier_tracks(source, tiers, source.stem if item is None else str(item))
+        if any(tier.end > 0 for tier in tiers):
+            ends.append((tracks[-1].item if tracks else source.stem, max(tier.end for tier in tiers), source.name))
     hint = (" (each interval tier is an annotator; if each file is one annotator's, read with annotator='file' "
             "and name the files <clip>_<annotator>.TextGrid)") if annotator == "tier" else ""
-    return segment_conversion("textgrid", tracks, warnings, skipped, hint=hint)
+    return segment_conversion("textgrid", tracks, warnings, skipped, hint=hint,
+                              durations=clip_durations(ends, warnings))
 
 
 register_format(Reader(name="textgrid", title=TITLE, kinds=("segments",), detect=detect, read=read, position=70))

@@ -54,6 +54,10 @@ def parse_boxes(rows, keep_none_labels=False, progress=None):
                          line=1, column=missing[0])
     records = []
     for row in table:
+        absent = [c for c in geometry_cols if c not in row.values]  # dict rows: each has its own keys
+        if absent:
+            raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the box columns "
+                             "(blank for an annotator who drew nothing)", line=row.line, column=absent[0])
         record = _plain_record(row, geometry_cols, corner, keep_none_labels)
         records.append(record if record is not None else _checked_record(row, geometry_cols, corner,
                                                                              keep_none_labels))

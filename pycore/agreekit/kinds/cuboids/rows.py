@@ -63,7 +63,12 @@ def parse_cuboids(rows, keep_none_labels=False, progress=None):
         raise InputError("no rotation: give qx, qy, qz, qw (a quaternion) or yaw (radians about z)", line=1,
                          column="qx")
     records = []
+    geometry = CENTRE + SIZE + (QUATERNION if has_quaternion else ("yaw",))
     for row in table:
+        absent = [c for c in geometry if c not in row.values]  # dict rows: each has its own keys
+        if absent:
+            raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the cuboid "
+                             "columns (blank for an annotator who drew nothing)", line=row.line, column=absent[0])
         item = to_text(row, "item")
         annotator = to_text(row, "annotator")
         if row.values.get("label") is None and keep_none_labels:
