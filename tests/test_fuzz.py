@@ -141,6 +141,8 @@ ROWS = {
                 lambda d: [d(ITEM), d(ANNOTATOR), *_cuboid(d, False), d(LABEL)]),
     "traces": (("trace", "step", "annotator", "label"),
                lambda d: [d(ITEM), str(d(st.integers(1, 3))), d(ANNOTATOR), d(st.sampled_from(TRACE_LABELS))]),
+    "labels": (("item", "annotator", "label"),
+               lambda d: [d(ITEM), d(ANNOTATOR), d(st.sampled_from(TRACE_LABELS + ["-1", "2.5"]))]),
 }
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import safe_ratio
+from .pair_tables import grouped_draw_sums
 
 
 @dataclass(frozen=True)
@@ -128,17 +129,12 @@ def rater_classifications(codes, n_categories, draws=None):
     ``codes`` is (n × raters), a category index or −1 for not rated.
     """
     codes = np.asarray(codes, dtype=np.intp)
-    n, raters = codes.shape
-    draws = np.ones((1, n)) if draws is None else draws
-    out = np.zeros((len(draws), raters * n_categories))
     item, rater = np.nonzero(codes >= 0)
-    column = rater * n_categories + codes[item, rater]
-    order = np.argsort(column, kind="stable")
-    item, column = item[order], column[order]
-    bounds = np.searchsorted(column, np.arange(raters * n_categories + 1))
-    for c in np.flatnonzero(np.diff(bounds)):
-        out[:, c] = draws[:, item[bounds[c]:bounds[c + 1]]].sum(axis=1)
-    return out.reshape(len(draws), raters, n_categories)
+    keys = rater * n_categories + codes[item, rater]
+    if draws is None:
+        draws = np.ones((1, len(codes)))
+    sums = grouped_draw_sums(keys, codes.shape[1] * n_categories, draws, items=item)
+    return sums.reshape(len(sums), codes.shape[1], n_categories)
 
 
 def conger_kappa(terms, classifications, draws=None):

@@ -27,16 +27,32 @@ def table_cells(first, second, n_categories):
     return np.where((first >= 0) & (second >= 0), first * n_categories + second, -1)
 
 
+def grouped_draw_sums(keys, n_keys, draws=None, items=None):
+    """(R × n_keys): for each key, the sum of ``draws`` (R × n) over the entries with that key.
+
+    ``keys`` holds a key in [0, n_keys) or −1 (the entry counts nowhere) per entry; entry e is
+    item ``items[e]`` (default: entry e is item e).  Entries are sorted by key once and each key's
+    run summed, O(R · entries); without ``draws``, plain counts (R = 1).
+    """
+    keys = np.asarray(keys, dtype=np.intp)
+    items = np.arange(len(keys)) if items is None else np.asarray(items, dtype=np.intp)
+    if draws is None:
+        return np.bincount(keys[keys >= 0], minlength=n_keys).astype(float)[None, :]
+    out = np.zeros((len(draws), n_keys))
+    kept = np.flatnonzero(keys >= 0)
+    order = kept[np.argsort(keys[kept], kind="stable")]
+    if len(order) == 0:
+        return out
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    out[:, sorted_keys[starts]] = np.add.reduceat(draws[:, items[order]], starts, axis=1)
+    return out
+
+
 def weighted_tables(cells, n_categories, draws=None):
     """(R × q × q) tables of one pair from its :func:`table_cells`, items weighted by ``draws`` rows."""
-    cells = np.asarray(cells, dtype=np.intp)
-    shared = np.flatnonzero(cells >= 0)
-    size = n_categories * n_categories
-    if draws is None:
-        return np.bincount(cells[shared], minlength=size).astype(float).reshape(1, n_categories, n_categories)
-    onehot = np.zeros((len(shared), size))
-    onehot[np.arange(len(shared)), cells[shared]] = 1.0
-    return (draws[:, shared] @ onehot).reshape(len(draws), n_categories, n_categories)
+    sums = grouped_draw_sums(cells, n_categories * n_categories, draws)
+    return sums.reshape(len(sums), n_categories, n_categories)
 
 
 def weighted_kappa(table, weights=None):
