@@ -38,8 +38,8 @@ def alpha_under_draws(counts, draws, metric="nominal", scores=None, distance=Non
     pairable = counts.sum(axis=1) >= 2
     counts, draws = counts[pairable], np.asarray(draws, dtype=float)[:, pairable]
     if metric == "ordinal" and distance is None:
-        flat = unit_coincidences(counts).reshape(len(counts), -1)
         size = counts.shape[1]
+        flat = unit_coincidences(counts).reshape(len(counts), size * size)
         return np.asarray(alpha_from_coincidence((draws @ flat).reshape(len(draws), size, size), "ordinal"),
                           dtype=float).reshape(len(draws))
     if distance is None:
