@@ -14,6 +14,7 @@ from pathlib import Path
 from . import KINDS
 from .formats import READERS, convert, load_sources
 from .formats.base import detect
+from .kinds.labels import text as labels_text
 from .rows import InputError
 
 
@@ -310,6 +311,7 @@ def format_masks(report):
 
 
 FORMATTERS["masks"] = format_masks
+FORMATTERS["labels"] = labels_text.format_report
 
 
 def build_parser():

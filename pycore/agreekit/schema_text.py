@@ -6,6 +6,7 @@ object kinds (boxes, polygons, cuboids, segments) "similarity" is the match simi
 (boxes, polygons), IoU₃D (cuboids) or temporal IoU (segments); "distance" is the distance of
 ``settings.distance``. No entry may contain a pipe character: each becomes a table cell.
 """
+from .kinds.labels.descriptions import DESCRIPTIONS as LABEL_DESCRIPTIONS
 from .schema_text_spans import SPAN_DESCRIPTIONS
 
 ESTIMATE = (
@@ -23,7 +24,7 @@ ESTIMATE = (
 
 DESCRIPTIONS = {
     # ------------------------------------------------------------------ shared by several kinds
-    "kind": "The kind of annotation: `boxes`, `spans`, `segments`, `polygons`, `masks`, `cuboids` or `traces`.",
+    "kind": "The kind of annotation: `boxes`, `spans`, `segments`, `polygons`, `masks`, `cuboids`, `traces` or `labels`.",
     "settings": "The options the report was computed with, defaults filled in.",
     "settings.threshold": "Similarity at or above which two objects of two annotators can match: IoU (boxes, "
                           "polygons), IoU₃D (cuboids) or temporal IoU (segments).",
@@ -57,7 +58,8 @@ DESCRIPTIONS = {
     "labels[].label": "The label.",
     "items": "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest "
              "`mean_within`; spans: largest `disagreement_share`, items not scored last; masks: lowest mean "
-             "`dice`). Objects and masks list compared items only.",
+             "`dice`; labels: lowest `percent_agreement`, the 20 most disputed items only). Objects and masks list "
+             "compared items only.",
     "items[].item": "Item name.",
     "items[].n_annotators": "Annotators with a row for the item, an empty one included (spans in potato mode: "
                             "on a scored item, only those with a span).",
@@ -218,6 +220,7 @@ DESCRIPTIONS = {
     "items[].detection_f1": "Mean detection F1 over the item's annotator pairs.",
     "items[].mean_within": "Mean distance of the item's matched pairs; null when none.",
     **SPAN_DESCRIPTIONS,
+    **LABEL_DESCRIPTIONS,
     # ------------------------------------------------------------------ segments
     "settings.tolerances": "Tolerances of the boundary sweep, seconds, ascending.",
     "settings.placements": "K of segment σ's chance baseline as asked for; null: automatic (see "
@@ -303,7 +306,7 @@ DESCRIPTIONS = {
     "items[].converged": "Whether STAPLE converged within `settings.max_iter` iterations (potato start: 50).",
     # ------------------------------------------------------------------ traces
     "settings.level": "Level of measurement for α: `nominal` or `ordinal` (κ and percent agreement compare "
-                      "labels for equality at either level).",
+                      "labels for equality at either level); labels also `interval`, `ratio` or `set`.",
     "settings.order": "Ordinal labels from lowest to highest, when given; null: labels are text (nominal) or "
                       "ordered as numbers.",
     "settings.top_units": "Most disputed units listed in `units`, at most.",
@@ -311,7 +314,8 @@ DESCRIPTIONS = {
     "n_steps": "Distinct step positions over all traces.",
     "n_units": "Units: (trace, step) pairs with at least one label.",
     "n_labels": "Labels given (one per annotator per unit labelled).",
-    "categories": "The distinct labels, sorted (ordinal: lowest first).",
+    "categories": "The distinct labels, sorted (ordinal: lowest first; labels with an `order`: every label of "
+                  "it; level set: the distinct label sets, written `a` and `b` joined by a vertical bar).",
     "alpha": "Krippendorff's α over all units, metric `alpha.level`; n: units with two or more labels; "
              "interval over traces. Undefined (null) when nothing is pairable or every pairable label is equal.",
     "alpha.level": "The metric of α: `nominal` or `ordinal`.",

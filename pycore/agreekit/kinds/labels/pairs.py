@@ -114,7 +114,8 @@ def annotator_rows(ratings, fits):
         agree = safe_ratio(fits.agree[mine].sum(axis=0), fits.compared[mine].sum(axis=0)) if mine.any() \
             else np.full(fits.kappa.shape[1], np.nan)
         shared = int(fits.shared[mine].sum())
-        rows.append({"annotator": name, "n_items": int(np.sum(ratings.codes[:, g] >= 0)),
+        compared = (ratings.codes >= 0).sum(axis=1) >= 2
+        rows.append({"annotator": name, "n_items": int(np.sum(compared & (ratings.codes[:, g] >= 0))),
                      "n_pairs": int(mine.sum()),
                      "cohen_kappa": drawn(kappa, int(defined.sum()), "κ is defined for none of its pairs"),
                      "percent_agreement": drawn(agree, shared, "it shares no item with another annotator")})

@@ -117,5 +117,5 @@ def _warnings(reading, ratings, order, level):
     single = int(np.sum((ratings.codes >= 0).sum(axis=1) == 1))
     if single:
         out.append(f"{single} item(s) rated by one annotator only: they count in the label shares of Gwet's "
-                   "AC1/AC2 and nowhere else")
+                   "AC1/AC2 and Conger's κ (as in irrCAC) and in the prevalence table, nowhere else")
     return out
