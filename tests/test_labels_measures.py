@@ -51,13 +51,13 @@ def irr(codes, q, weights):
 def test_gwet_fleiss_conger_and_brennan_prediger_are_irrcacs(data, weights):
     codes, q = data
     cac = irr(codes, q, weights)
-    terms = mr.item_terms(counts_of(codes, q), agreement_weights(np.arange(1, q + 1), weights))
+    terms = mr.drawn_terms(mr.item_terms(counts_of(codes, q), agreement_weights(np.arange(1, q + 1), weights)))
     assert mr.gwet_ac(terms)[0] == pytest.approx(cac.gwet()["est"]["coefficient_value"], abs=TOL)
     assert mr.fleiss_kappa(terms)[0] == pytest.approx(cac.fleiss()["est"]["coefficient_value"], abs=TOL)
     assert mr.brennan_prediger(terms)[0] == pytest.approx(cac.bp()["est"]["coefficient_value"], abs=TOL)
     conger = mr.conger_kappa(terms, mr.rater_classifications(codes, q))[0]
     assert conger == pytest.approx(cac.conger()["est"]["coefficient_value"], abs=TOL)
-    assert mr.percent_agreement(mr.item_terms(counts_of(codes, q)))[0] == \
+    assert mr.percent_agreement(mr.drawn_terms(mr.item_terms(counts_of(codes, q))))[0] == \
         pytest.approx(irr(codes, q, "identity").gwet()["est"]["pa"], abs=TOL)
 
 
@@ -67,7 +67,7 @@ def test_fleiss_on_complete_items_is_statsmodels(data):
     from statsmodels.stats.inter_rater import fleiss_kappa
     codes, q = data
     counts = counts_of(codes, q)
-    assert mr.fleiss_kappa(mr.item_terms(counts))[0] == pytest.approx(fleiss_kappa(counts, method="fleiss"), abs=TOL)
+    assert mr.fleiss_kappa(mr.drawn_terms(mr.item_terms(counts)))[0] == pytest.approx(fleiss_kappa(counts, method="fleiss"), abs=TOL)
 
 
 @CASES
@@ -77,11 +77,11 @@ def test_resampled_coefficients_equal_the_coefficients_of_the_resampled_items(da
     rng = np.random.default_rng(seed)
     draws = rng.multinomial(len(codes), np.full(len(codes), 1 / len(codes)), size=3).astype(float)
     terms = mr.item_terms(counts_of(codes, q), agreement_weights(np.arange(q), "quadratic"))
-    batched = [mr.gwet_ac(terms, draws), mr.fleiss_kappa(terms, draws),
-               mr.conger_kappa(terms, mr.rater_classifications(codes, q, draws), draws)]
+    drawn = mr.drawn_terms(terms, draws)
+    batched = [mr.gwet_ac(drawn), mr.fleiss_kappa(drawn), mr.conger_kappa(drawn, mr.rater_classifications(codes, q, draws))]
     for row, draw in enumerate(draws):
         again = np.repeat(codes, draw.astype(int), axis=0)
-        t = mr.item_terms(counts_of(again, q), terms.weights)
+        t = mr.drawn_terms(mr.item_terms(counts_of(again, q), terms.weights))
         single = [mr.gwet_ac(t), mr.fleiss_kappa(t), mr.conger_kappa(t, mr.rater_classifications(again, q))]
         for b, s in zip(batched, single):
             np.testing.assert_allclose(b[row], s[0], atol=1e-12, equal_nan=True)

@@ -16,8 +16,8 @@ r*_ik = Σ_l w_kl r_il:
 
 These are the definitions of the irrCAC package (``gwet.ac1.raw``, ``fleiss.kappa.raw``,
 ``bp.coeff.raw``, ``conger.kappa.raw``).  Sums run over items weighted by ``draws`` (one row
-per bootstrap resample: how often each item is drawn; ``ones`` for the data themselves), so a
-resample is one matrix product.  Undefined values (no pairable item, p_e = 1) are NaN.
+per bootstrap resample: how often each item is drawn; ``ones`` for the data themselves): the
+item terms (:func:`item_terms`) times the draws, once (:func:`drawn_terms`), give every coefficient.  Undefined values (no pairable item, p_e = 1) are NaN.
 
 References
 ----------
@@ -65,62 +65,74 @@ def item_terms(counts, weights=None):
     return ItemTerms((totals >= 2).astype(float), (totals >= 1).astype(float), agreement, shares, weights)
 
 
-def _ones(terms):
-    return np.ones((1, len(terms.pairable)))
+@dataclass(frozen=True)
+class DrawnTerms:
+    """The item sums of :class:`ItemTerms` under each row of the draws (R resamples)."""
+
+    pairable: np.ndarray   # (R,) Σ_i c_i [r_i ≥ 2]
+    rated: np.ndarray      # (R,) Σ_i c_i [r_i ≥ 1]
+    agreement: np.ndarray  # (R,)
+    shares: np.ndarray     # (R, q)
+    weights: np.ndarray    # (q, q)
 
 
-def percent_agreement(terms, draws=None):
-    """p_a, one value per row of ``draws`` (R × n; default the data once).
+def drawn_terms(terms, draws=None):
+    """:class:`DrawnTerms`: one product of ``draws`` (R × n; default the data once) with the item terms."""
+    draws = np.ones((1, len(terms.pairable))) if draws is None else draws
+    sums = draws @ np.column_stack([terms.pairable, terms.rated, terms.agreement, terms.shares])
+    return DrawnTerms(sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3:], terms.weights)
 
-    >>> percent_agreement(item_terms([[2, 0], [1, 1], [1, 0]])).tolist()
+
+def percent_agreement(drawn):
+    """p_a of :class:`DrawnTerms`, one value per draw.
+
+    >>> percent_agreement(drawn_terms(item_terms([[2, 0], [1, 1], [1, 0]]))).tolist()
     [0.5]
     """
-    draws = _ones(terms) if draws is None else draws
-    return safe_ratio(draws @ terms.agreement, draws @ terms.pairable)
+    return safe_ratio(drawn.agreement, drawn.pairable)
 
 
-def category_shares(terms, draws=None):
+def category_shares(drawn):
     """π_k (R × q): the mean over rated items of each category's share of the item's ratings."""
-    draws = _ones(terms) if draws is None else draws
-    return safe_ratio(draws @ terms.shares, (draws @ terms.rated)[:, None])
+    return safe_ratio(drawn.shares, drawn.rated[:, None])
 
 
 def _corrected(observed, expected):
     return safe_ratio(observed - expected, 1.0 - expected)
 
 
-def gwet_ac(terms, draws=None):
-    """Gwet's AC1 (identity weights) or AC2 (others), one value per row of ``draws``.
+def gwet_ac(drawn):
+    """Gwet's AC1 (identity weights) or AC2 (others) of :class:`DrawnTerms`, one value per draw.
 
     Four items of three ratings: p_a = (1 + 1/3 + 1 + 1) / 4 = 5/6, π = (2/3, 1/3),
     p_e = 2 · (2/3)(1/3) = 4/9, AC1 = (5/6 − 4/9) / (5/9) = 0.7:
 
-    >>> round(float(gwet_ac(item_terms([[3, 0], [2, 1], [0, 3], [3, 0]]))[0]), 12)
+    >>> round(float(gwet_ac(drawn_terms(item_terms([[3, 0], [2, 1], [0, 3], [3, 0]])))[0]), 12)
     0.7
     """
-    pi = category_shares(terms, draws)
-    q = terms.weights.shape[0]
+    pi = category_shares(drawn)
+    q = drawn.weights.shape[0]
     if q < 2:
         return np.full(len(pi), np.nan)
-    expected = terms.weights.sum() / (q * (q - 1)) * (pi * (1.0 - pi)).sum(axis=1)
-    return _corrected(percent_agreement(terms, draws), expected)
+    expected = drawn.weights.sum() / (q * (q - 1)) * (pi * (1.0 - pi)).sum(axis=1)
+    return _corrected(percent_agreement(drawn), expected)
 
 
-def fleiss_kappa(terms, draws=None):
-    """Fleiss' κ in Gwet's form (weighted, missing ratings allowed), one value per row of ``draws``.
+def fleiss_kappa(drawn):
+    """Fleiss' κ in Gwet's form (weighted, missing ratings allowed) of :class:`DrawnTerms`.
 
     On items that all have the same number of ratings, with identity weights, Fleiss (1971).
     """
-    pi = category_shares(terms, draws)
-    expected = np.einsum("rk,kl,rl->r", pi, terms.weights, pi)
-    return _corrected(percent_agreement(terms, draws), expected)
+    pi = category_shares(drawn)
+    expected = np.einsum("rk,kl,rl->r", pi, drawn.weights, pi)
+    return _corrected(percent_agreement(drawn), expected)
 
 
-def brennan_prediger(terms, draws=None):
-    """Brennan–Prediger's coefficient, one value per row of ``draws``: p_e = T_w / q²."""
-    q = terms.weights.shape[0]
-    observed = percent_agreement(terms, draws)
-    return _corrected(observed, np.full(observed.shape, terms.weights.sum() / q ** 2))
+def brennan_prediger(drawn):
+    """Brennan–Prediger's coefficient of :class:`DrawnTerms`: p_e = T_w / q²."""
+    q = drawn.weights.shape[0]
+    observed = percent_agreement(drawn)
+    return _corrected(observed, np.full(observed.shape, drawn.weights.sum() / q ** 2))
 
 
 def rater_classifications(codes, n_categories, draws=None):
@@ -137,8 +149,8 @@ def rater_classifications(codes, n_categories, draws=None):
     return sums.reshape(len(sums), codes.shape[1], n_categories)
 
 
-def conger_kappa(terms, classifications, draws=None):
-    """Conger's κ from :func:`rater_classifications` made with the same ``draws``.
+def conger_kappa(drawn, classifications):
+    """Conger's κ of :class:`DrawnTerms` and :func:`rater_classifications` made with the same draws.
 
     Every rater counts in p_e (r of them); a rater with no drawn item makes it NaN.
     """
@@ -148,7 +160,7 @@ def conger_kappa(terms, classifications, draws=None):
     mean = p.mean(axis=1)                                         # (R, q)
     outer = mean[:, :, None] * mean[:, None, :]
     spread = (np.einsum("rgk,rgl->rkl", p, p) - raters * outer) / max(raters - 1, 1)
-    expected = (terms.weights * (outer - spread / raters)).sum(axis=(1, 2))
+    expected = (drawn.weights * (outer - spread / raters)).sum(axis=(1, 2))
     if raters < 2:
         return np.full(len(expected), np.nan)
-    return _corrected(percent_agreement(terms, draws), expected)
+    return _corrected(percent_agreement(drawn), expected)

@@ -38,15 +38,16 @@ def grouped_draw_sums(keys, n_keys, draws=None, items=None):
     items = np.arange(len(keys)) if items is None else np.asarray(items, dtype=np.intp)
     if draws is None:
         return np.bincount(keys[keys >= 0], minlength=n_keys).astype(float)[None, :]
-    out = np.zeros((len(draws), n_keys))
+    out = np.zeros((n_keys, len(draws)))
     kept = np.flatnonzero(keys >= 0)
     order = kept[np.argsort(keys[kept], kind="stable")]
     if len(order) == 0:
-        return out
+        return out.T
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    out[:, sorted_keys[starts]] = np.add.reduceat(draws[:, items[order]], starts, axis=1)
-    return out
+    by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # rows of R: gathered whole
+    out[sorted_keys[starts]] = np.add.reduceat(by_item[items[order]], starts, axis=0)
+    return out.T
 
 
 def weighted_tables(cells, n_categories, draws=None):

@@ -63,18 +63,17 @@ def alpha_section(ratings, level, counts, draws, pairable, reason):
 
 def multirater_section(ratings, level, counts, draws, pairable, reason):
     """Percent agreement, Gwet's AC1/AC2, Conger's κ and Brennan–Prediger over all items."""
-    identity = mr.item_terms(counts)
-    out = {"percent_agreement": drawn(mr.percent_agreement(identity, draws), pairable,
-                                      "no item has two or more ratings"),
-           "gwet_ac1": drawn(mr.gwet_ac(identity, draws), pairable, reason),
-           "brennan_prediger": drawn(mr.brennan_prediger(identity, draws), pairable, reason)}
+    identity = mr.drawn_terms(mr.item_terms(counts), draws)
+    out = {"percent_agreement": drawn(mr.percent_agreement(identity), pairable, "no item has two or more ratings"),
+           "gwet_ac1": drawn(mr.gwet_ac(identity), pairable, reason),
+           "brennan_prediger": drawn(mr.brennan_prediger(identity), pairable, reason)}
     classified = mr.rater_classifications(ratings.codes, len(ratings.categories), draws)
-    out["conger_kappa"] = drawn(mr.conger_kappa(identity, classified, draws), pairable, reason)
+    out["conger_kappa"] = drawn(mr.conger_kappa(identity, classified), pairable, reason)
     for weights in ("linear", "quadratic"):
         key = f"gwet_ac2_{weights}"
         if level in ORDERED:
             terms = mr.item_terms(counts, agreement_weights(ratings.scores, weights))
-            out[key] = drawn(mr.gwet_ac(terms, draws), pairable, reason, weights=weights)
+            out[key] = drawn(mr.gwet_ac(mr.drawn_terms(terms, draws)), pairable, reason, weights=weights)
         else:
             out[key] = undefined("only for ordinal, interval and ratio levels", weights=weights)
     return out
@@ -98,8 +97,7 @@ def fleiss_section(ratings, counts, draws, reason):
     if len(ratings.annotators) < 2 or len(complete) == 0:
         return undefined(reason if len(ratings.annotators) < 2 else "no item is rated by every annotator",
                          n_items_left_out=left, left_out=note)
-    terms = mr.item_terms(counts[complete])
-    values = mr.fleiss_kappa(terms, draws[:, complete])
+    values = mr.fleiss_kappa(mr.drawn_terms(mr.item_terms(counts[complete]), draws[:, complete]))
     return drawn(values, len(complete), why_undefined(ratings, counts[complete]), n_items_left_out=left,
                  left_out=note)
 
