@@ -2,8 +2,10 @@
 
     PYTHONPATH=pycore python3 benchmarks/labels_bench.py [--items 1000] [--annotators 5] [--repeat 5]
 
-Prints the median of the repeats, from CSV text to the finished report, per level, and the share
-taken by reading the rows.  Issue 23's goal: 10,000 items × 5 annotators, nominal, ≤ 1 s
+Prints the median of the repeats, from CSV text to the finished report, per level, and the time
+taken by reading the rows.  The baseline, run side by side: the ``krippendorff`` package's nominal α
+on the same ratings matrix, recomputed on each of the same number of item resamples (α alone,
+against the report's fifteen coefficients and their intervals); skipped when it is not installed.  Issue 23's goal: 10,000 items × 5 annotators, nominal, ≤ 1 s
 (``--items 10000``).
 """
 from __future__ import annotations
@@ -58,6 +60,30 @@ def main():
     for level in ("nominal", "ordinal", "interval"):
         seconds = median_seconds(lambda: agreekit.labels(text, level=level, bootstrap=args.bootstrap), args.repeat)
         print(f"  {level:<8} whole report: {seconds:.3f} s")
+        if level == "nominal":
+            nominal = seconds
+    baseline = baseline_seconds(text, args.bootstrap, args.repeat)
+    if baseline is not None:
+        print(f"  baseline: krippendorff.alpha on the data and {args.bootstrap} resamples: {baseline:.3f} s "
+              f"(nominal report / baseline = {nominal / baseline:.2f})")
+
+
+def baseline_seconds(text, bootstrap, repeat):
+    """Median seconds of the ``krippendorff`` package's α on the data and ``bootstrap`` item resamples."""
+    try:
+        import krippendorff
+    except ImportError:
+        return None
+    ratings = build_ratings(read_judgements(text).judgements, "nominal")
+    data = np.where(ratings.codes >= 0, ratings.codes, np.nan).T  # annotators × items
+    rng = np.random.default_rng(1)
+    picks = rng.integers(0, data.shape[1], size=(bootstrap, data.shape[1]))
+
+    def run():
+        krippendorff.alpha(data, level_of_measurement="nominal")
+        for pick in picks:
+            krippendorff.alpha(data[:, pick], level_of_measurement="nominal")
+    return median_seconds(run, repeat)
 
 
 if __name__ == "__main__":
