@@ -17,7 +17,8 @@ r*_ik = Σ_l w_kl r_il:
 These are the definitions of the irrCAC package (``gwet.ac1.raw``, ``fleiss.kappa.raw``,
 ``bp.coeff.raw``, ``conger.kappa.raw``).  Sums run over items weighted by ``draws`` (one row
 per bootstrap resample: how often each item is drawn; ``ones`` for the data themselves): the
-item terms (:func:`item_terms`) times the draws, once (:func:`drawn_terms`), give every coefficient.  Undefined values (no pairable item, p_e = 1) are NaN.
+item terms (:func:`item_terms`) times the draws, once (:func:`drawn_terms`), give every
+coefficient.  Undefined values (no pairable item, p_e = 1) are NaN.
 
 References
 ----------
