@@ -155,7 +155,7 @@ def _read(sources, reader, kind_hint, step):
 
 
 def run_convert(files, kind_hint="", exact=False, progress=None):
-    """Rows for the page from dropped files, as JSON (see docs/web.md, "Worker protocol").
+    """Rows for the page from dropped files, as JSON (see docs/architecture.md, "Worker protocol").
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 // The pictures of the item views: one item's shapes by annotator, as SVG (item_view.mjs shows them).
 //
-// Input: an item detail from the worker (bridge.py run_item_detail; docs/web.md, "Item views"):
+// Input: an item detail from the worker (bridge.py run_item_detail; docs/architecture.md, "Item details"):
 // {item, annotators, shapes: [{annotator, line, label, geometry, n_matched}], matches: [{a, b,
 // similarity, same_label}], settings}. Every drawn shape carries data-item, data-annotator,
 // data-line (its input row), data-label and its geometry in the input's own units (boxes data-x

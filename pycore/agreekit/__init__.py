@@ -1,7 +1,7 @@
 """agreekit: chance-corrected agreement for structured annotations.
 
 Each kind of annotation has one function that takes rows (CSV/TSV text or a
-list of dicts) and returns a :class:`~agreekit.report.Report`; the registry
+list of dicts) and returns a :class:`~agreekit.results.Report`; the registry
 (:mod:`agreekit.registry`) lists them, and ``agreekit.report(kind, rows,
 **options)`` calls one by name.  The kinds, in tab order:
 

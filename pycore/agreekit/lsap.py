@@ -5,7 +5,7 @@ The solver (Crouse 2016) is scipy's C extension ``scipy/optimize/_lsap*.so``;
 Importing it the usual way runs ``scipy/optimize/__init__.py``, which imports
 scipy.sparse, scipy.linalg and most of scipy.optimize: in Pyodide 0.27.7 under
 Node, after ``import numpy`` (3.1 s), ``scipy.sparse`` took 8.1 s and
-``scipy.optimize`` 3.5 s more (docs/web.md "Speed"), while a box report needs
+``scipy.optimize`` 3.5 s more (benchmarks/RESULTS.md), while a box report needs
 only this one function.  So the extension is loaded by its file path under its
 own name, which runs no ``__init__.py`` of scipy.optimize; anything unexpected
 (another scipy layout, a loader error, a function that fails its check) falls

@@ -133,8 +133,8 @@ _BAND_ELEMENTS = 1 << 14   # pairs per band of rows: its work arrays stay in the
 _REORDERED_BAND_ELEMENTS = 1 << 16   # fewer, larger bands amortize Pyodide's cost per numpy call
 # Pyodide's numpy (wasm32, no SIMD) takes a branch per element in np.maximum/np.minimum, so
 # comparisons that go the same way along a row run ≈ 2× faster there; CPython's (SIMD) takes the
-# same time either way and would only pay the reordering.  Measured in docs/web.md (box report
-# stage by stage).
+# same time either way and would only pay the reordering.  Measured in benchmarks/RESULTS.md (the box
+# report stage by stage).
 _REORDER_COLUMNS = sys.platform == "emscripten"
 
 

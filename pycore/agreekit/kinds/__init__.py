@@ -1,4 +1,4 @@
-"""Kinds of annotation: rows in, a :class:`~agreekit.report.Report` out, one short module each.
+"""Kinds of annotation: rows in, a :class:`~agreekit.results.Report` out, one short module each.
 
 Each kind's module (``boxes``, ``spans``, ``segments``, ``polygons``, ``masks``,
 ``cuboids``, ``traces``) registers its report function with

@@ -60,7 +60,7 @@ ITEM_PAIR_SAMPLE = 2_000_000  # above it, all pairs streamed: S's residual kept 
 _CHUNK_ELEMENTS = 1 << 21
 # The cross pairs' N in closed form (bootstrap.GroupedOuterPairs, bit-equal to the dense product) in Pyodide,
 # whose BLAS (wasm32, no SIMD) takes 70–100 ms for the dense product of 1,000 resamples × 200 items, the
-# closed form 30 ms; CPython's BLAS takes 11–40 ms and the closed form no less (docs/web.md, box report).
+# closed form 30 ms; CPython's BLAS takes 11–40 ms and the closed form no less (benchmarks/RESULTS.md, per-run sums).
 _GROUPED_CROSS_COUNTS = sys.platform == "emscripten"
 _ITEM_PAIR_STREAM = 1        # keeps the item-pair sample's random numbers apart from the resamples'
 
