@@ -224,3 +224,18 @@ def test_scott_pi_is_for_two_annotators_only_and_every_estimate_has_the_one_shap
         assert {"value", "ci", "ci_level", "reason", "n"} <= set(value)
     two = agreekit.labels(long_rows(codes[:, :2]), bootstrap=0).to_dict()
     assert two["coefficients"]["scott_pi"]["value"] == two["pairs"][0]["scott_pi"]["value"]
+
+
+def test_the_command_line_prints_the_coefficients_the_paradox_and_the_tables(tmp_path, capsys):
+    from agreekit import cli
+    rows = ["item,annotator,label"] + [f"{i},{a},no" for i in range(40) for a in "ab"]
+    rows[1], rows[4] = "0,a,yes", "1,b,yes"
+    path = tmp_path / "labels.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert cli.main(["labels", str(path), "--bootstrap", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "Krippendorff's alpha" in out and "Gwet's AC1" in out and "kappa paradox" in out
+    assert "Gwet's AC2" not in out  # not at the nominal level
+    assert "annotator pairs:" in out and "most disputed items (2 in all):" in out
+    assert cli.main(["labels", str(path), "--level", "interval"]) == 2
+    assert "level interval needs a number" in capsys.readouterr().err
