@@ -239,3 +239,19 @@ def test_the_command_line_prints_the_coefficients_the_paradox_and_the_tables(tmp
     assert "annotator pairs:" in out and "most disputed items (2 in all):" in out
     assert cli.main(["labels", str(path), "--level", "interval"]) == 2
     assert "level interval needs a number" in capsys.readouterr().err
+
+
+def test_many_distinct_values_need_no_table_per_pair_and_resample():
+    """Ratings on a fine scale (1,500 distinct values): the pairs' κ come from margins, no confusion table
+    is listed, and ordinal α past its resampling budget is exact without an interval, with a warning."""
+    rng = np.random.default_rng(0)
+    truth = rng.normal(size=500)
+    rows = [{"item": i, "annotator": a, "value": round(float(truth[i] + rng.normal(0, 0.3)), 3)}
+            for i in range(500) for a in "abc"]
+    interval = agreekit.labels(rows, level="interval", bootstrap=30)
+    assert len(interval.categories) > 1000
+    assert interval.pairs[0]["confusion"] is None and interval.pairs[0]["cohen_kappa_quadratic"]["ci"] is not None
+    assert interval.coefficients.icc_2_1.value > 0.8
+    ordinal = agreekit.labels(rows, level="ordinal", bootstrap=30)
+    assert ordinal.coefficients.alpha.value is not None and ordinal.coefficients.alpha.ci is None
+    assert any("ordinal α has no interval" in w for w in ordinal.warnings)

@@ -198,3 +198,18 @@ def test_bootstrap_intervals_cover_the_population_value_of_simulated_raters():
         covered += [low <= truth <= high for (low, high), truth in zip(intervals, (truth_alpha, truth_ac1))]
     assert np.all(covered / 400 >= 0.93), covered / 400
     assert np.all(covered / 400 < 0.995), covered / 400  # intervals that cover always would be too wide
+
+
+@CASES
+@given(ratings(), st.integers(0, 2 ** 16))
+def test_kappa_and_pi_from_margins_equal_those_of_the_drawn_tables(data, seed):
+    from agreekit.measures.pair_tables import kappa_from_margins, pair_margins, scott_pi_from_margins
+    codes, q = data
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(len(codes), np.full(len(codes), 1 / len(codes)), size=4).astype(float)
+    weights = {"identity": np.eye(q), "quadratic": agreement_weights(np.arange(q), "quadratic")}
+    margins = pair_margins(codes[:, 0], codes[:, 1], q, weights, draws)
+    tables = weighted_tables(table_cells(codes[:, 0], codes[:, 1], q), q, draws)
+    for name, w in weights.items():
+        np.testing.assert_allclose(kappa_from_margins(margins, name, w), weighted_kappa(tables, w), atol=TOL)
+    np.testing.assert_allclose(scott_pi_from_margins(margins), scott_pi(tables), atol=TOL)

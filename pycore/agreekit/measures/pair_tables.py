@@ -16,6 +16,8 @@ Public Opinion Quarterly 19(3): 321–325.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..arrays import safe_ratio
@@ -89,3 +91,46 @@ def table_agreement(table):
     """p_o of ``table`` (..., q, q): the share of shared items given the same category."""
     table = np.asarray(table, dtype=float)
     return safe_ratio(np.trace(table, axis1=-2, axis2=-1), table.sum(axis=(-2, -1)))
+
+
+@dataclass(frozen=True)
+class PairMargins:
+    """What κ and π need of one pair's table under each row of the draws, without the q × q table.
+
+    ``agree[w]`` is Σ_i c_i w(a_i, b_i) over the shared items for each weight matrix named ``w``;
+    ``rows`` and ``cols`` the two raters' drawn category counts (R × q); ``n`` the drawn shared items.
+    Memory is R × q, so a scale of many distinct values costs no R × q² tables.
+    """
+
+    n: np.ndarray
+    agree: dict
+    rows: np.ndarray
+    cols: np.ndarray
+
+
+def pair_margins(first, second, n_categories, weights, draws=None):
+    """:class:`PairMargins` of two raters' codes (−1 = not rated) under ``weights`` (name → q × q)."""
+    first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
+    shared = np.flatnonzero((first >= 0) & (second >= 0))
+    draws = np.ones((1, len(first))) if draws is None else draws
+    drawn = draws[:, shared]
+    a, b = first[shared], second[shared]
+    agree = {name: drawn @ w[a, b] for name, w in weights.items()}
+    rows = grouped_draw_sums(a, n_categories, draws, items=shared)
+    cols = grouped_draw_sums(b, n_categories, draws, items=shared)
+    return PairMargins(drawn.sum(axis=1), agree, rows, cols)
+
+
+def kappa_from_margins(margins, name, weights):
+    """Cohen's weighted κ (identity weights: Cohen's κ) of :class:`PairMargins`, one value per draw."""
+    observed = safe_ratio(margins.agree[name], margins.n)
+    expected = safe_ratio(np.einsum("rc,ck,rk->r", margins.rows, weights, margins.cols), margins.n ** 2)
+    return safe_ratio(observed - expected, 1.0 - expected)
+
+
+def scott_pi_from_margins(margins, name="identity"):
+    """Scott's π of :class:`PairMargins` (``agree[name]`` the identity agreement), one value per draw."""
+    observed = safe_ratio(margins.agree[name], margins.n)
+    pooled = safe_ratio(margins.rows + margins.cols, 2.0 * margins.n[:, None])
+    expected = (pooled ** 2).sum(axis=1)
+    return safe_ratio(observed - expected, 1.0 - expected)

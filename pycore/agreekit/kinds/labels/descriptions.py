@@ -58,7 +58,8 @@ DESCRIPTIONS = {
     "pairs[].cohen_kappa_linear": "Linearly weighted κ (ordinal, interval, ratio).",
     "pairs[].cohen_kappa_quadratic": "Quadratically weighted κ (ordinal, interval, ratio).",
     "pairs[].scott_pi": f"Scott's π over the shared items; {_EST}.",
-    "pairs[].confusion": "Confusion table: row = a's category, column = b's, in `categories` order.",
+    "pairs[].confusion": "Confusion table: row = a's category, column = b's, in `categories` order; null above 30 "
+                         "categories.",
     "n_pairs_without_shared_items": "Annotator pairs with no item in common (not in `pairs`).",
     "annotators[].n_pairs": "Pairs with another annotator that share an item.",
     "annotators[].cohen_kappa": f"Mean Cohen's κ with the others, over its pairs where defined; {_EST}.",

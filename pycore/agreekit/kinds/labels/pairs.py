@@ -14,10 +14,14 @@ import numpy as np
 from ...arrays import safe_ratio
 from ...measures.category_weights import agreement_weights
 from ...measures.kappa import kappa_reason
-from ...measures.pair_tables import scott_pi, table_cells, weighted_kappa, weighted_tables
+from ...measures.pair_tables import (kappa_from_margins, pair_margins, scott_pi_from_margins, table_cells,
+                                     weighted_tables)
 from .coefficients import ORDERED, drawn, undefined
 
 WEIGHTED = ("linear", "quadratic")
+
+
+MAX_CONFUSION = 30  # categories up to which each pair row carries its confusion table
 
 
 @dataclass(frozen=True)
@@ -27,7 +31,7 @@ class PairFits:
     a: np.ndarray
     b: np.ndarray
     shared: np.ndarray       # items both rated
-    tables: np.ndarray       # (pairs, q, q) on the data
+    tables: list             # confusion table on the data per pair, or None above MAX_CONFUSION categories
     agree: np.ndarray        # agreeing shared items (drawn)
     compared: np.ndarray     # shared items (drawn)
     kappa: np.ndarray
@@ -39,28 +43,32 @@ class PairFits:
 def fit_pairs(ratings, level, draws):
     """:class:`PairFits` of every annotator pair sharing an item (names sorted: a before b)."""
     q, codes = len(ratings.categories), ratings.codes
-    weights = {w: agreement_weights(ratings.scores, w) for w in WEIGHTED} if level in ORDERED else {}
+    weights = {"identity": np.eye(q)}
+    if level in ORDERED:
+        weights.update({w: agreement_weights(ratings.scores, w) for w in WEIGHTED})
     rows = {key: [] for key in ("a", "b", "shared", "tables", "agree", "compared", "kappa", "pi")}
-    weighted, missing = {w: [] for w in weights}, 0
+    weighted, missing = {w: [] for w in weights if w != "identity"}, 0
     for a in range(codes.shape[1]):
         for b in range(a + 1, codes.shape[1]):
-            cells = table_cells(codes[:, a], codes[:, b], q)
-            if not np.any(cells >= 0):
+            shared = int(np.sum((codes[:, a] >= 0) & (codes[:, b] >= 0)))
+            if not shared:
                 missing += 1
                 continue
-            tables = weighted_tables(cells, q, draws)
-            for key, value in (("a", a), ("b", b), ("shared", int(np.sum(cells >= 0))), ("tables", tables[0]),
-                               ("agree", np.trace(tables, axis1=1, axis2=2)), ("compared", tables.sum(axis=(1, 2))),
-                               ("kappa", weighted_kappa(tables)), ("pi", scott_pi(tables))):
+            margins = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
+            table = weighted_tables(table_cells(codes[:, a], codes[:, b], q), q)[0] if q <= MAX_CONFUSION else None
+            for key, value in (("a", a), ("b", b), ("shared", shared), ("tables", table),
+                               ("agree", margins.agree["identity"]), ("compared", margins.n),
+                               ("kappa", kappa_from_margins(margins, "identity", weights["identity"])),
+                               ("pi", scott_pi_from_margins(margins))):
                 rows[key].append(value)
-            for name, w in weights.items():
-                weighted[name].append(weighted_kappa(tables, w))
+            for name in weighted:
+                weighted[name].append(kappa_from_margins(margins, name, weights[name]))
     width = len(draws)
-    arrays = {key: np.array(value) if value else np.zeros((0, width)) for key, value in rows.items()}
-    arrays["tables"] = np.array(rows["tables"]).reshape(-1, q, q)
-    for key in ("a", "b", "shared"):
-        arrays[key] = np.array(rows[key], dtype=np.intp)
-    return PairFits(**arrays, weighted={w: np.array(v).reshape(-1, width) for w, v in weighted.items()},
+    arrays = {key: np.array(value).reshape(-1, width) for key, value in rows.items()
+              if key in ("agree", "compared", "kappa", "pi")}
+    arrays.update({key: np.array(rows[key], dtype=np.intp) for key in ("a", "b", "shared")})
+    return PairFits(**arrays, tables=rows["tables"], weighted={w: np.array(v).reshape(-1, width)
+                                                                for w, v in weighted.items()},
                     n_without_shared=missing)
 
 
@@ -91,7 +99,7 @@ def pair_rows(ratings, fits):
     rows = []
     for p in range(len(fits.a)):
         n, table = int(fits.shared[p]), fits.tables[p]
-        reason = kappa_reason(table) or "undefined"
+        reason = (kappa_reason(table) if table is not None else None) or "undefined"
         row = {"a": ratings.annotators[fits.a[p]], "b": ratings.annotators[fits.b[p]], "n_items": n,
                "percent_agreement": drawn(safe_ratio(fits.agree[p], fits.compared[p]), n),
                "cohen_kappa": drawn(fits.kappa[p], n, reason)}
@@ -99,7 +107,7 @@ def pair_rows(ratings, fits):
             row[f"cohen_kappa_{w}"] = drawn(fits.weighted[w][p], n, reason) if w in fits.weighted else \
                 undefined("only for ordinal, interval and ratio levels")
         row["scott_pi"] = drawn(fits.pi[p], n, reason)
-        row["confusion"] = table.astype(int).tolist()
+        row["confusion"] = table.astype(int).tolist() if table is not None else None
         rows.append(row)
     return rows
 

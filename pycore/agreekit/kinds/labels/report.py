@@ -6,6 +6,7 @@ import numpy as np
 
 from ... import options as opts
 from ...measures import bootstrap as boot
+from ...measures.alpha_draws import ORDINAL_CELLS
 from ...registry import register
 from ...results import CI_LEVEL, Report
 from . import coefficients as co
@@ -103,8 +104,17 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "annotators": pr.annotator_rows(ratings, fits),
         "items": items,
         "n_disputed_items": n_disputed,
-        "warnings": _warnings(reading, ratings, order, level),
+        "warnings": _warnings(reading, ratings, order, level) + _interval_warnings(ratings, level, draws, counts),
     })
+
+
+def _interval_warnings(ratings, level, draws, counts):
+    size = len(ratings.categories)
+    pairable = int(np.sum(counts.sum(axis=1) >= 2))
+    if level != "ordinal" or len(draws) < 2 or max(pairable, len(draws)) * size * size <= ORDINAL_CELLS:
+        return []
+    return [f"ordinal α has no interval: {size} categories are too many to resample its coincidences "
+            f"({max(pairable, len(draws)) * size * size:,} cells above {ORDINAL_CELLS:,}); α itself is exact"]
 
 
 def _warnings(reading, ratings, order, level):
