@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.rows import InputError
+from agreekit.errors import InputError
 
 TOL = 1e-12
 CASES = settings(max_examples=15, deadline=None, derandomize=True, database=None)

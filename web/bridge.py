@@ -15,8 +15,7 @@ from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
-from agreekit.item_detail import KINDS as DETAIL_KINDS
-from agreekit.item_detail import ItemDetails
+from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.rows import InputError
 
 MAX_MESSAGE_CHARS = 300
@@ -72,7 +71,7 @@ _LAST_REPORTS = {}
 
 def _remember(kind, rows, options):
     """Keep what ``run_report`` computed ``kind`` from; item details are parsed from it when first asked."""
-    if kind in DETAIL_KINDS:
+    if kind in detail_kinds():
         kept = {k: v for k, v in options.items() if k != "progress"}
         _LAST_REPORTS[kind] = ItemDetails(kind, rows, kept)
 
@@ -87,7 +86,7 @@ def run_item_detail(kind, item):
     try:
         details = _LAST_REPORTS.get(kind)
         if details is None:
-            raise InputError(f"no {kind} report has been computed in this worker" if kind in DETAIL_KINDS
+            raise InputError(f"no {kind} report has been computed in this worker" if kind in detail_kinds()
                              else f"no item view for {kind}")
         return json.dumps({"ok": True, "detail": details.detail(str(item))}, allow_nan=False)
     except InputError as exc:

@@ -13,7 +13,9 @@ from . import coefficients as co
 from . import pairs as pr
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
+from .shape import SHAPE
 from .tables import disputed_items, paradox, prevalence
+from .text import format_report
 
 LEVEL = opts.Option("level", "choice", "Level of measurement", "what the labels are: names, ranks, "
                     "numbers with a unit, numbers with a true zero, or sets of labels", choices=(
@@ -57,7 +59,7 @@ def _coefficients(ratings, level, counts, draws, fits):
           options=(LEVEL, ORDER,
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
                    opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.

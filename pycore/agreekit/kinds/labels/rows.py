@@ -20,7 +20,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-from ...rows import ANNOTATOR_SYNONYMS, InputError, bind_columns, is_blank, read_table, to_text
+from ...errors import InputError
+from ...rows import ANNOTATOR_SYNONYMS, bind_columns, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "label")
 ITEM_SYNONYMS = ("unit", "subject", "item_id", "unit_id", "id", "document", "doc", "text_id", "image", "example")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...arrays import name_list
-from ...rows import InputError
+from ...errors import InputError
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio", "set")
 
