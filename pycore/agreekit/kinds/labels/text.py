@@ -2,6 +2,8 @@
 paradox sentence, the prevalence table, the pairs, the annotators and the most disputed items."""
 from __future__ import annotations
 
+from ...text import estimate_text, table
+
 NAMES = (("alpha", "Krippendorff's alpha"), ("alpha_jaccard", "alpha, Jaccard distance"),
          ("percent_agreement", "percent agreement"), ("cohen_kappa", "Cohen's kappa, mean over pairs"),
          ("cohen_kappa_linear", "  linear weights"), ("cohen_kappa_quadratic", "  quadratic weights"),
@@ -10,26 +12,6 @@ NAMES = (("alpha", "Krippendorff's alpha"), ("alpha_jaccard", "alpha, Jaccard di
          ("scott_pi", "Scott's pi"), ("brennan_prediger", "Brennan-Prediger"),
          ("icc_2_1", "ICC(2,1) absolute"), ("icc_3_1", "ICC(3,1) consistency"))
 SHOWN = 10
-
-
-def _number(value):
-    return "null" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
-
-
-def _estimate(e):
-    if e["value"] is None:
-        return f"undefined ({e['reason']})"
-    text = f"{e['value']:.4f}"
-    return text + (f"  [{e['ci'][0]:.4f}, {e['ci'][1]:.4f}]" if e["ci"] else "")
-
-
-def _table(rows, columns):
-    """Plain-text table of ``rows`` (lists of cells) under ``columns`` headings, ``SHOWN`` rows at most."""
-    cells = [list(columns)] + [[_number(c["value"] if isinstance(c, dict) else c) for c in row]
-                               for row in rows[:SHOWN]]
-    widths = [max(len(row[k]) for row in cells) for k in range(len(columns))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells]
-    return lines + ([f"... {len(rows) - SHOWN} more (use --json)"] if len(rows) > SHOWN else [])
 
 
 def _coefficient_lines(d):
@@ -41,7 +23,7 @@ def _coefficient_lines(d):
         extra = f"   ({e['left_out']})" if e.get("left_out") and e["value"] is not None else ""
         if e.get("f_ci"):
             extra += f"   F interval [{e['f_ci'][0]:.4f}, {e['f_ci'][1]:.4f}]"
-        lines.append(f"{name:<32} {_estimate(e)}{extra}")
+        lines.append(f"{name:<32} {estimate_text(e)}{extra}")
     return lines
 
 
@@ -56,15 +38,15 @@ def format_report(report):
     lines += _coefficient_lines(d)
     if d["kappa_paradox"]:
         lines += ["", d["kappa_paradox"]]
-    lines += ["", "labels:"] + _table([[r["label"], r["n"], r["share"]] for r in d["prevalence"]],
-                                      ("label", "ratings", "share"))
-    lines += ["", "annotator pairs:"] + _table(
-        [[p["a"], p["b"], p["n_items"], p["percent_agreement"], p["cohen_kappa"], p["scott_pi"]] for p in d["pairs"]],
-        ("a", "b", "items", "agree", "kappa", "pi"))
-    lines += ["", "annotators:"] + _table(
-        [[a["annotator"], a["n_items"], a["percent_agreement"], a["cohen_kappa"]] for a in d["annotators"]],
-        ("annotator", "items", "agree", "mean kappa"))
-    lines += ["", f"most disputed items ({d['n_disputed_items']} in all):"] + _table(
-        [[i["item"], i["percent_agreement"], ", ".join(f"{r['annotator']}={r['label']}" for r in i["ratings"])]
-         for i in d["items"]], ("item", "agree", "labels"))
+    items = [{**i, "labels": ", ".join(f"{r['annotator']}={r['label']}" for r in i["ratings"])} for i in d["items"]]
+    lines += ["", "labels:", table(d["prevalence"], [("label", "label"), ("n", "ratings"), ("share", "share")],
+                                   SHOWN),
+              "", "annotator pairs:",
+              table(d["pairs"], [("a", "a"), ("b", "b"), ("n_items", "items"), ("percent_agreement", "agree"),
+                                 ("cohen_kappa", "kappa"), ("scott_pi", "pi")], SHOWN),
+              "", "annotators:",
+              table(d["annotators"], [("annotator", "annotator"), ("n_items", "items"),
+                                      ("percent_agreement", "agree"), ("cohen_kappa", "mean kappa")], SHOWN),
+              "", f"most disputed items ({d['n_disputed_items']} in all):",
+              table(items, [("item", "item"), ("percent_agreement", "agree"), ("labels", "labels")], SHOWN)]
     return "\n".join(lines + [f"warning: {w}" for w in d["warnings"]])
