@@ -29,19 +29,28 @@ def table_cells(first, second, n_categories):
     return np.where((first >= 0) & (second >= 0), first * n_categories + second, -1)
 
 
+DENSE_CELLS = 1 << 24  # items × keys up to which the sums are one product with an indicator matrix
+
+
 def grouped_draw_sums(keys, n_keys, draws=None, items=None):
     """(R × n_keys): for each key, the sum of ``draws`` (R × n) over the entries with that key.
 
     ``keys`` holds a key in [0, n_keys) or −1 (the entry counts nowhere) per entry; entry e is
-    item ``items[e]`` (default: entry e is item e).  Entries are sorted by key once and each key's
-    run summed, O(R · entries); without ``draws``, plain counts (R = 1).
+    item ``items[e]`` (default: entry e is item e).  Up to ``DENSE_CELLS`` items × keys the sums
+    are ``draws`` times the (items × keys) count matrix, one product; beyond, the entries are
+    sorted by key and each key's run summed, O(R · entries).  Without ``draws``, plain counts (R = 1).
     """
     keys = np.asarray(keys, dtype=np.intp)
     items = np.arange(len(keys)) if items is None else np.asarray(items, dtype=np.intp)
+    kept = keys >= 0
     if draws is None:
-        return np.bincount(keys[keys >= 0], minlength=n_keys).astype(float)[None, :]
+        return np.bincount(keys[kept], minlength=n_keys).astype(float)[None, :]
+    if draws.shape[1] * n_keys <= DENSE_CELLS:
+        counts = np.zeros((draws.shape[1], n_keys))
+        np.add.at(counts, (items[kept], keys[kept]), 1.0)
+        return draws @ counts
     out = np.zeros((n_keys, len(draws)))
-    kept = np.flatnonzero(keys >= 0)
+    kept = np.flatnonzero(kept)
     order = kept[np.argsort(keys[kept], kind="stable")]
     if len(order) == 0:
         return out.T
@@ -113,12 +122,16 @@ def pair_margins(first, second, n_categories, weights, draws=None):
     first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
     shared = np.flatnonzero((first >= 0) & (second >= 0))
     draws = np.ones((1, len(first))) if draws is None else draws
-    drawn = draws[:, shared]
     a, b = first[shared], second[shared]
-    agree = {name: drawn @ w[a, b] for name, w in weights.items()}
+    per_item = np.zeros((len(first), 1 + len(weights)))  # shared indicator, then each weight's agreement
+    per_item[shared, 0] = 1.0
+    for column, w in enumerate(weights.values(), start=1):
+        per_item[shared, column] = w[a, b]
+    sums = draws @ per_item
+    agree = {name: sums[:, column] for column, name in enumerate(weights, start=1)}
     rows = grouped_draw_sums(a, n_categories, draws, items=shared)
     cols = grouped_draw_sums(b, n_categories, draws, items=shared)
-    return PairMargins(drawn.sum(axis=1), agree, rows, cols)
+    return PairMargins(sums[:, 0], agree, rows, cols)
 
 
 def kappa_from_margins(margins, name, weights):
