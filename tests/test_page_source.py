@@ -31,9 +31,13 @@ def kind_lists(text):
 
 
 def kind_literals(text):
-    """Kind names as string literals or object keys (``"boxes"``, ``boxes: …``)."""
+    """Kind names as string literals or object keys (``"boxes"``, ``boxes: …``).
+
+    A literal compared with an option's type (``type === "labels"``) names the option type
+    ``labels`` (:data:`agreekit.options.TYPES`), not the kind of the same name.
+    """
     names = "|".join(NAMES)
-    return re.findall(rf"""["'`]({names})["'`]|(?<![\w.$-])({names})\s*:(?!//)""", text)
+    return re.findall(rf"""(?<!type === )["'`]({names})["'`]|(?<![\w.$-])({names})\s*:(?!//)""", text)
 
 
 def default_literals(text):
@@ -68,6 +72,7 @@ def test_the_checks_catch_what_they_look_for():
                 '<input name="threshold" value="0.5"> const BOOT = { bootstrap: 1000 }; seed = 20260813')
     assert kind_lists(old_share) and kind_literals(old_share) and kind_literals(old_app)
     assert default_literals(old_page) == ['bootstrap: 1000', 'seed = 20260813', 'value="0.5"', 'value="1000"']
+    assert kind_literals('if (kind === "labels")') and not kind_literals('if (type === "labels")')
     assert not kind_literals("const kind = tab.dataset.kind; `${kind} report`; x.boxesView") \
         and not default_literals("incrs: [1, 2, 5, 10, 20, 50, 100, 1000]; threshold: 0.3")
 

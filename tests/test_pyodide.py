@@ -86,9 +86,21 @@ def build_cases():
         add(kind, _example(f"{kind}.csv"))
     add("polygons", _example("polygons.csv"), match="potato", distance="iou")
     add("cuboids", _example("cuboids.csv"), match="potato")
+    add("labels", _example("labels.csv"))
+    add("labels", _labels_matrix(), level="ordinal")
+    add("labels", _labels_matrix(), level="interval")
+    add("labels", _labels_matrix(), level="ratio")
+    add("labels", "item,annotator,label\n1,a,x\n1,a,y\n1,b,x\n2,a,y\n2,b,y\n2,b,z\n3,a,z\n3,b,z\n", level="set")
     cases.append({"kind": "masks", "rows": _example("masks.csv"), "options": {}})
     return cases
 
+
+
+def _labels_matrix():
+    """Krippendorff's (2011) 4 coders × 12 units as a headerless reliability matrix, blanks missing."""
+    rows = ["1,1,,1", "2,2,3,2", "3,3,3,3", "3,3,3,3", "2,2,2,2", "1,2,3,4", "4,4,4,4", "1,1,2,1", "2,2,2,2",
+            ",5,5,5", ",,1,1", ",3,,"]
+    return "\n".join(rows) + "\n"
 
 
 def _crowded_segments(n_clips=6, seed=5):

@@ -16,7 +16,7 @@ BOXES = "item,annotator,x,y,w,h,label\nimg1,a,0,0,10,10,car\nimg1,b,1,1,10,10,ca
 
 
 def test_every_kind_is_registered_in_tab_order_and_callable_by_name():
-    assert list(agreekit.KINDS) == ["boxes", "spans", "segments", "polygons", "masks", "cuboids", "traces"]
+    assert list(agreekit.KINDS) == ["boxes", "spans", "segments", "polygons", "masks", "cuboids", "traces", "labels"]
     for name, kind in agreekit.KINDS.items():
         assert getattr(agreekit, name) is kind.function
         assert kind.count_key.startswith("n_")

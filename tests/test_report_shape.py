@@ -4,7 +4,8 @@ The reports checked are each kind's page example and degenerate variants of it: 
 bootstrap, one item, one annotator (nothing to compare), one item with two annotators
 (chance baselines undefined), nothing marked (on every item, or on the first), potato
 mode, spans without item lengths; traces where every annotator gives the same label, and
-traces with numbers for labels at the ordinal level.
+traces with numbers for labels at the ordinal level; labels that all agree, numbers at the interval
+level and label sets.
 """
 import copy
 import csv
@@ -58,6 +59,12 @@ def variants(kind):
         out["all agree"] = ([{**r, "label": "same"} for r in table], options)
         ranks = {label: str(k) for k, label in enumerate(sorted({r["label"] for r in table}), start=1)}
         out["ordinal numbers"] = ([{**r, "label": ranks[r["label"]]} for r in table], {**options, "level": "ordinal"})
+    elif kind == "labels":  # a label is required: every annotator agrees; numbers at the interval level; sets
+        out["all agree"] = ([{**r, "label": "same"} for r in table], options)
+        ranks = {label: str(k) for k, label in enumerate(sorted({r["label"] for r in table}), start=1)}
+        numbers = [{**r, "label": ranks[r["label"]]} for r in table]
+        out["interval numbers"] = (numbers, {**options, "level": "interval"})
+        out["sets"] = (table, {**options, "level": "set"})
     else:  # the item and annotator (and a mask's size) kept, the annotation blank: "nothing marked"
         blank = [{k: v if k in (item, "annotator", "width", "height") else "" for k, v in r.items()} for r in table]
         out["nothing marked"] = (blank, options)
@@ -119,6 +126,9 @@ def test_the_degenerate_reports_are_degenerate(reports):
                for label in unit["labels"].values())
     assert None in reports["masks"]["nothing marked"]["items"][0]["sensitivity"]
     assert reports["boxes"]["nothing marked"]["n_boxes"] == 0
+    assert reports["labels"]["all agree"]["coefficients"]["alpha"]["value"] is None
+    assert reports["labels"]["interval numbers"]["coefficients"]["icc_2_1"]["value"] is not None
+    assert reports["labels"]["sets"]["coefficients"]["alpha_jaccard"]["value"] is not None
 
 
 def test_every_declared_key_occurs_in_some_report(reports):
@@ -134,7 +144,7 @@ def test_empty_input_is_refused_not_reported():
             agreekit.report(kind, ",".join(agreekit.KINDS[kind].columns) + "\n")
 
 
-@pytest.mark.parametrize("kind", ["boxes", "spans", "masks", "traces"])
+@pytest.mark.parametrize("kind", ["boxes", "spans", "masks", "traces", "labels"])
 def test_an_undeclared_a_missing_or_a_mistyped_key_is_a_problem(reports, kind):
     report = reports[kind]["example"]
     extra = {**report, "extra_key": 1}

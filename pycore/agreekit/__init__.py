@@ -12,6 +12,8 @@ list of dicts) and returns a :class:`~agreekit.results.Report`; the registry
 * ``masks`` — pixel masks: STAPLE consensus, per-annotator sensitivity and specificity, majority vote.
 * ``cuboids`` — 3D cuboids: the box report over exact IoU₃D (:func:`iou3d`) of rotated cuboids.
 * ``traces`` — per-step labels of agent traces: α, Cohen's and Fleiss' κ, per step and per trace.
+* ``labels`` — categories, ordinal scales, numbers and label sets: α, κ (Cohen, weighted, Fleiss, Conger),
+  Gwet's AC1/AC2, Scott's π, Brennan–Prediger and ICC, per pair and per annotator.
 
 Floors, each importing only from the floors before it (``tests/test_layout.py``
 checks it; ``docs/architecture.md`` draws them): ``errors``, ``runtime``,

@@ -61,7 +61,7 @@ ITEMS_OBJECTS_PER_ANNOTATOR = key("objects_per_annotator", map_of("integer"),
     "Objects each annotator drew on the item, by annotator name.")
 
 KIND = key("kind", "text",
-    "The kind of annotation: `boxes`, `spans`, `segments`, `polygons`, `masks`, `cuboids` or `traces`.")
+    "The kind of annotation: `boxes`, `spans`, `segments`, `polygons`, `masks`, `cuboids`, `traces` or `labels`.")
 
 LABELS_LABEL = key("label", "text",
     "The label.")

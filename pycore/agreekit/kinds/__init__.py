@@ -1,7 +1,7 @@
 """Kinds of annotation: rows in, a :class:`~agreekit.results.Report` out, one package each.
 
 Each kind is a package here (``boxes``, ``spans``, ``segments``, ``polygons``,
-``masks``, ``cuboids``, ``traces``) holding everything about it: reading and
+``masks``, ``cuboids``, ``traces``, ``labels``) holding everything about it: reading and
 checking its rows, its report function registered with
 :func:`agreekit.registry.register`, its item detail and its command-line text.
 Kinds never import each other; what two kinds share sits below them.

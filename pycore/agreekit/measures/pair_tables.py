@@ -1,0 +1,149 @@
+"""Two raters' contingency tables: weighted κ (Cohen 1968) and Scott's π (1955).
+
+A table ``T[..., c, k]`` counts the items rater a put in c and rater b in k, over the items both
+rated; everything is batched over leading axes (bootstrap resamples).  Undefined values are NaN.
+
+* weighted κ = (p_o − p_e) / (1 − p_e), p_o = Σ w_ck T_ck / n, p_e = Σ w_ck a_c b_k / n², a and b
+  the row and column sums; identity weights give Cohen's (1960) κ;
+* Scott's π = (p_o − p_e) / (1 − p_e), p_e = Σ_c ((a_c + b_c) / 2n)²: chance from the two raters'
+  pooled label shares.
+
+References
+----------
+J. Cohen (1968), "Weighted kappa", Psychological Bulletin 70(4): 213–220.
+W. A. Scott (1955), "Reliability of content analysis: the case of nominal scale coding",
+Public Opinion Quarterly 19(3): 321–325.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..arrays import safe_ratio
+
+
+def table_cells(first, second, n_categories):
+    """Cell index c·q + k of each item both rated (codes ≥ 0), −1 elsewhere."""
+    first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
+    return np.where((first >= 0) & (second >= 0), first * n_categories + second, -1)
+
+
+DENSE_CELLS = 1 << 24  # items × keys up to which the sums are one product with an indicator matrix
+
+
+def grouped_draw_sums(keys, n_keys, draws=None, items=None):
+    """(R × n_keys): for each key, the sum of ``draws`` (R × n) over the entries with that key.
+
+    ``keys`` holds a key in [0, n_keys) or −1 (the entry counts nowhere) per entry; entry e is
+    item ``items[e]`` (default: entry e is item e).  Up to ``DENSE_CELLS`` items × keys the sums
+    are ``draws`` times the (items × keys) count matrix, one product; beyond, the entries are
+    sorted by key and each key's run summed, O(R · entries).  Without ``draws``, plain counts (R = 1).
+    """
+    keys = np.asarray(keys, dtype=np.intp)
+    items = np.arange(len(keys)) if items is None else np.asarray(items, dtype=np.intp)
+    kept = keys >= 0
+    if draws is None:
+        return np.bincount(keys[kept], minlength=n_keys).astype(float)[None, :]
+    if draws.shape[1] * n_keys <= DENSE_CELLS:
+        counts = np.zeros((draws.shape[1], n_keys))
+        np.add.at(counts, (items[kept], keys[kept]), 1.0)
+        return draws @ counts
+    out = np.zeros((n_keys, len(draws)))
+    kept = np.flatnonzero(kept)
+    order = kept[np.argsort(keys[kept], kind="stable")]
+    if len(order) == 0:
+        return out.T
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # rows of R: gathered whole
+    out[sorted_keys[starts]] = np.add.reduceat(by_item[items[order]], starts, axis=0)
+    return out.T
+
+
+def weighted_tables(cells, n_categories, draws=None):
+    """(R × q × q) tables of one pair from its :func:`table_cells`, items weighted by ``draws`` rows."""
+    sums = grouped_draw_sums(cells, n_categories * n_categories, draws)
+    return sums.reshape(len(sums), n_categories, n_categories)
+
+
+def weighted_kappa(table, weights=None):
+    """Cohen's weighted κ of ``table`` (..., q, q) with agreement ``weights`` (identity: Cohen's κ).
+
+    >>> float(weighted_kappa(np.array([[3, 1], [1, 3]])))
+    0.5
+    """
+    table = np.asarray(table, dtype=float)
+    weights = np.eye(table.shape[-1]) if weights is None else np.asarray(weights, dtype=float)
+    n = table.sum(axis=(-2, -1))
+    observed = safe_ratio((table * weights).sum(axis=(-2, -1)), n)
+    rows, cols = table.sum(axis=-1), table.sum(axis=-2)
+    expected = safe_ratio(np.einsum("...c,ck,...k->...", rows, weights, cols), n ** 2)
+    return safe_ratio(observed - expected, 1.0 - expected)
+
+
+def scott_pi(table):
+    """Scott's π of ``table`` (..., q, q).
+
+    >>> round(float(scott_pi(np.array([[3, 1], [1, 3]]))), 6)
+    0.5
+    """
+    table = np.asarray(table, dtype=float)
+    n = table.sum(axis=(-2, -1))
+    observed = safe_ratio(np.trace(table, axis1=-2, axis2=-1), n)
+    pooled = safe_ratio(table.sum(axis=-1) + table.sum(axis=-2), 2.0 * n[..., None])
+    expected = (pooled ** 2).sum(axis=-1)
+    return safe_ratio(observed - expected, 1.0 - expected)
+
+
+def table_agreement(table):
+    """p_o of ``table`` (..., q, q): the share of shared items given the same category."""
+    table = np.asarray(table, dtype=float)
+    return safe_ratio(np.trace(table, axis1=-2, axis2=-1), table.sum(axis=(-2, -1)))
+
+
+@dataclass(frozen=True)
+class PairMargins:
+    """What κ and π need of one pair's table under each row of the draws, without the q × q table.
+
+    ``agree[w]`` is Σ_i c_i w(a_i, b_i) over the shared items for each weight matrix named ``w``;
+    ``rows`` and ``cols`` the two raters' drawn category counts (R × q); ``n`` the drawn shared items.
+    Memory is R × q, so a scale of many distinct values costs no R × q² tables.
+    """
+
+    n: np.ndarray
+    agree: dict
+    rows: np.ndarray
+    cols: np.ndarray
+
+
+def pair_margins(first, second, n_categories, weights, draws=None):
+    """:class:`PairMargins` of two raters' codes (−1 = not rated) under ``weights`` (name → q × q)."""
+    first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
+    shared = np.flatnonzero((first >= 0) & (second >= 0))
+    draws = np.ones((1, len(first))) if draws is None else draws
+    a, b = first[shared], second[shared]
+    per_item = np.zeros((len(first), 1 + len(weights)))  # shared indicator, then each weight's agreement
+    per_item[shared, 0] = 1.0
+    for column, w in enumerate(weights.values(), start=1):
+        per_item[shared, column] = w[a, b]
+    sums = draws @ per_item
+    agree = {name: sums[:, column] for column, name in enumerate(weights, start=1)}
+    rows = grouped_draw_sums(a, n_categories, draws, items=shared)
+    cols = grouped_draw_sums(b, n_categories, draws, items=shared)
+    return PairMargins(sums[:, 0], agree, rows, cols)
+
+
+def kappa_from_margins(margins, name, weights):
+    """Cohen's weighted κ (identity weights: Cohen's κ) of :class:`PairMargins`, one value per draw."""
+    observed = safe_ratio(margins.agree[name], margins.n)
+    expected = safe_ratio(np.einsum("rc,ck,rk->r", margins.rows, weights, margins.cols), margins.n ** 2)
+    return safe_ratio(observed - expected, 1.0 - expected)
+
+
+def scott_pi_from_margins(margins, name="identity"):
+    """Scott's π of :class:`PairMargins` (``agree[name]`` the identity agreement), one value per draw."""
+    observed = safe_ratio(margins.agree[name], margins.n)
+    pooled = safe_ratio(margins.rows + margins.cols, 2.0 * margins.n[:, None])
+    expected = (pooled ** 2).sum(axis=1)
+    return safe_ratio(observed - expected, 1.0 - expected)
