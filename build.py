@@ -582,6 +582,7 @@ def build(local_source: str | None = None) -> Path:
     build_page(staging)
     shutil.copytree(ROOT / "web", staging / "web",
                     ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
+    list_kind_modules(staging / "web" / "kinds")
     build_examples(staging / "examples")
     build_workshop(staging, lock, local_source, wheel_rel)
     stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
@@ -595,6 +596,13 @@ def build(local_source: str | None = None) -> Path:
     staging.rename(DIST)
     log(f"built {DIST} (wheel {wheel.name}, sha256 {digest[:12]})")
     return DIST
+
+
+def list_kind_modules(folder: Path):
+    """``index.json``: the kinds with a page module of their own (``web/kinds/<kind>.mjs``, read by
+    web/kinds.mjs); a kind of the registry without one gets the page's default view."""
+    modules = sorted(path.stem for path in folder.glob("*.mjs"))
+    (folder / "index.json").write_text(json.dumps({"modules": modules}) + "\n", encoding="utf-8")
 
 
 def content_addressed(site: Path, prefix: str, write):

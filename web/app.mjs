@@ -10,7 +10,7 @@ import { Engine } from "./engine.mjs";
 import { encodeShare, decodeShare, TooLargeError } from "./share.mjs";
 // The renderer (and the chart library under it) loads after the worker has started, so the
 // page's own module graph does not delay Python's start-up.
-const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
+const renderer = () => import("./render.mjs");  // the kinds' modules load when a report first needs them (kinds.mjs)
 import { downloadText } from "./download.mjs";
 import { createImporter } from "./import.mjs";
 import { FirstOpen, readExample } from "./first_open.mjs";

@@ -1,20 +1,25 @@
 // Module worker that draws the mask figures, so that reading runs and pooling pixels never
-// holds up the page (render_more.mjs sends one item a message).
+// holds up the page (web/kinds/masks.mjs sends one item a request). The protocol is protocol.mjs's.
 //
-// In:  {id, item: {width, height, consensus, majority, annotators: [runs, …]}, maxCanvas}
-// Out: {id, cw, ch, step, panels: [{rgba: ArrayBuffer, extra, missed}]}   (buffers transferred)
-//      {id, error}                                                        runs that cannot be read
+// Request: {id, type: "draw", item: {width, height, consensus, majority, annotators: [runs, …]}, maxCanvas}
+// Result:  {cw, ch, step, panels: [{rgba: ArrayBuffer, extra, missed}]}   (buffers transferred)
+// Error:   {type: "input", message}                                       runs that cannot be read
 
 import { drawItem } from "./masks_draw.mjs";
+import { answer, ReplyError } from "./protocol.mjs";
 
-self.onmessage = ({ data: { id, item, maxCanvas } }) => {
-  let drawn;
-  try {
-    drawn = drawItem(item, maxCanvas);
-  } catch (error) {
-    self.postMessage({ id, error: String(error && error.message ? error.message : error) });
-    return;
-  }
-  const panels = drawn.panels.map(({ rgba, extra, missed }) => ({ rgba: rgba.buffer, extra, missed }));
-  self.postMessage({ id, cw: drawn.cw, ch: drawn.ch, step: drawn.step, panels }, panels.map((p) => p.rgba));
+const handlers = {
+  draw({ item, maxCanvas }, reply) {
+    let drawn;
+    try {
+      drawn = drawItem(item, maxCanvas);
+    } catch (error) {
+      throw new ReplyError({ type: "input", message: String(error && error.message ? error.message : error), where: null });
+    }
+    const panels = drawn.panels.map(({ rgba, extra, missed }) => ({ rgba: rgba.buffer, extra, missed }));
+    reply.transfer(panels.map((panel) => panel.rgba));
+    return { cw: drawn.cw, ch: drawn.ch, step: drawn.step, panels };
+  },
 };
+
+self.onmessage = ({ data }) => answer(handlers, data, { what: "the masks" });
