@@ -1,18 +1,18 @@
 // Masks: the page's part of the kind (its report cards: STAPLE consensus and majority vote, the
 // figures of each item's disagreement drawn in a worker of their own; its item view: the figures
-// enlarged, masks_view.mjs), read by web/kinds.mjs.
+// enlarged, masks/view.mjs), read by web/kinds.mjs.
 
 import { estimateTable, openable } from "../cards.mjs";
 import { downloadText, toCsv } from "../download.mjs";
 import { h, metric, estimate, coefficient, settingsLine, section } from "../dom.mjs";
-import { CLASS, COLOURS } from "../masks_draw.mjs";
-import { maskItemDrawer } from "../masks_view.mjs";
+import { CLASS, COLOURS } from "./masks/draw.mjs";
+import { maskItemDrawer } from "./masks/view.mjs";
 import { Requests } from "../protocol.mjs";
 
 const MASK_ITEMS_PER_PAGE = 6;
 const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
 const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
-const MASK_VIEW_CANVAS = 720;  // the same in an item view (masks_view.mjs), shown 300 px wide: sharp at 2× zoom
+const MASK_VIEW_CANVAS = 720;  // the same in an item view (masks/view.mjs), shown 300 px wide: sharp at 2× zoom
 // Larger masks are not drawn. The drawing worker's time grows with the runs, not the pixels, but a
 // figure of a mask this large pools blocks of 40 × 40 pixels or more into each canvas pixel and shows little.
 const MASK_MAX_PIXELS = 200_000_000;
@@ -64,7 +64,7 @@ function maskItemTable(report, page) {
 
 // ------------------------------------------------------------------ mask figures, drawn in a worker
 
-/** The mask-drawing worker (masks_worker.mjs): one at a time, replaced when a new report is shown. */
+/** The mask-drawing worker (masks/worker.mjs): one at a time, replaced when a new report is shown. */
 const drawer = {
   worker: null, requests: null,
   /** Forget the drawings of an earlier report: stop its worker if it is still drawing. */
@@ -74,7 +74,7 @@ const drawer = {
   },
   async draw(item, maxCanvas = MASK_MAX_CANVAS) {
     if (!this.worker) {
-      this.worker = new Worker(new URL("../masks_worker.mjs", import.meta.url), { type: "module" });
+      this.worker = new Worker(new URL("./masks/worker.mjs", import.meta.url), { type: "module" });
       const requests = new Requests((message, transfer) => this.worker.postMessage(message, transfer));
       this.worker.onmessage = ({ data }) => requests.receive(data);
       this.requests = requests;
@@ -212,5 +212,5 @@ export const items = { list: "items", id: (entry) => entry.item, value: "mean_di
   annotators: (entry) => (Array.isArray(entry.annotators) ? entry.annotators.map(String) : []),
   opens: { items: "entry", pairs: "pair" } };
 
-// The item view of a mask item: its panels enlarged, from the same worker (masks_view.mjs).
+// The item view of a mask item: its panels enlarged, from the same worker (masks/view.mjs).
 export const itemView = maskItemDrawer({ draw: (item) => drawer.draw(item, MASK_VIEW_CANVAS), maxPixels: MASK_MAX_PIXELS });

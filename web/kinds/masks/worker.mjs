@@ -5,8 +5,8 @@
 // Result:  {cw, ch, step, panels: [{rgba: ArrayBuffer, extra, missed}]}   (buffers transferred)
 // Error:   {type: "input", message}                                       runs that cannot be read
 
-import { drawItem } from "./masks_draw.mjs";
-import { answer, ReplyError } from "./protocol.mjs";
+import { drawItem } from "./draw.mjs";
+import { answer, ReplyError } from "../../protocol.mjs";
 
 const handlers = {
   draw({ item, maxCanvas }, reply) {
