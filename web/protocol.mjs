@@ -47,11 +47,11 @@ export async function answer(handlers, request, { post = (message, transfer) => 
   };
   try {
     const handler = handlers[type];
-    if (!handler) throw new ReplyError({ type: "internal", message: `internal error: no request type "${type}" — please report it` });
+    if (!handler) throw new ReplyError({ type: "internal", message: `internal error: no request type "${type}" — please report it`, where: null });
     const result = await handler(request, reply);
     post({ id, ok: true, result, ms: performance.now() - started }, transfer);
   } catch (error) {
-    const data = error instanceof ReplyError ? error.data : { type: "internal", message: internalMessage(error, what) };
+    const data = error instanceof ReplyError ? error.data : { type: "internal", message: internalMessage(error, what), where: null };
     post({ id, ok: false, error: data, ms: performance.now() - started });
   }
 }
