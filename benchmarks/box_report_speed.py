@@ -95,12 +95,13 @@ def cross_cost(repeats):
     """Median seconds of this code's streamed baseline with and without the cross-annotator sums."""
     sys.path.insert(0, str(ROOT / "pycore"))
     import numpy as np
-    from agreekit.kinds.boxes import box_kind, parse_boxes
+    from agreekit.kinds.boxes.compare import box_kind
+    from agreekit.kinds.boxes.rows import box_objects, parse_boxes
     from agreekit.measures.chance import between_baseline
-    from agreekit.object_sets import build_objects, canonical_order
+    from agreekit.object_sets import canonical_order
     from agreekit.objects import item_label_equality, item_similarities, matched_pairs, pair_matching
     from agreekit.simulate import crowd_corpus
-    objects, boxes, _ = build_objects(parse_boxes(crowd_corpus())[0], order=canonical_order)
+    objects, boxes, _ = box_objects(parse_boxes(crowd_corpus())[0], order=canonical_order)
     kind = box_kind(boxes, "giou")
     sims, labels = item_similarities(objects, kind), item_label_equality(objects, str)
     pairs = matched_pairs(pair_matching(objects, sims, 0.5, "optimal", labels))

@@ -38,8 +38,9 @@ import json, statistics, sys, time
 import agreekit
 from agreekit import breakdowns
 from agreekit import objects as engine
-from agreekit.kinds.boxes import box_kind, parse_boxes
-from agreekit.object_sets import build_objects, canonical_order, label_rules
+from agreekit.kinds.boxes.compare import box_kind
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
+from agreekit.object_sets import canonical_order, label_rules
 from agreekit.simulate import crowd_corpus
 
 def report_stages(rows, times):
@@ -49,7 +50,7 @@ def report_stages(rows, times):
         times.setdefault(stage, []).append(time.perf_counter() - start)
         return out
     label_key, label_equal = label_rules(False)
-    objects, boxes, _ = timed("rows", lambda: build_objects(parse_boxes(rows)[0], order=canonical_order))
+    objects, boxes, _ = timed("rows", lambda: box_objects(parse_boxes(rows)[0], order=canonical_order))
     kind = box_kind(boxes, "giou")
     def matching():
         sims = engine.item_similarities(objects, kind)

@@ -28,9 +28,9 @@ from scipy import stats
 
 import agreekit
 from agreekit.geometry import boxes as geometry
-from agreekit.kinds.boxes import box_kind, parse_boxes
+from agreekit.kinds.boxes.compare import box_kind
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.measures.chance import between_baseline
-from agreekit.object_sets import build_objects
 from agreekit.objects import item_label_equality, item_similarities, matched_pairs, pair_matching
 from agreekit.simulate import crowd_corpus
 
@@ -101,7 +101,7 @@ def main():
     full, full_report = timed(lambda: agreekit.boxes(rows, bootstrap=1000), args.repeats)
     print(f"full report, exact baseline, 1000 resamples: median {full:.2f} s  (goal ≤ 3 s); "
           f"sigma {full_report.localization.sigma.value:.4f} CI {full_report.localization.sigma.ci}")
-    objects, boxes, _ = build_objects(parse_boxes(rows)[0])
+    objects, boxes, _ = box_objects(parse_boxes(rows)[0])
     kind = box_kind(boxes, "giou")
     same_labels = item_label_equality(objects, str)
     pairs = matched_pairs(pair_matching(objects, item_similarities(objects, kind), 0.5, "optimal", same_labels))

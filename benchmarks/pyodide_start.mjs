@@ -1,4 +1,4 @@
-// Start-up avenues of issue 15, measured in Pyodide under Node on dist/pyodide (docs/web.md "Speed").
+// Start-up avenues of issue 15, measured in Pyodide under Node on dist/pyodide (benchmarks/RESULTS.md).
 //
 //   python3 build.py
 //   for s in imports snapshot; do node benchmarks/pyodide_start.mjs dist/pyodide pycore/agreekit $s; done

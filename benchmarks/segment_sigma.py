@@ -19,8 +19,9 @@ import sys
 from pathlib import Path
 
 from agreekit import segments
-from agreekit.kinds.segment_sigma import DEFAULT_PLACEMENTS, segment_localization
-from agreekit.kinds.segments import read_segments, segment_objects
+from agreekit.kinds.segments.compare import segment_objects
+from agreekit.kinds.segments.rows import read_segments
+from agreekit.kinds.segments.sigma import DEFAULT_PLACEMENTS, segment_localization
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from segments_bench import synthetic_corpus, timed  # noqa: E402  (the same corpus as the segment report's benchmark)

@@ -15,7 +15,8 @@ import time
 import numpy as np
 
 from agreekit import segments
-from agreekit.kinds.segments import boundary_blocks, read_segments
+from agreekit.kinds.segments.compare import boundary_blocks
+from agreekit.kinds.segments.rows import read_segments
 from agreekit.measures.boundaries import boundary_counts, sweep_table
 from agreekit.measures.bootstrap import resample_counts
 

@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pycore"))
 import agreekit  # noqa: E402
 from agreekit.rows import read_table  # noqa: E402
-from agreekit.kinds.span_input import COLUMNS, REQUIRED, SYNONYMS, read_spans  # noqa: E402
+from agreekit.kinds.spans.rows import COLUMNS, REQUIRED, SYNONYMS, read_spans  # noqa: E402
 
 N_DOCS, N_ANNOTATORS, N_SPANS, DOC_LENGTH = 500, 5, 20, 2000
 LABELS = ("PER", "ORG", "LOC", "MISC")

@@ -1,4 +1,4 @@
-// Build-time work in Pyodide itself (under Node), for build.py's `pyodide_extras` (docs/web.md
+// Build-time work in Pyodide itself (under Node), for buildtools/extras.py (docs/architecture.md
 // "Start-up: a memory snapshot and compiled modules"). Three commands, one Pyodide each. Modules
 // are compiled with Pyodide's own Python (the browser's bytecode: the machine's CPython may be
 // another version) into <out dir>/<package>/.../__pycache__/*.pyc, unchecked-hash (PEP 552: the

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from agreekit import item_detail
+import agreekit
 from agreekit.objects import item_label_equality, item_similarities, pair_matching
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -131,7 +131,8 @@ def same_geometry(kind, shown, expected, tolerance=1e-9):
 
 def engine_matches(kind, rows):
     """{item: {(line_a, line_b, similarity)}}: the pairs the report's own object engine matched."""
-    setup = item_detail.SETUPS[kind](rows)
+    setup = agreekit.KINDS[kind].item_detail.setup(rows)
+    setup = getattr(setup, "shapes", setup)  # segments: its objects beside the sweep's corpus
     objects = setup.objects
     kind_ = type("Kind", (), {"similarity": staticmethod(setup.similarity)})
     sims = item_similarities(objects, kind_)

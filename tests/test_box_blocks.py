@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import agreekit
+from agreekit import runtime
 from agreekit.geometry import boxes as geometry
 from agreekit.simulate import crowd_corpus
 
@@ -78,6 +79,6 @@ def test_box_report_is_the_same_with_reordered_blocks(monkeypatch):
     rows = crowd_corpus(n_images=12, n_annotators=20, per_image=5, seed=4)
     reports = []
     for reorder in (False, True):
-        monkeypatch.setattr(geometry, "_REORDER_COLUMNS", reorder)
+        monkeypatch.setattr(runtime, "REORDER_COLUMNS", reorder)
         reports.append(agreekit.boxes(rows, bootstrap=50, seed=1).to_json())
     assert reports[0] == reports[1]

@@ -1,6 +1,6 @@
 """parse_boxes: the shortcut for plain rows gives exactly what the checks cell by cell give.
 
-``kinds.boxes._plain_record`` reads a row whose fields are plain text and finite numbers;
+``kinds.boxes.rows._plain_record`` reads a row whose fields are plain text and finite numbers;
 any other row goes to ``_checked_record``, the checks in their order.  Every row below must
 come out of parse_boxes as ``_checked_record`` alone makes it: the same record, or the same
 error (message, line, column, value).
@@ -8,7 +8,7 @@ error (message, line, column, value).
 import numpy as np
 import pytest
 
-from agreekit.kinds import boxes as kind
+from agreekit.kinds.boxes import rows as kind
 from agreekit.rows import InputError, read_table
 
 ODD_VALUES = [0.5, "0.5", " 0.5 ", 3, 10 ** 400, "1e400", "nan", float("nan"), float("inf"), "-inf", True,

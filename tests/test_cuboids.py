@@ -318,7 +318,7 @@ def test_potato_mode_keeps_potato_matching():
 
 def test_kind_distances_in_blocks_equal_the_direct_computation():
     from agreekit.geometry.cuboids import MATRIX_PAIRS, iou_matrix, paired_iou
-    from agreekit.kinds.cuboids import cuboid_kind
+    from agreekit.kinds.cuboids.compare import cuboid_kind
 
     rng = np.random.default_rng(9)
     n = 60

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 import agreekit
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import Source, detect
-from agreekit.geometry.rle import decode, rle_from_string, rle_to_string
+from agreekit.geometry.rle import decode
+from agreekit.parse.rle import rle_from_string, rle_to_string
 from agreekit.registry import KINDS
 from agreekit.rows import InputError
 

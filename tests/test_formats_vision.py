@@ -21,7 +21,8 @@ from agreekit.formats import READERS, Source, convert
 from agreekit.formats.base import detect
 from agreekit.formats.cvat import crop_runs_to_coco
 from agreekit.formats.submissions import Submission, annotator_names, merge
-from agreekit.geometry.rle import decode, encode, parse_rle, rle_to_string
+from agreekit.geometry.rle import decode, encode
+from agreekit.parse.rle import parse_rle, rle_to_string
 from agreekit.rows import InputError
 
 ROOT = Path(__file__).resolve().parents[1]

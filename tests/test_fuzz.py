@@ -26,7 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.geometry.rle import rle_to_string
+from agreekit.parse.rle import rle_to_string
+from agreekit.report_shape import check as check_shape
+from agreekit.shapes import shape_of
 
 # A fixed set of examples, so the suite never flakes; AGREEKIT_FUZZ_EXAMPLES=2000 explores afresh.
 EXPLORE = int(os.environ.get("AGREEKIT_FUZZ_EXAMPLES", 0))
@@ -310,6 +312,8 @@ def _run(kind, text, options):
     data = report.to_dict()
     json.dumps(data, allow_nan=False)
     _check_numbers(data)
+    problems = check_shape(shape_of(kind), data)
+    assert not problems, f"{kind} {options}: " + "; ".join(dict.fromkeys(problems))
     return data
 
 

@@ -13,8 +13,9 @@ import pytest
 
 import agreekit
 from agreekit import cli
-from agreekit.geometry import polygon_checks, rle
-from agreekit.kinds.span_input import MAX_CHARACTERS
+from agreekit.geometry import polygon_checks
+from agreekit.parse import rle
+from agreekit.kinds.spans.rows import MAX_CHARACTERS
 from agreekit.measures.span_characters import character_labels, item_char_alpha
 from agreekit.measures.span_matching import Track
 from agreekit.rows import InputError

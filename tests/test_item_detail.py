@@ -252,7 +252,8 @@ def test_segment_boundaries_are_the_inputs_and_add_up_to_the_sweep(bridge, optio
 
 def test_segment_boundary_matches_are_the_pairs_the_sweep_counted(bridge):
     """The detail's matches are the corpus-wide batched matching's, block by block (not only as many)."""
-    from agreekit.kinds.segments import boundary_blocks, read_segments
+    from agreekit.kinds.segments.compare import boundary_blocks
+    from agreekit.kinds.segments.rows import read_segments
     from agreekit.measures.boundaries import block_matchings
     rows = ROWS["segments"](per_item=6)
     report = compute(bridge, "segments", rows)

@@ -1,6 +1,9 @@
-"""The package's shape: floors that import only downwards, short modules, short functions.
+"""The package's shape: floors that import only downwards, one package per kind, short modules and functions.
 
-A module may import from its own floor or a lower one, never a higher one. A module
+A module may import from its own floor or a lower one, never a higher one. Kinds
+(``agreekit.kinds.<kind>``) never import each other, and nothing below the kinds,
+nor the shared machinery above them (CLI, item details, share links, the web
+bridge), names a kind: no ``if kind == "boxes"`` and no per-kind table.  A module
 over MODULE_LINES lines, or a function over FUNCTION_LINES code lines (docstring,
 comments and blank lines excluded), must say why in a comment on the line above its
 ``def`` that starts with ``# Long:``.
@@ -18,14 +21,21 @@ FUNCTION_LINES = 60
 
 # Floor of each module (dotted name relative to the package); a package's modules share its floor.
 FLOORS = {
-    "rows": 0, "results": 0, "arrays": 0, "options": 0, "registry": 0, "lsap": 0,
+    "errors": 0, "runtime": 0, "rows": 0, "results": 0, "arrays": 0, "options": 0, "registry": 0, "parse": 0,
+    "report_shape": 0,
+    "text": 0,
     "geometry": 1,
     "matching": 2,
     "measures": 3,
-    "objects": 4, "object_sets": 4, "breakdowns": 4,
+    "objects": 4, "object_sets": 4, "breakdowns": 4, "object_detail": 4, "object_text": 4, "unitizing_report": 4,
+    "shared_shapes": 4,
     "kinds": 5,
-    "__init__": 6, "__main__": 6, "cli": 6, "formats": 6, "share": 6, "schema": 6, "schema_text": 6, "schema_text_spans": 6, "simulate": 6, "item_detail": 6,
+    "__init__": 6, "__main__": 6, "cli": 6, "formats": 6, "share": 6, "simulate": 6, "item_detail": 6, "shapes": 6,
 }
+KINDS_FLOOR = FLOORS["kinds"]
+# Above the kinds, the machinery that serves every kind alike (formats name the kinds they read by design).
+SHARED_ABOVE = ("__init__", "__main__", "cli", "share", "item_detail", "shapes")
+BRIDGE = PACKAGE.parents[1] / "web" / "bridge.py"
 
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
 
@@ -80,6 +90,66 @@ def test_imports_go_down_only(path):
         assert floor_of(name) <= mine, f"{dotted(path)} (floor {mine}) imports {name} (floor {floor_of(name)})"
 
 
+def kind_of(name):
+    """The kind package a dotted module name lies in (``kinds.boxes.rows`` → ``boxes``), else None."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "kinds" and parts[1] != "__init__" else None
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if kind_of(dotted(p))], ids=dotted)
+def test_kinds_never_import_each_other(path):
+    mine = kind_of(dotted(path))
+    for name in imported_modules(path):
+        other = kind_of(name + ".x") if name.startswith("kinds.") else None
+        assert other in (None, mine), f"{dotted(path)} (kind {mine}) imports {name} (kind {other})"
+
+
+def test_every_kind_is_a_package():
+    """Each registered kind is one package under kinds/ holding its report, and no module sits beside them."""
+    import agreekit
+
+    kinds_dir = PACKAGE / "kinds"
+    beside = sorted(p.name for p in kinds_dir.glob("*.py") if p.name != "__init__.py")
+    assert not beside, f"modules in kinds/ that are not kind packages: {beside}"
+    for name, kind in agreekit.KINDS.items():
+        assert (kinds_dir / name / "__init__.py").is_file() and (kinds_dir / name / "report.py").is_file(), name
+        assert kind.function.__module__ == f"agreekit.kinds.{name}.report"
+
+
+def _docstrings(tree):
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def kind_names_in(source, kinds):
+    """``[(line, text)]`` of the string constants (docstrings and ``__all__`` aside) that are a kind's name."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            skip |= {id(element) for element in ast.walk(node.value)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+            and node.value in kinds]
+
+
+def _shared(path):
+    name = dotted(path)
+    return floor_of(name) < KINDS_FLOOR or name.split(".")[0] in SHARED_ABOVE or name == "kinds.__init__"
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if _shared(p)] + [BRIDGE], ids=lambda p: p.stem)
+def test_shared_modules_name_no_kind(path):
+    """Below the kinds, and in the machinery above them, no kind is named: they read the registry."""
+    import agreekit
+
+    found = kind_names_in(path.read_text(encoding="utf-8"), set(agreekit.KINDS))
+    assert not found, f"{path.name} names kinds: {found}"
+    if path != BRIDGE:
+        assert not [n for n in imported_modules(path) if n.startswith("kinds.")], f"{dotted(path)} imports a kind"
+
+
 def test_every_module_has_a_floor():
     assert {dotted(p).split(".")[0] for p in MODULES} <= set(FLOORS)
 
@@ -127,8 +197,11 @@ def test_modules_are_short(path):
 
 
 def test_the_checks_can_fail(tmp_path):
-    """The floor map really rejects an upward import, and the counter counts code only."""
+    """The floor map really rejects an upward import, the kind checks see a kind, the counter counts code only."""
     assert floor_of("kinds.boxes") > floor_of("geometry.boxes")
+    assert kind_of("kinds.boxes.rows") == "boxes" and kind_of("kinds.__init__") is None and kind_of("cli") is None
+    assert kind_names_in('"""boxes"""\nKIND = {"spans": 1}\nif kind == "boxes": pass\n', {"boxes", "spans"}) == \
+        [(2, "spans"), (3, "boxes")]
     source = 'def f():\n    """Doc\n    string."""\n    # comment\n\n    x = 1\n    return x\n'
     node = ast.parse(source).body[0]
     assert _code_lines(source.splitlines(keepends=True), node) == 3

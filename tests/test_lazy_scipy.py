@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import scipy.optimize
 
-from agreekit import lsap
+from agreekit import runtime
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import cross
 
@@ -43,7 +43,7 @@ def test_a_box_report_loads_neither():
 
 
 def test_the_loaded_solver_is_scipys():
-    assert lsap.linear_sum_assignment is scipy.optimize.linear_sum_assignment
+    assert runtime.linear_sum_assignment is scipy.optimize.linear_sum_assignment
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (3, 7), (7, 3), (12, 12), (0, 4), (40, 25)])
@@ -51,7 +51,7 @@ def test_the_solver_gives_scipys_assignments(shape):
     rng = np.random.default_rng(shape[0] * 100 + shape[1])
     for matrix in (rng.random(shape), rng.integers(0, 3, shape).astype(float), np.ones(shape)):  # ties included
         for maximize in (False, True):
-            ours = lsap.linear_sum_assignment(matrix, maximize=maximize)
+            ours = runtime.linear_sum_assignment(matrix, maximize=maximize)
             theirs = scipy.optimize.linear_sum_assignment(matrix, maximize=maximize)
             assert all(np.array_equal(a, b) for a, b in zip(ours, theirs))
 
@@ -63,18 +63,18 @@ def test_without_the_extension_the_ordinary_import_serves(monkeypatch, failure):
             raise failure
         return None
 
-    monkeypatch.setattr(lsap, "_extension_solver", missing)
-    assert lsap._solver() is scipy.optimize.linear_sum_assignment
+    monkeypatch.setattr(runtime, "_extension_solver", missing)
+    assert runtime._solver() is scipy.optimize.linear_sum_assignment
 
 
 def test_a_solver_that_answers_wrongly_is_not_used(monkeypatch):
-    monkeypatch.setattr(lsap, "_extension_solver", lambda: lambda cost: (np.array([0, 1]), np.array([0, 1])))
-    assert lsap._solver() is scipy.optimize.linear_sum_assignment
+    monkeypatch.setattr(runtime, "_extension_solver", lambda: lambda cost: (np.array([0, 1]), np.array([0, 1])))
+    assert runtime._solver() is scipy.optimize.linear_sum_assignment
 
 
 def test_the_extension_loads_by_its_file_alone():
     code = ("import sys, numpy as np\n"
-            "from agreekit.lsap import _extension_solver\n"
+            "from agreekit.runtime import _extension_solver\n"
             "solve = _extension_solver()\n"
             "print(solve(np.array([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, 2.0]]))[1].tolist(), "
             "'scipy.optimize' in sys.modules)")

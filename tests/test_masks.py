@@ -6,6 +6,7 @@ import pytest
 
 import agreekit
 from agreekit.geometry import rle
+from agreekit.parse import rle as rle_text
 from agreekit.measures import staple as staple_mod
 from agreekit.rows import InputError
 
@@ -41,10 +42,10 @@ def test_rle_matches_pycocotools():
     for mask in random_masks(0, 400):
         ref = coco_rle(mask)
         runs = rle.encode(mask)
-        assert rle.rle_to_string(runs) == ref["counts"].decode()
-        assert np.array_equal(rle.rle_from_string(ref["counts"].decode()), runs)
+        assert rle_text.rle_to_string(runs) == ref["counts"].decode()
+        assert np.array_equal(rle_text.rle_from_string(ref["counts"].decode()), runs)
         # compressed strings may start with "[" or be all digits: parse_rle must still read them
-        assert np.array_equal(rle.parse_rle(ref["counts"].decode(), *mask.shape), runs)
+        assert np.array_equal(rle_text.parse_rle(ref["counts"].decode(), *mask.shape), runs)
         assert np.array_equal(rle.decode(runs, *mask.shape), mask)
         assert np.array_equal(coco.decode(ref).astype(bool), rle.decode(runs, *mask.shape))
         assert runs.sum() == mask.size and runs[0] == np.sum(np.cumprod(~mask.ravel(order="F")))
@@ -55,7 +56,7 @@ def test_compressed_string_that_looks_like_json():
     mask[3:, 2:] = True  # first run: 2 columns + 3 pixels = 43 background pixels
     text = coco_rle(mask)["counts"].decode()
     assert text.startswith("[")  # 43 = 0b1_01011: low group 11 with the continuation bit, chr(48 + 43)
-    assert np.array_equal(rle.parse_rle(text, 20, 20), rle.encode(mask))
+    assert np.array_equal(rle_text.parse_rle(text, 20, 20), rle.encode(mask))
 
 
 def test_large_runs_compressed():
@@ -65,10 +66,10 @@ def test_large_runs_compressed():
     mask[:, 1010:] = True
     mask[0, 0] = True  # first pixel foreground: the runs start with a 0 background run
     ref = coco_rle(mask)
-    runs = rle.parse_rle(ref["counts"].decode(), 1024, 1024)
+    runs = rle_text.parse_rle(ref["counts"].decode(), 1024, 1024)
     assert runs[0] == 0
     assert np.array_equal(runs, rle.encode(mask))
-    assert rle.rle_to_string(runs) == ref["counts"].decode()
+    assert rle_text.rle_to_string(runs) == ref["counts"].decode()
 
 
 @pytest.mark.parametrize("form", ["json", "spaces", "commas", "list", "compressed", "dict"])
@@ -79,14 +80,14 @@ def test_parse_forms(form):
     value = {"json": json.dumps(runs), "spaces": " ".join(map(str, runs)), "commas": ",".join(map(str, runs)),
              "list": runs, "compressed": coco_rle(mask)["counts"].decode(),
              "dict": {"size": [5, 4], "counts": coco_rle(mask)["counts"].decode()}}[form]
-    assert np.array_equal(rle.parse_rle(value, 5, 4), runs)
+    assert np.array_equal(rle_text.parse_rle(value, 5, 4), runs)
 
 
 def test_single_integer_is_the_empty_mask_only_when_it_fills_the_image():
-    assert rle.parse_rle("20", 5, 4).tolist() == [20]
-    assert rle.parse_rle("", 5, 4).tolist() == [20]
+    assert rle_text.parse_rle("20", 5, 4).tolist() == [20]
+    assert rle_text.parse_rle("", 5, 4).tolist() == [20]
     # otherwise a bare token is the compressed form: "44" decodes to runs 4, 4
-    assert rle.parse_rle("44", 2, 4).tolist() == [4, 4]
+    assert rle_text.parse_rle("44", 2, 4).tolist() == [4, 4]
 
 
 @pytest.mark.parametrize("value, message", [
@@ -98,7 +99,7 @@ def test_single_integer_is_the_empty_mask_only_when_it_fills_the_image():
 ])
 def test_parse_errors_name_the_line(value, message):
     with pytest.raises(InputError) as err:
-        rle.parse_rle(value, 5, 4, line=9)
+        rle_text.parse_rle(value, 5, 4, line=9)
     assert message in str(err.value) and err.value.line == 9 and err.value.column == "rle"
 
 
@@ -121,8 +122,8 @@ def test_mask_iou_and_union_on_runs():
 def test_rle_docstring_examples():
     import doctest
 
-    result = doctest.testmod(rle)
-    assert result.attempted >= 10 and result.failed == 0
+    results = [doctest.testmod(module) for module in (rle, rle_text)]
+    assert sum(r.attempted for r in results) >= 10 and sum(r.failed for r in results) == 0
 
 
 # --------------------------------------------------------------------------- STAPLE
@@ -283,7 +284,7 @@ def mask_rows(masks_by_item, compressed=False, label="cell"):
     rows = ["item,annotator,width,height,rle,label"]
     for item, masks in masks_by_item.items():
         for k, m in enumerate(masks):
-            runs = rle.rle_to_string(rle.encode(m)) if compressed else " ".join(map(str, rle.encode(m)))
+            runs = rle_text.rle_to_string(rle.encode(m)) if compressed else " ".join(map(str, rle.encode(m)))
             rows.append(f"{item},r{k},{m.shape[1]},{m.shape[0]},{runs},{label}")
     return "\n".join(rows)
 

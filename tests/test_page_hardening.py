@@ -13,7 +13,7 @@ import pytest
 
 import agreekit
 from agreekit import registry
-from agreekit.kinds.span_input import read_lengths
+from agreekit.kinds.spans.rows import read_lengths
 from agreekit.rows import PROGRESS_EVERY, READING_STAGE, InputError, read_table
 from agreekit.simulate import centred_corpus_csv
 from web_modules import load_web_module

@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agreekit.kinds import spans as span_kind
-from agreekit.kinds import traces as trace_kind
+from agreekit.kinds.spans import report as span_kind
+from agreekit.kinds.traces import report as trace_kind
 from agreekit.measures import kappa, span_matching
 from agreekit.measures.span_matching import Track
 from agreekit.measures.span_outcomes import score_item
-from agreekit.kinds.span_input import Span
+from agreekit.kinds.spans.rows import Span
 
 ROOT = Path(__file__).resolve().parents[1]
 

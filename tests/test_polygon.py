@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agreekit.geometry import polygon_checks as C
+from agreekit.parse.points import parse_points
 from agreekit.geometry import polygon_overlap as O
 from agreekit.geometry import polygons as P
 from agreekit.rows import InputError
@@ -236,7 +237,7 @@ def test_invariances(pair):
     "0 0 4 0 4 3 0 3 0 0",  # closing repeat of the first point
 ])
 def test_parse_forms(text):
-    p = C.validate_polygon(C.parse_points(text))
+    p = C.validate_polygon(parse_points(text))
     assert P.polygon_area(p) == 12.0
     assert len(p) == 4
 
@@ -250,7 +251,7 @@ def test_parse_forms(text):
 ])
 def test_parse_errors_name_the_line(text, message):
     with pytest.raises(InputError) as err:
-        C.parse_points(text, line=7)
+        parse_points(text, line=7)
     assert err.value.line == 7 and err.value.column == "points"
     assert message in str(err.value)
     assert "line 7" in str(err.value)

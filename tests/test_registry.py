@@ -121,7 +121,7 @@ def test_cli_names_an_invalid_byte_and_an_internal_error_is_one_line(tmp_path):
 
 
 def test_cli_internal_error_is_one_line_without_traceback(monkeypatch, capsys):
-    import agreekit.kinds.boxes as box_kind
+    import agreekit.kinds.boxes.report as box_kind
     from agreekit import cli
 
     def broken(*args, **kwargs):

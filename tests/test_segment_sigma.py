@@ -1,4 +1,4 @@
-"""Segment σ against the within-clip chance baseline (agreekit.measures.segment_chance, kinds.segment_sigma)."""
+"""Segment σ against the within-clip chance baseline (agreekit.measures.segment_chance, kinds.segments.sigma)."""
 import itertools
 import os
 import subprocess
@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 from scipy.stats import ks_2samp
 
 import agreekit
-from agreekit.kinds.durations import clip_durations
-from agreekit.kinds.segment_sigma import clip_segments
-from agreekit.kinds.segments import read_segments, segment_objects, segments
+from agreekit.kinds.segments.compare import segment_objects
+from agreekit.kinds.segments.durations import clip_durations
+from agreekit.kinds.segments.report import segments
+from agreekit.kinds.segments.rows import read_segments
+from agreekit.kinds.segments.sigma import clip_segments
 from agreekit.measures.segment_chance import PLACEMENT_STREAM, SE_TARGET, Placer, match_placements
 from agreekit.simulate import centred_corpus
 

@@ -17,7 +17,9 @@ from agreekit.measures.bootstrap import percentile_ci, resample_counts
 from agreekit.matching import match
 from agreekit.rows import InputError
 from agreekit.geometry.intervals import temporal_iou
-from agreekit.kinds.segments import boundary_blocks, read_segments, segments
+from agreekit.kinds.segments.compare import boundary_blocks
+from agreekit.kinds.segments.report import segments
+from agreekit.kinds.segments.rows import read_segments
 from agreekit.measures import boundaries
 from agreekit.measures.boundaries import TOLERANCE_SLACK, block_matchings, boundary_counts, boundary_matching_size
 

@@ -5,9 +5,9 @@ from scipy import stats
 
 import agreekit
 from agreekit.geometry import boxes as box_geometry
-from agreekit.kinds.boxes import box_kind, parse_boxes
+from agreekit.kinds.boxes.compare import box_kind
+from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.measures import chance
-from agreekit.object_sets import build_objects
 from agreekit.simulate import centred_corpus
 
 
@@ -32,7 +32,7 @@ def random_rows(seed, n_items=7, annotators=("a", "b", "c", "d")):
 
 def brute_force(rows, distance):
     """Every between-item pair of boxes with its annotators, and the matched within distances."""
-    objects, boxes, _ = build_objects(parse_boxes(rows)[0])
+    objects, boxes, _ = box_objects(parse_boxes(rows)[0])
     item_of = np.repeat(np.arange(objects.n_items), np.diff(objects.offsets))
     d = box_geometry.distance_matrix(boxes, boxes, distance)
     i, j = np.nonzero(np.triu(item_of[:, None] != item_of[None, :], k=1))
@@ -67,7 +67,7 @@ def test_cross_baseline_equals_brute_force(distance, seed):
 def _within(rows, distance):
     """The matched pairs' distances, as the report computes them (its engine is tested elsewhere)."""
     from agreekit.objects import item_label_equality, item_similarities, matched_pairs, pair_matching
-    objects, boxes, _ = build_objects(parse_boxes(rows)[0])
+    objects, boxes, _ = box_objects(parse_boxes(rows)[0])
     kind = box_kind(boxes, distance)
     pairs = matched_pairs(pair_matching(objects, item_similarities(objects, kind), 0.5, "optimal",
                                         item_label_equality(objects, lambda label: "" if label is None else label)))
@@ -76,7 +76,7 @@ def _within(rows, distance):
 
 def test_per_pair_sums_add_up_to_the_pooled_cross_total():
     rows = random_rows(5, n_items=9)
-    objects, boxes, _ = build_objects(parse_boxes(rows)[0])
+    objects, boxes, _ = box_objects(parse_boxes(rows)[0])
     result = chance.between_baseline(objects, box_kind(boxes, "giou"), np.array([0.1, 0.3]), cross=True)
     cross = result["cross"]
     assert np.triu(cross.pair_sums, 1).sum() == pytest.approx(cross.total_sum, rel=1e-12)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import agreekit
 from agreekit.measures.alpha import krippendorff_alpha
 from agreekit.rows import InputError
-from agreekit.kinds.span_input import Span
+from agreekit.kinds.spans.rows import Span
 from agreekit.measures.span_characters import character_labels
 from agreekit.measures.span_matching import (
     OUTCOMES,
@@ -713,5 +713,5 @@ def test_text_field_keeps_its_white_space():
     quoted = 'item,text\nd1,"  Ada Lovelace  "\n'
     assert agreekit.spans(rows, lengths=quoted, bootstrap=0).to_dict()["char_alpha"] == \
         report.to_dict()["char_alpha"]
-    from agreekit.kinds.spans import read_lengths
+    from agreekit.kinds.spans.rows import read_lengths
     assert read_lengths(texts)[0]["d1"] == 16

@@ -7,7 +7,7 @@ import pytest
 
 from agreekit.measures import bootstrap as boot
 from agreekit.rows import InputError
-from agreekit.kinds.traces import traces
+from agreekit.kinds.traces.report import traces
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", and the
 # fast-krippendorff doctests (../shared/docs/anchors.md §7). None = missing.

@@ -17,7 +17,7 @@ import agreekit
 from agreekit.measures.bootstrap import percentile_ci, resample_counts
 from agreekit.measures.unitizing import Continua, alpha_u, check, components, merge_overlaps, unitizing_alpha
 from agreekit.rows import InputError
-from agreekit.kinds.durations import read_durations
+from agreekit.kinds.segments.durations import read_durations
 
 # Krippendorff (2004, p. 254): (start, length, observer, category), continuum [150, 450); c = 0, k = 1.
 BOOK = [(225, 70, 0, 0), (370, 30, 0, 0), (220, 80, 1, 0), (355, 20, 1, 0), (400, 20, 1, 0),

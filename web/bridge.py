@@ -17,8 +17,7 @@ from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
-from agreekit.item_detail import KINDS as DETAIL_KINDS
-from agreekit.item_detail import ItemDetails
+from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.rows import InputError
 
 MAX_MESSAGE_CHARS = 300
@@ -106,7 +105,7 @@ _LAST_REPORTS = {}
 
 def _remember(kind, rows, options):
     """Keep what ``run_report`` computed ``kind`` from; item details are parsed from it when first asked."""
-    if kind in DETAIL_KINDS:
+    if kind in detail_kinds():
         kept = {k: v for k, v in options.items() if k != "progress"}
         _LAST_REPORTS[kind] = ItemDetails(kind, rows, kept)
 
@@ -124,7 +123,7 @@ def run_item_detail(kind, item):
 def _item_detail(kind, item):
     details = _LAST_REPORTS.get(kind)
     if details is None:
-        raise InputError(f"no {kind} report has been computed in this worker" if kind in DETAIL_KINDS
+        raise InputError(f"no {kind} report has been computed in this worker" if kind in detail_kinds()
                          else f"no item view for {kind}")
     return details.detail(str(item))
 
@@ -187,7 +186,7 @@ def _read(sources, reader, kind_hint, step):
 
 
 def run_convert(files, kind_hint="", exact=False, progress=None):
-    """Rows for the page from dropped files, as JSON (see docs/web.md, "Worker protocol").
+    """Rows for the page from dropped files, as JSON (see docs/architecture.md, "Worker protocol").
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 // `picture` (web/kinds/<kind>.mjs): {noun, onImages, similarity, height(detail, thumbnail),
 // caption(detail), legend(context), draw(context, box) → {group, height}}.
 //
-// Input: an item detail from the worker (bridge.py run_item_detail; docs/web.md, "Item views"):
+// Input: an item detail from the worker (bridge.py run_item_detail; docs/architecture.md, "Item details"):
 // {item, annotators, shapes: [{annotator, line, label, geometry, n_matched}], matches: [{a, b,
 // similarity, same_label}], settings}. Every drawn shape carries data-item, data-annotator,
 // data-line (its input row), data-label and its geometry in the input's own units (boxes data-x

@@ -1,5 +1,5 @@
 // The one protocol between the page and its workers (the Python worker, worker.mjs; the mask
-// drawing worker, web/kinds/masks/worker.mjs). docs/web.md, "Worker protocol".
+// drawing worker, web/kinds/masks/worker.mjs). docs/architecture.md, "Worker protocol".
 //
 // Request:  {id, type, ...fields}
 // Replies:  {id, progress}                                  any number, before the answer

@@ -1,7 +1,7 @@
 """agreekit: chance-corrected agreement for structured annotations.
 
 Each kind of annotation has one function that takes rows (CSV/TSV text or a
-list of dicts) and returns a :class:`~agreekit.report.Report`; the registry
+list of dicts) and returns a :class:`~agreekit.results.Report`; the registry
 (:mod:`agreekit.registry`) lists them, and ``agreekit.report(kind, rows,
 **options)`` calls one by name.  The kinds, in tab order:
 
@@ -14,37 +14,27 @@ list of dicts) and returns a :class:`~agreekit.report.Report`; the registry
 * ``traces`` — per-step labels of agent traces: α, Cohen's and Fleiss' κ, per step and per trace.
 
 Floors, each importing only from the floors before it (``tests/test_layout.py``
-checks it): ``rows``, ``results``, ``arrays``, ``options``, ``registry`` →
-``geometry`` → ``matching`` → ``measures`` → ``objects``, ``breakdowns`` (the
-object engine) → ``kinds`` → this package, ``cli``, ``share``, ``schema``,
+checks it; ``docs/architecture.md`` draws them): ``errors``, ``runtime``,
+``rows``, ``results``, ``arrays``, ``options``, ``registry``, ``report_shape``, ``parse`` →
+``geometry`` → ``matching`` → ``measures`` → the object engine and other
+shared machinery (``objects``, ``object_sets``, ``breakdowns``,
+``object_detail``, ``unitizing_report``, ``text``) → ``kinds`` (one package
+per kind) → this package, ``cli``, ``item_detail``, ``share``,
 ``simulate`` and the web bridge.
 """
 from .geometry.cuboids import iou3d
 from .geometry.polygons import polygon_giou, polygon_iou
 from .measures.staple import staple
 from .measures.alpha import krippendorff_alpha
-import importlib
-import pkgutil
-
-from . import kinds as _kinds
+from .errors import InputError
+from .kinds import load_kinds
 from .registry import KINDS, get
 from .results import Report
-from .rows import InputError
 from .share import read_share_fragment, share_link
 from .formats import convert
 
 __version__ = "0.1.0"
 
-
-
-def load_kinds():
-    """Import every module of :mod:`agreekit.kinds` (each registers itself); :data:`KINDS` in tab order."""
-    for module in pkgutil.iter_modules(_kinds.__path__):
-        importlib.import_module(f"{_kinds.__name__}.{module.name}")
-    ordered = sorted(KINDS.items(), key=lambda item: item[1].position)
-    KINDS.clear()
-    KINDS.update(ordered)
-    return KINDS
 
 
 load_kinds()

@@ -1,6 +1,7 @@
 """Command line: ``python -m agreekit KIND FILE|- [options]``.
 
-Prints a readable summary, or the report as JSON with ``--json``.  Bad input
+Prints the kind's text (``Kind.text``, else :func:`agreekit.text.format_summary`), or the report
+as JSON with ``--json``.  Bad input
 exits with code 2 and the error message (which names the line and column).
 """
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 from . import KINDS
 from .formats import READERS, convert, load_sources
 from .formats.base import detect
-from .rows import InputError
+from .errors import InputError
+from .text import format_summary
 
 
 def _numbers(text):
@@ -55,261 +57,6 @@ def read_text(path):
         where = "standard input" if path == "-" else path
         raise InputError(f"{where} is not UTF-8 text: byte {error.start} (0x{data[error.start]:02x}) "
                          "is invalid; save the file as UTF-8", line=line) from None
-
-
-def _format_value(value):
-    if isinstance(value, dict) and "value" in value:  # an estimate in a table cell
-        value = value["value"]
-    if value is None:
-        return "null"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-def format_summary(report):
-    """A readable multi-line summary: the scalar values of the report, by key."""
-    lines = []
-
-    def walk(prefix, value):
-        if isinstance(value, dict):
-            for key, sub in value.items():
-                walk(f"{prefix}.{key}" if prefix else key, sub)
-        elif isinstance(value, list):
-            if value and all(isinstance(v, (int, float)) or v is None for v in value) and len(value) <= 2:
-                lines.append(f"{prefix:<40} [{', '.join(_format_value(v) for v in value)}]")
-            else:
-                lines.append(f"{prefix:<40} ({len(value)} entries; use --json)")
-        else:
-            lines.append(f"{prefix:<40} {_format_value(value)}")
-
-    data = report.to_dict()
-    for key, value in data.items():
-        if key in ("warnings",):
-            continue
-        walk(key, value)
-    for warning in data.get("warnings", []):
-        lines.append(f"warning: {warning}")
-    return "\n".join(lines)
-
-
-def _table(rows, columns, limit=None):
-    """Plain-text table of dicts; ``columns`` are (key, heading) pairs."""
-    shown = rows[:limit] if limit else rows
-    cells = [[h for _, h in columns]] + [[_format_value(r.get(k)) for k, _ in columns] for r in shown]
-    widths = [max(len(row[c]) for row in cells) for c in range(len(columns))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells]
-    if limit and len(rows) > limit:
-        lines.append(f"... {len(rows) - limit} more (use --json)")
-    return "\n".join(lines)
-
-
-def _estimate(e):
-    """An estimate as ``value  [low, high]``, or ``undefined (reason)``."""
-    return _with_ci(e["value"], e["ci"], e["reason"])
-
-
-def _with_ci(value, ci, reason=None):
-    if value is None:
-        return f"undefined ({reason})" if reason else "undefined"
-    text = f"{value:.4f}"
-    if ci:
-        text += f"  [{ci[0]:.4f}, {ci[1]:.4f}]"
-    return text
-
-
-def format_boxes(report, objects="boxes"):
-    """The box report as a reader wants it: σ first, the raw IoU beside it, then breakdowns.
-    Other object kinds with the same report (polygons) name their ``objects``."""
-    d = report.to_dict()
-    s, loc = d["settings"], d["localization"]
-    level = int(round(s["ci_level"] * 100))
-    lines = [
-        f"agreekit {d['kind']}: {d['n_items']} comparable items, {d['n_annotators']} annotators, "
-        f"{d['n_' + objects]} {objects}",
-        f"settings: threshold {s['threshold']}, distance {s['distance']}, match {s['match']}, "
-        f"{s['bootstrap']} bootstrap resamples (seed {s['seed']}), {level}% intervals",
-        "",
-        f"sigma (localization)      {_estimate(loc['sigma'])}",
-        f"  1 = perfect, 0 = no better than {objects} from other images, < 0 = systematically worse",
-        f"sigma_cross               {_estimate(loc['sigma_cross'])}",
-        "  against pairs by different annotators only (the pair and annotator tables use these baselines)",
-        f"sigma_B (Braylan 2022)    {_estimate(loc['significance_share'])}",
-        f"  share of matched pairs below the {loc['significance_level']:g} quantile of between distances",
-        f"raw mean matched IoU      {_format_value(d['mean_matched_iou'])}   (no chance correction)",
-        f"KS D within vs between    {_format_value(loc['ks'])}   (cross: {_format_value(loc['ks_cross'])})",
-        f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched pairs; "
-        f"between {_format_value(loc['mean_between'])} over {loc['n_between']:,} pairs "
-        f"({'exact, all pairs' if loc['between_exact'] else 'sampled'})",
-        f"detection alpha           {_estimate(d['detection'])}",
-        f"classification alpha      {_estimate(d['classification'])}",
-        f"detection F1 {_format_value(d['detection_f1'])}, mean agreement {_format_value(d['mean_agreement'])}, "
-        f"mean object-count difference {_format_value(d['mean_object_count_diff'])}",
-        "",
-        "annotator pairs:",
-        _table(d["pairs"], [("a", "a"), ("b", "b"), ("sigma", "sigma"), ("detection_f1", "det F1"),
-                            ("mean_matched_iou", "IoU"), ("n_matched", "matched"), ("n_item_pairs", "items")]),
-        "",
-        "annotators (against all others):",
-        _table(d["annotators"], [("annotator", "annotator"), ("sigma", "sigma"), ("detection_f1", "det F1"),
-                                 ("n_items", "items"), ("n_objects", objects)]),
-        "",
-        "labels:",
-        _table(d["labels"], [("label", "label"), ("sigma", "sigma"), ("mean_matched_iou", "IoU"),
-                             ("n_objects", objects), ("n_label_mismatch", "mismatched")]),
-        "",
-        "items with most disagreement:",
-        _table(d["items"], [("item", "item"), ("detection_f1", "det F1"), ("n_unmatched", "unmatched"),
-                            ("mean_within", "mean distance")], limit=10),
-    ]
-    lines += [f"warning: {w}" for w in d["warnings"]]
-    return "\n".join(lines)
-
-
-def format_segments(report):
-    """The segment report: α and the raw measures, then the boundary sweep with its tolerances."""
-    d = report.to_dict()
-    s = d["settings"]
-    level = int(round(s["ci_level"] * 100))
-    tolerances = s["tolerances"]
-    sweep = [{**row, "tolerance": f"±{row['tolerance']:g} s",
-              "f1_ci": "" if not row["f1_ci"] else f"[{row['f1_ci'][0]:.4f}, {row['f1_ci'][1]:.4f}]"}
-             for row in d["boundary_sweep"]]
-
-    def by_tolerance(entry, key):
-        return {**entry, **{f"at {row['tolerance']:g}": row["f1"] for row in entry.get(key, [])}}
-
-    f1_columns = [(f"at {t:g}", f"F1 ±{t:g}") for t in tolerances]
-    lines = [
-        f"agreekit segments: {d['n_items']} comparable clips, {d['n_annotators']} annotators, "
-        f"{d['n_segments']} segments",
-        f"settings: IoU threshold {s['threshold']}, match {s['match']}, {s['bootstrap']} bootstrap resamples "
-        f"(seed {s['seed']}), {level}% intervals",
-        "",
-        f"detection alpha           {_estimate(d['detection'])}",
-        f"classification alpha      {_estimate(d['classification'])}",
-        f"mean matched IoU {_format_value(d['mean_matched_iou'])}, detection F1 {_format_value(d['detection_f1'])}, "
-        f"mean agreement {_format_value(d['mean_agreement'])}, "
-        f"mean segment-count difference {_format_value(d['mean_object_count_diff'])}",
-        *_segment_sigma_lines(d["localization"]),
-        f"unitizing alpha (α_U)     {_estimate(d['unitizing_alpha'])}   (Krippendorff 2004, over seconds)",
-        "",
-        "boundary sweep (starts to starts, ends to ends, pooled over clips and annotator pairs):",
-        _table(sweep, [("tolerance", "tolerance"), ("precision", "precision"), ("recall", "recall"), ("f1", "F1"),
-                       ("f1_ci", f"F1 {level}% interval"), ("start_f1", "starts F1"), ("end_f1", "ends F1")]),
-        "  high F1 at wide tolerances with low F1 at narrow ones: agreement that an event happened, not on when",
-        "",
-        "annotator pairs (boundary F1 by tolerance):",
-        _table([by_tolerance(p, "boundary_sweep") for p in d["pairs"]],
-               [("a", "a"), ("b", "b"), ("sigma", "sigma"), ("detection_f1", "det F1"), ("mean_matched_iou", "IoU"),
-                ("n_matched", "matched")] + f1_columns),
-        "",
-        "clips with most disagreement:",
-        _table([by_tolerance(item, "boundary_f1") for item in d["items"]],
-               [("item", "clip"), ("detection_f1", "det F1"), ("n_unmatched", "unmatched")] + f1_columns, limit=10),
-    ]
-    lines += [f"warning: {w}" for w in d["warnings"]]
-    return "\n".join(lines)
-
-
-def _segment_sigma_lines(loc):
-    """σ and KS of segments against the within-clip chance baseline, or why there are none."""
-    if "mean_chance" not in loc:
-        return [f"sigma: {loc['sigma']['reason']}"]
-    return [f"sigma (within clip)       {_estimate(loc['sigma'])}",
-            "  1 = perfect, 0 = no closer than the clip's segments placed at random, < 0 = worse",
-            f"KS D within vs chance     {_format_value(loc['ks'])}",
-            f"mean distance             within {_format_value(loc['mean_within'])} over {loc['n_within']} matched "
-            f"pairs; chance {_format_value(loc['mean_chance'])} over {loc['n_chance']:,} pairs in "
-            f"{loc['chance_placements']} placements (standard error {_format_value(loc['chance_se'])})"]
-
-
-def format_traces(report):
-    """The trace report: α, κ and percent agreement, then α by step position and the disputed units."""
-    d = report.to_dict()
-    s = d["settings"]
-    a, cohen, fleiss, percent = d["alpha"], d["cohen_kappa"], d["fleiss_kappa"], d["percent_agreement"]
-    steps = [{"step": r["step"], "alpha": r["alpha"]["value"], "percent_agreement": r["percent_agreement"],
-              "n_units": r["n_units"]} for r in d["steps"]]
-    traces = [{**r, "alpha": r["alpha"]["value"]} for r in d["traces"]]
-    units = [{**u, "labels": ", ".join(f"{k}={v}" for k, v in u["labels"].items())} for u in d["units"]]
-    lines = [
-        f"agreekit traces: {d['n_traces']} traces, {d['n_units']} units (trace, step), {d['n_labels']} labels, "
-        f"{d['n_annotators']} annotators",
-        f"settings: level {s['level']}, {s['bootstrap']} bootstrap resamples over traces (seed {s['seed']})",
-        "",
-        f"Krippendorff alpha ({s['level']})  {_estimate(a)}",
-        f"mean Cohen kappa          {_estimate(cohen['mean'])}   over {cohen['mean']['n']} annotator pairs",
-        f"Fleiss kappa              {_estimate(fleiss)}",
-        f"percent agreement         {_estimate(percent)}"
-        "   (share of agreeing label pairs within a unit)",
-        "",
-        "annotator pairs:",
-        _table(cohen["pairs"], [("a", "a"), ("b", "b"), ("kappa", "kappa"), ("percent_agreement", "agree"),
-                                ("n_units", "units")]),
-        "",
-        "by step position:",
-        _table(steps, [("step", "step"), ("alpha", "alpha"), ("percent_agreement", "agree"), ("n_units", "units")]),
-        "",
-        "traces with most disagreement:",
-        _table(traces, [("trace", "trace"), ("alpha", "alpha"), ("percent_agreement", "agree"),
-                        ("n_disputed_steps", "disputed steps"), ("n_steps", "steps")], limit=10),
-        "",
-        f"most disputed units ({d['n_disputed_units']} in all):",
-        _table(units, [("trace", "trace"), ("step", "step"), ("percent_agreement", "agree"), ("labels", "labels")],
-               limit=10),
-    ]
-    lines += [f"warning: {w}" for w in d["warnings"]]
-    return "\n".join(lines)
-
-
-FORMATTERS = {"boxes": format_boxes, "segments": format_segments}
-FORMATTERS["traces"] = format_traces
-FORMATTERS["cuboids"] = lambda report: format_boxes(report, "cuboids")
-FORMATTERS["polygons"] = lambda report: format_boxes(report, "polygons")
-
-
-def format_masks(report):
-    """The mask report: per annotator sensitivity and specificity side by side (under- and
-    over-segmenting have opposite fixes), Dice against STAPLE and against the vote, then items."""
-    d = report.to_dict()
-    s = d["settings"]
-
-    def value(entry, key):
-        return entry[key]["value"]
-
-    annotators = [{**a, **{k: value(a, k) for k in ("sensitivity", "specificity", "dice", "majority_dice",
-                                                      "mean_iou")}} for a in d["annotators"]]
-    pairs = [{**p, "mean_iou": value(p, "mean_iou")} for p in d["pairs"]]
-    items = [{**e, "mean_dice": sum(e["dice"]) / len(e["dice"])} for e in d["items"]]
-    lines = [
-        f"agreekit masks: {d['n_items']} comparable images, {d['n_annotators']} annotators, {d['n_masks']} masks",
-        f"settings: STAPLE with a fixed prior, start {s['start']}, at most {s['max_iter']} iterations; "
-        f"RLE {s['rle_order']}" + (f"; label {s['label']}" if s["label"] is not None else ""),
-        "",
-        f"mean pairwise mask IoU             {_format_value(d['mean_pairwise_iou']['value'])}",
-        f"mean Dice vs STAPLE consensus      {_format_value(d['mean_dice']['value'])}",
-        f"mean Dice vs majority vote         {_format_value(d['mean_majority_dice']['value'])}",
-        f"Dice STAPLE vs majority vote       {_format_value(d['consensus_majority_dice']['value'])}",
-        "",
-        "annotators (means over images; low sensitivity = under-segmenting, low specificity = over-segmenting):",
-        _table(annotators, [("annotator", "annotator"), ("sensitivity", "sensitivity"),
-                            ("specificity", "specificity"), ("dice", "Dice STAPLE"),
-                            ("majority_dice", "Dice vote"), ("mean_iou", "IoU others"), ("n_items", "images")]),
-        "",
-        "annotator pairs:",
-        _table(pairs, [("a", "a"), ("b", "b"), ("mean_iou", "mask IoU"), ("n_items", "images")]),
-        "",
-        "images with most disagreement:",
-        _table(items, [("item", "image"), ("mean_dice", "mean Dice"), ("mean_pairwise_iou", "mean IoU"),
-                       ("consensus_area", "consensus px"), ("majority_area", "vote px"),
-                       ("iterations", "iterations")], limit=10),
-    ]
-    lines += [f"warning: {w}" for w in d["warnings"]]
-    return "\n".join(lines)
-
-
-FORMATTERS["masks"] = format_masks
 
 
 def build_parser():
@@ -389,7 +136,7 @@ def _run(args):
     report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
-    return FORMATTERS.get(args.kind, format_summary)(report)
+    return (KINDS[args.kind].text or format_summary)(report)
 
 
 def main(argv=None):

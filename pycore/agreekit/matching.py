@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lsap import linear_sum_assignment
+from .runtime import linear_sum_assignment
 
 MODES = ("optimal", "potato")
 TIE_BREAK = 1e-9  # total-similarity difference below which two matchings count as equally good

@@ -53,17 +53,6 @@ class ObjectSet:
 
 
 
-def _flat_box(box):
-    return box[2] <= 0 or box[3] <= 0
-
-
-
-# At threshold 0 every pair may match (IoU ≥ 0), flat boxes too: the note says "above threshold 0".
-FLAT_BOX_NOTE = ("box(es) with zero or negative width or height (lines {lines}): IoU 0 and GIoU −1 with every "
-                 "box, so they match nothing above threshold 0")
-
-
-
 def _group(records):
     """``{item: {annotator: [Annotation, …]}}`` with items in order of their first row."""
     grouped = {}
@@ -79,12 +68,14 @@ def canonical_order(record):
 
 
 
-def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLAT_BOX_NOTE,
+def build_objects(records, *, width, noun, plural, is_degenerate=None, degenerate_note=None,
                   order=canonical_order):
     """Group :class:`Annotation` records into an :class:`ObjectSet` of the comparable items.
 
     Each record's geometry is a sequence of ``width`` numbers; ``is_degenerate``
-    flags geometry that is kept but warned about with ``degenerate_note``.
+    (when given) flags geometry that is kept but warned about with
+    ``degenerate_note``.  ``noun`` names a counted object in the warnings
+    ("box(es)"), ``plural`` several ("boxes").
     ``order`` sorts each annotator's objects on an item (the documented
     tie-break of matching, so row order cannot change a report); ``None``
     keeps row order, as Potato mode must.
@@ -113,7 +104,7 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
             keys = set()
             for r in drawn:
                 key = (tuple(r.geometry), r.label)
-                if is_degenerate(r.geometry):
+                if is_degenerate is not None and is_degenerate(r.geometry):
                     degenerate.append(r.line)
                 if key in keys:
                     duplicates.append(r.line)
@@ -126,11 +117,11 @@ def build_objects(records, width=4, is_degenerate=_flat_box, degenerate_note=FLA
     if degenerate:
         warnings.append(f"{len(degenerate)} " + degenerate_note.format(lines=name_list(degenerate)))
     if duplicates:
-        warnings.append(f"{len(duplicates)} duplicate identical box(es) from one annotator on one item "
+        warnings.append(f"{len(duplicates)} duplicate identical {noun} from one annotator on one item "
                         f"(lines {name_list(duplicates)})")
     if mixed:
-        warnings.append(f"{len(mixed)} annotator/item pair(s) have both an empty row and boxes; the empty "
-                        "row is ignored: " + name_list(mixed))
+        warnings.append(f"{len(mixed)} annotator/item pair(s) have both an empty row and {plural}; the empty "
+                        f"row is ignored: " + name_list(mixed))
     objects = ObjectSet(item_ids=item_ids, annotators=annotators, offsets=np.array(offsets, dtype=np.intp),
                         annotator_of=np.array([position[r.annotator] for r in drawn_all], dtype=np.intp),
                         labels=[r.label for r in drawn_all], members=members,

@@ -1,17 +1,20 @@
 """The registry of kinds: each kind of annotation declared once.
 
-A kind module in :mod:`agreekit.kinds` decorates its report function with
+A kind package in :mod:`agreekit.kinds` decorates its report function with
 :func:`register`, naming its options (:class:`~agreekit.options.Option`), its
-row columns and their synonyms, and the key that counts its annotations.  The
+row columns and their synonyms, the key that counts its annotations, and its
+hooks: ``text`` (its command-line summary), ``item_detail`` (its item view,
+:class:`ItemDetail`) and ``shape`` (the declared shape of its report).  The
 function's signature holds the option defaults.  Everything else reads this
-registry: ``agreekit.report``, the command line (sub-commands and ``--help``),
-share links, the web worker, and ``build.py``, which writes it to
-``dist/kinds.json`` for the page's tabs and option forms.  The package's
-``__init__`` imports every module of :mod:`agreekit.kinds`, which fills
+registry: ``agreekit.report``, the command line (sub-commands, ``--help`` and
+text), item details, share links, the web worker, and ``build.py``, which
+writes it to ``dist/kinds.json`` for the page's tabs and option forms.
+:func:`agreekit.kinds.load_kinds` imports every kind package, which fills
 :data:`KINDS`; this module imports none of them (it sits below the kinds).
 
-Adding a kind means adding one module to :mod:`agreekit.kinds`; adding an
-option means adding it to the kind's signature and its ``register`` call.
+Adding a kind means adding one package to :mod:`agreekit.kinds` (see
+``docs/architecture.md``); adding an option means adding it to the kind's
+signature and its ``register`` call.
 """
 from __future__ import annotations
 
@@ -21,9 +24,21 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import options as opts
-from .rows import InputError
+from .errors import InputError
 
 KINDS: dict = {}
+
+
+@dataclass(frozen=True)
+class ItemDetail:
+    """How a kind describes one item of a report to the page's item view.
+
+    ``setup(rows, **options)`` reads the report's rows once (options it does not use
+    are ignored); ``detail(setup, item)`` describes one item as a JSON-ready dict.
+    """
+
+    setup: Callable
+    detail: Callable
 
 
 @dataclass(frozen=True)
@@ -40,6 +55,9 @@ class Kind:
     count_key: str       # the report key counting its annotations
     position: int        # tab and sub-command order
     alternatives: tuple = ()   # other full column sets (e.g. box corners)
+    text: Callable | None = None          # report -> the command line's text (None: the generic summary)
+    item_detail: ItemDetail | None = None  # the item view (None: the kind has none)
+    shape: object = None                   # the declared shape of its report (None: not declared yet)
 
     def defaults(self):
         """``{option: default}`` read from the report function's signature."""
@@ -54,8 +72,13 @@ class Kind:
                 "options": [option.to_json(defaults[option.name]) for option in self.options]}
 
 
-def register(name, *, title, summary, options, columns, synonyms, count_key, position, alternatives=()):
+def register(name, *, title, summary, options, columns, synonyms, count_key, position, alternatives=(),
+             text=None, item_detail=None, shape=None):
     """Declare a kind: decorate its report function ``f(rows, *, options…, progress=None)``.
+
+    ``text`` formats its report for the command line, ``item_detail`` (an
+    :class:`ItemDetail`) describes one item for the page, ``shape`` declares its
+    report's keys; each may be None.
 
     The decorated function checks every option with :func:`agreekit.options.check`
     before the body runs, so the body sees declared types within declared ranges.
@@ -71,7 +94,7 @@ def register(name, *, title, summary, options, columns, synonyms, count_key, pos
             return function(rows, **opts.check(options, given, name))
 
         KINDS[name] = Kind(name, title, summary, checked, tuple(options), tuple(columns), dict(synonyms),
-                           count_key, position, tuple(alternatives))
+                           count_key, position, tuple(alternatives), text, item_detail, shape)
         return checked
     return decorate
 

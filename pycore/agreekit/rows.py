@@ -1,7 +1,6 @@
 """Rows in: read pasted CSV/TSV text or a list of dicts into checked rows.
 
-Every kind of annotation (boxes, spans, segments, ...) arrives as a table with
-one annotation per row.  This module only reads the table and binds its
+Every kind of annotation arrives as a table with one annotation per row.  This module only reads the table and binds its
 columns to canonical names; each kind's module converts and checks the values.
 Errors name the line, the column and the value, and reject the whole input:
 nothing is silently dropped.
@@ -19,32 +18,7 @@ import itertools
 import math
 from typing import NamedTuple
 
-
-class InputError(ValueError):
-    """Bad input.  ``line``, ``column`` and ``value`` say where, when known.
-
-    ``field`` names the input the error is in when that is not the rows (the
-    report option holding a second table, e.g. ``"lengths"``); None for the rows.
-    """
-
-    def __init__(self, message, line=None, column=None, value=None, field=None):
-        self.message = message
-        self.line = line
-        self.column = column
-        self.value = value
-        self.field = field
-        where = []
-        if line is not None:
-            where.append(f"line {line}")
-        if column is not None:
-            where.append(f"column '{column}'")
-        prefix = (", ".join(where) + ": ") if where else ""
-        super().__init__(prefix + message)
-
-    def to_dict(self):
-        return {"message": str(self), "line": self.line, "column": self.column,
-                "value": None if self.value is None else str(self.value), "field": self.field}
-
+from .errors import InputError  # noqa: F401  (also imported from here by older code)
 
 # Every kind accepts these names for its annotator column.
 ANNOTATOR_SYNONYMS = ("rater", "worker", "user", "coder", "judge", "annotator_id", "worker_id", "user_id",

@@ -40,7 +40,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from ..arrays import name_list
-from ..geometry.rle import parse_rle
+from ..parse.rle import parse_rle
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
 from .submissions import Submission, annotator_names, merge

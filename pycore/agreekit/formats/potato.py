@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import name_list
-from ..geometry.rle import encode, rle_to_string
+from ..geometry.rle import encode
+from ..parse.rle import rle_to_string
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row

@@ -19,9 +19,10 @@ degenerate: it has IoU 0 with everything and GIoU −1, as in Potato's
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
+
+from .. import runtime
 
 DISTANCES = ("giou", "iou", "centroid")
 
@@ -131,11 +132,6 @@ def _giou_distance(a, b):
 
 _BAND_ELEMENTS = 1 << 14   # pairs per band of rows: its work arrays stay in the CPU cache
 _REORDERED_BAND_ELEMENTS = 1 << 16   # fewer, larger bands amortize Pyodide's cost per numpy call
-# Pyodide's numpy (wasm32, no SIMD) takes a branch per element in np.maximum/np.minimum, so
-# comparisons that go the same way along a row run ≈ 2× faster there; CPython's (SIMD) takes the
-# same time either way and would only pay the reordering.  Measured in docs/web.md (box report
-# stage by stage).
-_REORDER_COLUMNS = sys.platform == "emscripten"
 
 
 def _column_order(x, y):
@@ -159,7 +155,7 @@ def _giou_distance_matrix(a, b, reorder=None):
     is bit-equal to it; computed band of rows by band of rows in five work
     arrays reused from band to band (small enough to stay in cache in the
     given order), then written into the result.
-    With ``reorder`` (default: in Pyodide) the columns are computed in
+    With ``reorder`` (default :data:`agreekit.runtime.REORDER_COLUMNS`: in Pyodide) the columns are computed in
     :func:`_column_order` and each row is scattered back to the given order:
     the same operations on the same pairs, so the same values.
     Degenerate boxes (w ≤ 0 or h ≤ 0, rare) take :func:`_giou_distance` whole.
@@ -168,7 +164,7 @@ def _giou_distance_matrix(a, b, reorder=None):
     bx, by, bw, bh = b
     if not (((aw > 0) & (ah > 0)).all() and ((bw > 0) & (bh > 0)).all()):
         return _giou_distance([p[:, None] for p in a], [p[None, :] for p in b])
-    order = _column_order(bx, by) if (_REORDER_COLUMNS if reorder is None else reorder) else None
+    order = _column_order(bx, by) if (runtime.REORDER_COLUMNS if reorder is None else reorder) else None
     if order is not None:
         bx, by, bw, bh = (p[order] for p in b)
     rows = (ax, ay, ax + aw, ay + ah, aw * ah)

@@ -110,7 +110,7 @@ class SparsePairs:
 
     The chance baselines build it above their ``DENSE_ITEMS`` (4,000) items
     only, so scipy.sparse is imported here, not with the package: it costs
-    seconds of the page's start-up in Pyodide (docs/web.md "Speed").  Its
+    seconds of the page's start-up in Pyodide (benchmarks/RESULTS.md).  Its
     compiled product is 11–13× faster than the same sums in numpy
     (``benchmarks/sparse_pairs_speed.py``).
     """

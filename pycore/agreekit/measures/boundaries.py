@@ -23,7 +23,7 @@ from .bootstrap import DEFAULT_LEVEL, percentile_ci
 
 
 # scipy.sparse is imported on first use, not with the package: it costs seconds of the page's
-# start-up in Pyodide (docs/web.md "Speed") and only segment reports need it.
+# start-up in Pyodide (benchmarks/RESULTS.md) and only segment reports need it.
 def csr_matrix(*args, **kwargs):
     """``scipy.sparse.csr_matrix``, imported when first called."""
     from scipy.sparse import csr_matrix as csr

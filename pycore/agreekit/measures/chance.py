@@ -41,11 +41,11 @@ never grows with items²:
 """
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 import numpy as np
 
+from .. import runtime
 from ..arrays import safe_ratio
 from . import bootstrap as boot
 from . import cross as cross_sums
@@ -58,10 +58,6 @@ DENSE_ITEMS = 4_000          # up to this many items S and N are dense: 128 MB p
 ITEM_PAIR_SAMPLE = 2_000_000  # above it, all pairs streamed: S's residual kept for about this many item pairs
 
 _CHUNK_ELEMENTS = 1 << 21
-# The cross pairs' N in closed form (bootstrap.GroupedOuterPairs, bit-equal to the dense product) in Pyodide,
-# whose BLAS (wasm32, no SIMD) takes 70–100 ms for the dense product of 1,000 resamples × 200 items, the
-# closed form 30 ms; CPython's BLAS takes 11–40 ms and the closed form no less (docs/web.md, box report).
-_GROUPED_CROSS_COUNTS = sys.platform == "emscripten"
 _ITEM_PAIR_STREAM = 1        # keeps the item-pair sample's random numbers apart from the resamples'
 
 
@@ -182,10 +178,11 @@ def _cross_terms(terms, crossing, objects):
 
 
 def _cross_count_pairs(objects):
-    """N of the cross pairs, n_i n_j − Σ_a n_ia n_ja: :class:`~.bootstrap.GroupedOuterPairs` in Pyodide where
-    its integers are exact (the same bits as the dense product), else the dense matrix."""
+    """N of the cross pairs, n_i n_j − Σ_a n_ia n_ja: :class:`~.bootstrap.GroupedOuterPairs` where
+    :data:`agreekit.runtime.GROUPED_CROSS_COUNTS` chooses it (Pyodide) and its integers are exact
+    (the same bits as the dense product), else the dense matrix."""
     sizes = np.diff(objects.offsets).astype(float)
-    if not (_GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
+    if not (runtime.GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
         return boot.DensePairs(_dense_counts(sizes) - cross_sums.same_item_pair_counts(objects))
     runs = cross_sums.object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
     by_annotator = np.argsort(runs.annotator, kind="stable")

@@ -86,7 +86,7 @@ class CrossSums:
         c0, c1 = np.searchsorted(starts, [cols[0], cols[-1] + 1])
         # Σ over column runs, then over row runs, as np.add.reduceat along axis 1 then 0, bit for bit.  The
         # column runs are summed as row runs of the transposed block: reduceat's cost per run and row
-        # is most of its time for runs this short (docs/web.md, "The box report stage by stage").
+        # is most of its time for runs this short (benchmarks/RESULTS.md, "The box report stage by stage").
         by_column_run = run_sums(np.ascontiguousarray(block.T), starts[c0:c1] - cols[0])
         per_run = run_sums(np.ascontiguousarray(by_column_run.T), starts[r0:r1] - rows[0])
         ann_r, ann_c = self.runs.annotator[r0:r1], self.runs.annotator[c0:c1]

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import safe_ratio
-from ..lsap import linear_sum_assignment
+from ..runtime import linear_sum_assignment
 
 OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed_a", "missed_b")
 EXACT, LABEL_ONLY, BOUNDARY_ONLY, BOTH = range(4)  # indices into OUTCOMES of the matched kinds

@@ -1,0 +1,7 @@
+"""Bounding boxes: the ``boxes`` kind (its rows, report, item detail and command-line text).
+
+Importing the package registers the kind (:func:`agreekit.registry.register` in :mod:`.report`).
+"""
+from .report import boxes
+
+__all__ = ["boxes"]

@@ -1,0 +1,21 @@
+"""The boxes kind's item view: each box as ``x y w h`` (top-left form), with the engine's matches."""
+from __future__ import annotations
+
+from ...object_detail import ObjectSetup, object_detail
+from ...object_sets import canonical_order, label_rules
+from ...registry import ItemDetail
+from .compare import box_kind
+from .rows import box_objects, parse_boxes
+
+
+def box_setup(rows, threshold=0.5, match="optimal", distance="giou", **_):
+    """The report's boxes as an :class:`~agreekit.object_detail.ObjectSetup`."""
+    potato = match == "potato"
+    records, _warnings = parse_boxes(rows, keep_none_labels=potato)
+    objects, array, _more = box_objects(records, order=None if potato else canonical_order)
+    kind = box_kind(array, distance)
+    describe = lambda k: dict(zip(("x", "y", "w", "h"), map(float, array[k])))  # noqa: E731
+    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match)
+
+
+DETAIL = ItemDetail(setup=box_setup, detail=object_detail)

@@ -1,0 +1,7 @@
+"""Pixel masks: the ``masks`` kind (its rows, report, item detail and command-line text).
+
+Importing the package registers the kind (:func:`agreekit.registry.register` in :mod:`.report`).
+"""
+from .report import masks
+
+__all__ = ["masks"]

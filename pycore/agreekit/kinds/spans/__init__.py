@@ -1,0 +1,7 @@
+"""Text spans: the ``spans`` kind (its rows, report, item detail and command-line text).
+
+Importing the package registers the kind (:func:`agreekit.registry.register` in :mod:`.report`).
+"""
+from .report import spans
+
+__all__ = ["spans"]
