@@ -174,10 +174,10 @@ function showError(kind, error) {
   }
   box.append(text);
   if (line != null && !field && isHeld(form)) {  // no box to select in: show the line
-    const line = document.createElement("pre");
-    line.className = "error-line";
-    line.textContent = lineOf(rowsOf(form), line);
-    box.append(line);
+    const quoted = document.createElement("pre");
+    quoted.className = "error-line";
+    quoted.textContent = lineOf(rowsOf(form), line);
+    box.append(quoted);
   } else if (line != null && target?.tagName === "TEXTAREA") {
     const go = document.createElement("button");
     go.type = "button";
