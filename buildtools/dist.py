@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .common import DIST, PYODIDE_VERSION, ROOT, digest_of, log, sha256_of
 from .extras import pyodide_extras
-from .page import build_examples, build_page
+from .page import build_examples, build_page, list_kind_modules
 from .precompress import precompress
 from .runtime import pyodide_runtime, vendor_uplot
 from .scipy_split import split_scipy
@@ -69,6 +69,7 @@ def build(local_source: str | None = None) -> Path:
     build_page(staging)
     shutil.copytree(ROOT / "web", staging / "web",
                     ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
+    list_kind_modules(staging / "web" / "kinds")
     build_examples(staging / "examples")
     build_workshop(staging, lock, local_source, wheel_rel)
     stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,

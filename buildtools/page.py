@@ -67,3 +67,10 @@ def build_page(dest: Path):
     spec.loader.exec_module(forms)
     page = forms.render_page((ROOT / "index.html").read_text(encoding="utf-8"), registry)
     (dest / "index.html").write_text(page, encoding="utf-8")
+
+
+def list_kind_modules(folder: Path):
+    """``index.json``: the kinds with a page module of their own (``web/kinds/<kind>.mjs``, read by
+    web/kinds.mjs); a kind of the registry without one gets the page's default view."""
+    modules = sorted(path.stem for path in folder.glob("*.mjs"))
+    (folder / "index.json").write_text(json.dumps({"modules": modules}) + "\n", encoding="utf-8")

@@ -1,4 +1,8 @@
-"""web/bridge.py in CPython: reports, input errors and bugs all come back to the page as JSON data."""
+"""web/bridge.py in CPython: reports, input errors and bugs all come back to the page as JSON data, in one shape.
+
+Every entry point answers ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message", "where"}}``
+(web/protocol.mjs).
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -33,7 +37,7 @@ def break_kind(monkeypatch, kind, failure):
 
 def test_a_report_comes_back_as_its_dict(bridge):
     outcome = run(bridge, "boxes", BOXES, {"bootstrap": 20, "seed": 3})
-    assert outcome == {"ok": True, "report": agreekit.report("boxes", BOXES, bootstrap=20, seed=3).to_dict()}
+    assert outcome == {"ok": True, "result": agreekit.report("boxes", BOXES, bootstrap=20, seed=3).to_dict()}
 
 
 def test_progress_reaches_kinds_that_report_it(bridge):
@@ -52,7 +56,7 @@ def test_input_errors_name_where(bridge, kind, rows, options, column):
     outcome = run(bridge, kind, rows, options)
     assert outcome["ok"] is False
     error = outcome["error"]
-    assert error["type"] == "input" and error["column"] == column
+    assert error["type"] == "input" and error["where"]["column"] == column
     with pytest.raises(agreekit.InputError) as caught:  # the API's own error, as data
         agreekit.report(kind, rows, **options)
     assert error["message"] == str(caught.value) and error["detail"] == caught.value.message
@@ -64,7 +68,7 @@ def test_a_bug_comes_back_as_one_line_without_paths(bridge, monkeypatch):
     outcome = run(bridge, "spans", "item,annotator,start,end,label\nd,a,0,1,X\n")
     assert outcome == {"ok": False, "error": {"type": "internal", "message":
                        'internal error: RuntimeError: lost the span File "spans.py", line 12, in spans '
-                       "— please report it, with the input"}}
+                       "— please report it, with the input", "where": None}}
 
 
 def test_a_bug_without_a_message_and_a_long_one(bridge, monkeypatch):
@@ -119,10 +123,11 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
     pairs = dropped(*DROPS[format])
     outcome = run_convert(bridge, list(reversed(pairs)))  # the page's order does not matter: read as a folder is
     conversion = agreekit.convert([FORMATS / path for path in DROPS[format]])
-    assert outcome == {"ok": True, "plain": False, "format": format,
-                       "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind, "kinds": [],
-                       "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
-                       "summary": conversion.summary()}
+    assert outcome == {"ok": True, "result": {
+        "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind,
+        "kinds": [], "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
+        "summary": conversion.summary()}}
+    outcome = outcome["result"]
     # The page computes on the CSV texts: the same report as on the conversion's rows and span texts
     # (but for the line numbers of example spans: the CSV's header is line 1).
     page_report = agreekit.report(outcome["kind"], outcome["rows_csv"], bootstrap=0,
@@ -147,7 +152,7 @@ def test_each_step_is_reported(bridge):
 
 
 def test_a_table_no_format_claims_is_read_as_rows_by_the_page(bridge):
-    assert run_convert(bridge, [("boxes.CSV", BOXES.encode())]) == {"ok": True, "plain": True}
+    assert run_convert(bridge, [("boxes.CSV", BOXES.encode())]) == {"ok": True, "result": {"plain": True}}
     for pairs in ([("boxes.json", BOXES.encode())], [("a.csv", b"x"), ("b.csv", b"y")]):  # not one plain table
         error = run_convert(bridge, pairs)["error"]
         assert error["type"] == "input" and "not a format agreekit reads. Tried Label Studio JSON: " in error["message"]
@@ -158,7 +163,8 @@ def test_a_broken_record_names_the_file(bridge):
     with pytest.raises(agreekit.InputError) as caught:
         agreekit.convert([("ls.json", b'[{"id": 7, "annotations": [{"result": 5}]}]')])
     error = caught.value
-    assert outcome == {"ok": False, "error": {"type": "input", **error.to_dict(), "detail": error.message}}
+    assert outcome == {"ok": False, "error": {"type": "input", "message": str(error), "where": {
+        "line": error.line, "column": error.column, "value": error.value, "field": error.field}, "detail": error.message}}
     assert "ls.json" in outcome["error"]["message"]
 
 
@@ -166,10 +172,10 @@ SHAPES = dropped("labelstudio/ls_shapes.json")  # rectangles (one rotated) and p
 
 
 def test_several_kinds_take_the_open_tabs_kind_and_list_the_others(bridge):
-    outcome = run_convert(bridge, SHAPES, "boxes")
+    outcome = run_convert(bridge, SHAPES, "boxes")["result"]
     held = [{"kind": kind, "n_annotations": agreekit.convert(SHAPES, kind=kind).summary()["n_annotations"]}
             for kind in ("boxes", "polygons")]
-    assert outcome["ok"] and outcome["kind"] == "boxes" and outcome["kinds"] == held
+    assert outcome["kind"] == "boxes" and outcome["kinds"] == held
     assert outcome["rows_csv"] == agreekit.convert(SHAPES, kind="boxes").to_csv()
 
 
@@ -177,13 +183,13 @@ def test_several_kinds_and_another_tab_offer_the_choice(bridge):
     for hint in ("", "segments", "traces"):
         outcome = run_convert(bridge, SHAPES, hint)
         assert outcome["ok"] is False and outcome["error"]["type"] == "kind"
-        assert [k["kind"] for k in outcome["kinds"]] == ["boxes", "polygons"]
+        assert [k["kind"] for k in outcome["error"]["kinds"]] == ["boxes", "polygons"]
         assert outcome["error"]["message"].startswith("Label Studio JSON: the files hold more than one kind")
-    chosen = run_convert(bridge, SHAPES, "polygons", exact=True)
+    chosen = run_convert(bridge, SHAPES, "polygons", exact=True)["result"]
     assert chosen["kind"] == "polygons" and chosen["kinds"] == []
     assert chosen["rows_csv"] == agreekit.convert(SHAPES, kind="polygons").to_csv()
     error = run_convert(bridge, dropped("rttm"), "boxes", exact=True)["error"]
-    assert error["type"] == "input" and error["column"] == "kind"
+    assert error["type"] == "input" and error["where"]["column"] == "kind"
 
 
 def test_a_bug_in_a_reader_comes_back_as_one_line(bridge, monkeypatch):
@@ -194,4 +200,24 @@ def test_a_bug_in_a_reader_comes_back_as_one_line(bridge, monkeypatch):
     monkeypatch.setitem(agreekit.formats.READERS, "rttm", dataclasses.replace(reader, read=broken))
     assert run_convert(bridge, dropped("rttm")) == {"ok": False, "error": {
         "type": "internal", "message": "internal error: ZeroDivisionError: lost the speaker — please report it, with "
-                                       "the input"}}
+                                       "the input", "where": None}}
+
+
+# ----------------------------------------------------------------- one answer shape
+
+def test_every_entry_point_answers_in_one_shape(bridge, monkeypatch):
+    """ok: exactly {ok, result}; not ok: exactly {ok, error}, the error with a type, a one-line message and where."""
+    answers = [bridge.run_report("boxes", BOXES, "{}"), bridge.run_item_detail("boxes", "i1"),
+               bridge.run_convert([("boxes.csv", BOXES.encode())]), bridge.run_report("boxes", "item\n", "{}"),
+               bridge.run_item_detail("boxes", "no such item"), bridge.run_convert(SHAPES),
+               bridge.run_convert([("a.json", b"[]")])]
+    break_kind(monkeypatch, "spans", RuntimeError("lost"))
+    answers.append(bridge.run_report("spans", "x", "{}"))
+    parsed = [json.loads(text) for text in answers]
+    assert [outcome["ok"] for outcome in parsed] == [True] * 3 + [False] * 5
+    for outcome in parsed:
+        assert set(outcome) == ({"ok", "result"} if outcome["ok"] else {"ok", "error"})
+        if not outcome["ok"]:
+            error = outcome["error"]
+            assert {"type", "message", "where"} <= set(error) and "\n" not in error["message"]
+    assert [o["error"]["type"] for o in parsed[3:]] == ["input", "input", "kind", "input", "internal"]

@@ -26,13 +26,13 @@ def bridge():
 def compute(bridge, kind, rows, options=None):
     outcome = json.loads(bridge.run_report(kind, rows, json.dumps(options or {})))
     assert outcome["ok"], outcome
-    return outcome["report"]
+    return outcome["result"]
 
 
 def detail(bridge, kind, item):
     outcome = json.loads(bridge.run_item_detail(kind, item))
     assert outcome["ok"], outcome
-    return outcome["detail"]
+    return outcome["result"]
 
 
 def make_rows(kind, extra):

@@ -143,4 +143,4 @@ def test_the_page_receives_the_field():
     bridge = load_web_module("bridge.py", "agreekit_bridge")
     outcome = json.loads(bridge.run_report("spans", SPAN_ROWS, json.dumps({"lengths": "item,length\nd1,x\n"})))
     assert outcome["ok"] is False
-    assert outcome["error"]["field"] == "lengths" and outcome["error"]["line"] == 2
+    assert outcome["error"]["where"]["field"] == "lengths" and outcome["error"]["where"]["line"] == 2

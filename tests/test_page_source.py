@@ -15,8 +15,8 @@ from web_modules import load_web_module
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = registry.kinds_json()
 NAMES = [kind["name"] for kind in REGISTRY["kinds"]]
-# render*.mjs and item_*.mjs hold the kinds' hand-written views; every other module has no per-kind code.
-KIND_VIEW_MODULES = ("render.mjs", "render_more.mjs", "item_draw.mjs", "item_view.mjs")
+# Each kind's page code is its module web/kinds/<kind>.mjs; no other module names a kind.
+KIND_MODULES = ROOT / "web" / "kinds"
 
 
 @pytest.fixture(scope="module")
@@ -77,14 +77,24 @@ def test_the_checks_catch_what_they_look_for():
         and not default_literals("incrs: [1, 2, 5, 10, 20, 50, 100, 1000]; threshold: 0.3")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "web").glob("*.mjs")) + [ROOT / "index.html"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "web").rglob("*.mjs")) + [ROOT / "index.html"],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_kind_list_or_default_is_hand_written(path):
     text = path.read_text(encoding="utf-8")
     assert not kind_lists(text), f"{path.name} lists kinds by hand: {kind_lists(text)}"
     assert not default_literals(text), f"{path.name} repeats registry defaults: {default_literals(text)}"
-    if path.suffix == ".mjs" and path.name not in KIND_VIEW_MODULES:  # index.html: its own test below
+    if path.suffix == ".mjs" and KIND_MODULES not in path.parents:  # index.html: its own test below
         assert not kind_literals(text), f"{path.name} names kinds: {kind_literals(text)}"
+
+
+def test_only_a_kinds_own_module_names_it():
+    """web/kinds/<kind>.mjs names no other kind, and there is no module for a kind the registry lacks."""
+    modules = sorted(KIND_MODULES.glob("*.mjs"))
+    assert modules, "web/kinds/ has no kind modules"
+    for path in modules:
+        assert path.stem in NAMES, f"web/kinds/{path.name} is the module of a kind the registry does not have"
+        others = {name for pair in kind_literals(path.read_text(encoding="utf-8")) for name in pair if name} - {path.stem}
+        assert not others, f"web/kinds/{path.name} names other kinds: {sorted(others)}"
 
 
 def test_the_template_has_no_kind_markup_or_option_fields():

@@ -10,7 +10,7 @@ import { Engine } from "./engine.mjs";
 import { encodeShare, decodeShare, TooLargeError } from "./share.mjs";
 // The renderer (and the chart library under it) loads after the worker has started, so the
 // page's own module graph does not delay Python's start-up.
-const renderer = () => import("./render_more.mjs");  // render.mjs plus the views of further kinds
+const renderer = () => import("./render.mjs");  // the kinds' modules load when a report first needs them (kinds.mjs)
 import { downloadText } from "./download.mjs";
 import { createImporter } from "./import.mjs";
 import { FirstOpen, readExample } from "./first_open.mjs";
@@ -161,31 +161,32 @@ function showError(kind, error) {
   box.replaceChildren();
   if (!error) { box.hidden = true; return; }
   const form = forms[kind];
-  const target = error.field ? form.querySelector(`.options [name="${CSS.escape(error.field)}"]`) : form.elements.rows;
-  const inField = error.field && target ? `${labelOf(target)}, line` : "Line";
+  const { line = null, column = null, field = null } = error.where ?? {};  // an input error's place (protocol.mjs)
+  const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
+  const inField = field && target ? `${labelOf(target)}, line` : "Line";
   const text = document.createElement("p");
-  if (error.line != null) {
+  if (line != null) {
     const where = document.createElement("strong");
-    where.textContent = `${inField} ${error.line}` + (error.column != null ? `, column "${error.column}"` : "") + ": ";
+    where.textContent = `${inField} ${line}` + (column != null ? `, column "${column}"` : "") + ": ";
     text.append(where, error.detail ?? error.message);
   } else {
     text.textContent = error.message;
   }
   box.append(text);
-  if (error.line != null && !error.field && isHeld(form)) {  // no box to select in: show the line
-    const line = document.createElement("pre");
-    line.className = "error-line";
-    line.textContent = lineOf(rowsOf(form), error.line);
-    box.append(line);
-  } else if (error.line != null && target?.tagName === "TEXTAREA") {
+  if (line != null && !field && isHeld(form)) {  // no box to select in: show the line
+    const quoted = document.createElement("pre");
+    quoted.className = "error-line";
+    quoted.textContent = lineOf(rowsOf(form), line);
+    box.append(quoted);
+  } else if (line != null && target?.tagName === "TEXTAREA") {
     const go = document.createElement("button");
     go.type = "button";
-    go.textContent = `Go to line ${error.line}` + (error.field ? ` of “${labelOf(target)}”` : "");
-    go.addEventListener("click", () => selectLine(target, error.line));
+    go.textContent = `Go to line ${line}` + (field ? ` of “${labelOf(target)}”` : "");
+    go.addEventListener("click", () => selectLine(target, line));
     box.append(go);
   }
-  box.dataset.line = error.line ?? "";
-  box.dataset.field = error.field ?? "rows";
+  box.dataset.line = line ?? "";
+  box.dataset.field = field ?? "rows";
   box.hidden = false;
 }
 

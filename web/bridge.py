@@ -1,10 +1,12 @@
-"""The worker's side of the page: run one report, or convert dropped files, and return JSON.
+"""The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
-Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report`` and
-``run_convert`` are the entry points, and both answer with data, never an exception. Input
-errors come back with their line, column and value so the page can show them next to the
-paste area; anything else is a bug in agreekit and comes back as one line naming the exception
-(never a traceback), which the page shows in the same place.
+Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
+``run_item_detail`` and ``run_convert`` are the entry points. Each answers through
+:func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
+exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
+"where"}}``. Input errors come back with where they are (line, column, value, field) so the page
+can show them next to the paste area; anything else is a bug in agreekit and comes back as one
+line naming the exception (never a traceback), which the page shows in the same place.
 """
 import inspect
 import json
@@ -24,45 +26,77 @@ WRITING_STAGE = "writing the report"  # the last progress stage, after the kind'
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[\\/](?:[^\s'\"\\/]+[\\/])+([^\s'\"\\/]+)")
 
 
+class RawJSON:
+    """A result that is JSON text already (a report's own strict JSON): embedded as it is."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def answer(call):
+    """The protocol's answer to ``call()`` as JSON text: its result, or the error it raised.
+
+    ``{"ok": true, "result": …}``, the result written strictly (NaN is an error), or ``{"ok": false,
+    "error": {"type", "message", "where", …}}``: ``type`` "input" (``where``: line, column, value,
+    field; ``detail``: the message without its location), "kind" (``kinds``: the choices),
+    "missing_module" (``module``) or "internal" (a bug: one line, no traceback).
+    """
+    try:
+        result = call()
+        text = result.text if isinstance(result, RawJSON) else json.dumps(result, allow_nan=False)
+        return '{"ok": true, "result": ' + text + "}"
+    except KindChoice as choice:
+        error = {"type": "kind", "message": str(choice), "where": None, "kinds": choice.kinds}
+    except InputError as exc:
+        error = input_error(exc)
+    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
+        error = internal_error(exc)
+    return json.dumps({"ok": False, "error": error})
+
+
+def input_error(exc):
+    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`."""
+    where = exc.to_dict()
+    return {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+
+
 def internal_error(exc):
-    """``{"type": "internal", "message": …}``: one line naming the exception, no internal paths.
+    """``{"type": "internal", "message": …, "where": None}``: one line naming the exception, no internal paths.
 
     A scipy module that is not installed yet is ``{"type": "missing_module", "module": …}``: the
     calculator installs scipy.sparse when a report first needs it (build.py ``split_scipy``), and
     the worker then runs the call again.
     """
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("scipy."):
-        return {"type": "missing_module", "module": exc.name,
+        return {"type": "missing_module", "module": exc.name, "where": None,
                 "message": f"internal error: {exc.name} is not installed in the calculator — please report it"}
     text = " ".join(_PATH.sub(r"\1", str(exc)).split())
     if len(text) > MAX_MESSAGE_CHARS:
         text = text[:MAX_MESSAGE_CHARS - 1] + "…"
     detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return {"type": "internal", "message": f"internal error: {detail} — please report it, with the input"}
+    return {"type": "internal", "message": f"internal error: {detail} — please report it, with the input", "where": None}
 
 
 def run_report(kind, rows, options_json, progress=None):
-    """The report of ``kind`` for ``rows`` as JSON: ``{"ok": true, "report": {...}}`` or an error.
+    """The report of ``kind`` for ``rows``: :func:`answer` with the report (``to_dict()``) as result.
 
     ``options_json`` is the JSON text of the report's keyword options; ``progress``
     (``done, total, stage``) is passed on to kinds that report progress.
     """
-    try:
-        options = json.loads(options_json)
-        function = registry.get(kind).function
-        if progress is not None and "progress" in inspect.signature(function).parameters:
-            options["progress"] = lambda done, total, stage="": progress(done, total, stage)
-        report = function(rows, **options)
-        _remember(kind, rows, options)
-        if progress is not None:
-            progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
-        # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
-        return '{"ok": true, "report": ' + report.to_json() + "}"
-    except InputError as exc:
-        error = {"type": "input", **exc.to_dict(), "detail": exc.message}
-    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
-        error = internal_error(exc)
-    return json.dumps({"ok": False, "error": error})
+    return answer(lambda: _report(kind, rows, options_json, progress))
+
+
+def _report(kind, rows, options_json, progress):
+    options = json.loads(options_json)
+    function = registry.get(kind).function
+    if progress is not None and "progress" in inspect.signature(function).parameters:
+        options["progress"] = lambda done, total, stage="": progress(done, total, stage)
+    report = function(rows, **options)
+    _remember(kind, rows, options)
+    if progress is not None:
+        progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
+    # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
+    return RawJSON(report.to_json())
 
 
 # Per kind, the rows and options of its last report: item views are answered from them on demand.
@@ -77,23 +111,21 @@ def _remember(kind, rows, options):
 
 
 def run_item_detail(kind, item):
-    """One item of ``kind``'s last report as JSON: ``{"ok": true, "detail": {...}}`` or an error.
+    """One item of ``kind``'s last report: :func:`answer` with the item's detail as result.
 
-    ``detail`` is :meth:`agreekit.item_detail.ItemDetails.detail` (every annotator's shapes with
+    The detail is :meth:`agreekit.item_detail.ItemDetails.detail` (every annotator's shapes with
     their input lines, the matches with their similarity); the rows are parsed on the first
     request after a report and kept for the next ones.
     """
-    try:
-        details = _LAST_REPORTS.get(kind)
-        if details is None:
-            raise InputError(f"no {kind} report has been computed in this worker" if kind in detail_kinds()
-                             else f"no item view for {kind}")
-        return json.dumps({"ok": True, "detail": details.detail(str(item))}, allow_nan=False)
-    except InputError as exc:
-        error = {"type": "input", **exc.to_dict(), "detail": exc.message}
-    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
-        error = internal_error(exc)
-    return json.dumps({"ok": False, "error": error})
+    return answer(lambda: _item_detail(kind, item))
+
+
+def _item_detail(kind, item):
+    details = _LAST_REPORTS.get(kind)
+    if details is None:
+        raise InputError(f"no {kind} report has been computed in this worker" if kind in detail_kinds()
+                         else f"no item view for {kind}")
+    return details.detail(str(item))
 
 
 class KindChoice(Exception):
@@ -171,40 +203,35 @@ def run_convert(files, kind_hint="", exact=False, progress=None):
     Returns
     -------
     str
-        ``{"ok": true, "plain": true}`` for one .csv/.tsv/.txt/.tab file that no
-        format claims (the page reads it as rows); else ``{"ok": true, "plain":
+        :func:`answer` with result ``{"plain": true}`` for one .csv/.tsv/.txt/.tab
+        file that no format claims (the page reads it as rows), else ``{"plain":
         false, "format", "format_title", "kind", "kinds", "rows_csv",
-        "lengths_csv", "summary"}``; or ``{"ok": false, "error": {...}, "kinds":
-        [...]}``, ``kinds`` listing the choices when the files hold several.
+        "lengths_csv", "summary"}``; when the files hold several kinds and none
+        was asked for, an error of type "kind" whose ``kinds`` lists the choices.
     """
+    return answer(lambda: _convert(files, kind_hint, exact, progress))
+
+
+def _convert(files, kind_hint, exact, progress):
     def step(stage):
         if progress is not None:
             progress(0, 0, stage)
+    pairs = [(str(name), _file_bytes(data)) for name, data in files]
+    step(f"opening {len(pairs)} file{'s' if len(pairs) != 1 else ''}")
+    sources = load_sources(_in_folder_order(pairs))
+    step("detecting the format")
     try:
-        pairs = [(str(name), _file_bytes(data)) for name, data in files]
-        step(f"opening {len(pairs)} file{'s' if len(pairs) != 1 else ''}")
-        sources = load_sources(_in_folder_order(pairs))
-        step("detecting the format")
-        try:
-            reader = READERS[detect(sources)]
-        except InputError:
-            if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
-                return json.dumps({"ok": True, "plain": True})
-            raise
-        if exact:
-            step(f"reading {reader.title} as {kind_hint}")
-            conversion, kinds = convert(sources, format=reader.name, kind=kind_hint), []
-        else:
-            conversion, kinds = _read(sources, reader, kind_hint or None, step)
-        step("writing the rows")
-        return json.dumps({"ok": True, "plain": False, "format": reader.name, "format_title": reader.title,
-                           "kind": conversion.kind, "kinds": kinds, "rows_csv": conversion.to_csv(),
-                           "lengths_csv": conversion.lengths_csv(), "summary": conversion.summary()},
-                          allow_nan=False)
-    except KindChoice as choice:
-        return json.dumps({"ok": False, "error": {"type": "kind", "message": str(choice)}, "kinds": choice.kinds})
-    except InputError as exc:
-        error = {"type": "input", **exc.to_dict(), "detail": exc.message}
-    except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
-        error = internal_error(exc)
-    return json.dumps({"ok": False, "error": error})
+        reader = READERS[detect(sources)]
+    except InputError:
+        if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
+            return {"plain": True}
+        raise
+    if exact:
+        step(f"reading {reader.title} as {kind_hint}")
+        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint), []
+    else:
+        conversion, kinds = _read(sources, reader, kind_hint or None, step)
+    step("writing the rows")
+    return {"plain": False, "format": reader.name, "format_title": reader.title, "kind": conversion.kind,
+            "kinds": kinds, "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
+            "summary": conversion.summary()}

@@ -1,4 +1,4 @@
-// Small DOM pieces of the report views (render.mjs, render_more.mjs).
+// Small DOM pieces of the report views (cards.mjs, object_cards.mjs and the kind modules, web/kinds/).
 //
 // Every numeric result element carries data-metric="<dotted report key>" and
 // data-value="<full-precision number or null>" (metric()). Text from the input (labels, item

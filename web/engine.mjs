@@ -1,22 +1,27 @@
-// The page's handle on the Python worker: start it, watch loading with a timeout, send reports
-// by id, relay progress, and cancel by terminating and restarting the worker.
+// The page's handle on the Python worker: start it, watch loading with a timeout, send requests
+// by id (protocol.mjs; web/worker.mjs lists them), relay progress, and cancel by terminating and
+// restarting the worker.
 
 import { takeEarlyWorker } from "./boot.mjs";
+import { Requests, ReplyError } from "./protocol.mjs";
+
+const LOADING = 0;  // the id of the worker's own loading (worker.mjs)
+const NOT_LOADED = { type: "load", message: "Python is not loaded; press Retry above.", where: null };
 
 export class Engine {
   constructor({ timeoutMs, onStatus, onReady, onFatal }) {
     Object.assign(this, { timeoutMs, onStatus, onReady, onFatal });
-    this.nextId = 1;
     this.start();
   }
 
   start() {
     this.ready = false;
     this.failed = false;
-    this.pending = new Map();  // id -> {resolve, reject, onProgress, parts: the long lists' rows so far}
     this.stage = "starting the worker";
     const early = takeEarlyWorker();  // the first start: the worker boot.mjs started with the page
     this.worker = early?.worker ?? new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+    const worker = this.worker;
+    this.requests = new Requests((message, transfer) => worker.postMessage(message, transfer));
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => this.workerError(event);
     this.armTimeout();
@@ -52,88 +57,59 @@ export class Engine {
     clearTimeout(this.timer);
     this.failed = true;
     this.worker.terminate();
-    for (const { reject } of this.pending.values()) reject(Object.assign(new Error(message), { data: { type: "load", message } }));
-    this.pending.clear();
+    this.requests.failAll({ type: "load", message, where: null });
     this.onFatal(message);
   }
 
   receive(message) {
-    if (message.type === "status") {
-      this.stage = message.message;
+    if (message.id !== LOADING) {
+      this.requests.receive(message);
+    } else if ("progress" in message) {
+      this.stage = message.progress.message;
       if (!this.ready) this.armTimeout();
-      this.onStatus(message.message);
-    } else if (message.type === "ready") {
+      this.onStatus(message.progress.message);
+    } else if (message.ok) {
       clearTimeout(this.timer);
       this.ready = true;
-      this.versions = message.versions;
-      this.timings = message.timings;
-      this.onReady(message.versions, message.timings);
-    } else if (message.type === "fatal") {
-      this.fail(message.message);
+      Object.assign(this, message.result);  // versions, timings
+      this.onReady(message.result.versions, message.result.timings);
     } else {
-      const job = this.pending.get(message.id);
-      if (!job) return;
-      if (message.type === "progress") job.onProgress?.(message.done, message.total, message.stage);
-      else if (message.type === "part") {
-        const rows = (job.parts[message.part] ??= []);
-        for (const row of message.rows) rows.push(row);
-      } else if (message.type === "outcome") {
-        this.pending.delete(message.id);
-        const { outcome } = message;
-        if (outcome.ok) job.resolve({ report: attachParts(outcome.report, message.parts, job.parts), ms: message.ms });
-        else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
-      }
-      else if (message.type === "detail") {
-        this.pending.delete(message.id);
-        const outcome = JSON.parse(message.json);
-        if (outcome.ok) job.resolve(outcome.detail);
-        else job.reject(Object.assign(new Error(outcome.error.message), { data: outcome.error }));
-      }
-      else if (message.type === "converted") {
-        this.pending.delete(message.id);
-        job.resolve(message.outcome);  // run_convert's answer: errors are data too
-      }
-      else if (message.type === "error") {
-        this.pending.delete(message.id);
-        job.reject(Object.assign(new Error(message.error.message), { data: message.error }));
-      }
+      this.fail(message.error.message);
     }
   }
 
-  compute(kind, rows, options, onProgress) {
-    if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress, parts: [] });
-      this.worker.postMessage({ id, type: "compute", kind, rows, options });
-    });
+  /** Send a request of `type` (fields, buffers to transfer, progress callback): the Promise of its answer. */
+  request(type, fields, options) {
+    if (this.failed) return Promise.reject(new ReplyError(NOT_LOADED));
+    return this.requests.request(type, fields, options);
   }
 
-  /** Convert files ([{name, buffer}]) in the worker; the buffers are transferred, not copied. */
-  convert(files, kind, exact, onProgress) {
-    if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ id, type: "convert", files, kind, exact }, files.map((file) => file.buffer));
-    });
+  /** A report: `{report, ms}` (its long lists, sent in slices, put back in place). */
+  async compute(kind, rows, options, onProgress) {
+    const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
+    const { result, parts, ms } = await this.request("compute", { kind, rows, options }, { onProgress: progress });
+    return { report: attachParts(result.report, result.parts, parts), ms };
+  }
+
+  /** Convert files ([{name, buffer}]) in the worker (bridge.py run_convert's result); the buffers are transferred, not copied. */
+  async convert(files, kind, exact, onProgress) {
+    const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
+    const { result } = await this.request("convert", { files, kind, exact },
+      { onProgress: progress, transfer: files.map((file) => file.buffer) });
+    return result;
   }
 
   /** One item of the kind's last report: every annotator's shapes and the matches (bridge.py run_item_detail). */
-  itemDetail(kind, item) {
-    if (this.failed) return Promise.reject(Object.assign(new Error("Python is not loaded."), { data: { message: "Python is not loaded; press Retry above." } }));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, type: "item_detail", kind, item });
-    });
+  async itemDetail(kind, item) {
+    const { result } = await this.request("item_detail", { kind, item });
+    return JSON.parse(result);  // sent as JSON text: parsing it here is cheaper than receiving the object tree
   }
 
   /** Stop whatever runs: terminate the worker and start a fresh one. */
   cancel() {
     clearTimeout(this.timer);
     this.worker.terminate();
-    for (const { reject } of this.pending.values()) reject(Object.assign(new Error("cancelled"), { cancelled: true }));
+    this.requests.failAll({ type: "cancelled", message: "cancelled", where: null });
     this.start();
     this.onStatus("Cancelled. Restarting Python…");
   }

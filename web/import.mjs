@@ -2,7 +2,7 @@
 //
 // One .csv/.tsv/.txt/.tab file is read into the paste box at once, as before, and then shown to
 // the worker: if a tool's format claims it (an Audacity label track is a .txt) it is converted
-// like any export. Everything else goes to the worker (web/import_worker.mjs, then bridge.py's
+// like any export. Everything else goes to the worker (web/worker.mjs, then bridge.py's
 // run_convert): the format is detected and the rows of one kind come back as CSV; the page
 // switches to that kind's tab, fills the paste box (and the span texts), shows what was read,
 // left out and assumed above the box, and computes. The files never leave the tab: they are
@@ -85,7 +85,11 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     if (!quiet) showProgress(what, engine.ready ? "reading the files" : "waiting for Python to load");
     try {
       const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
-      return await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage));
+      return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage)) };
+    } catch (error) {
+      // The worker's answer that the files cannot be read (or hold several kinds) is shown like a result.
+      if (!error.data || error.cancelled || error.data.type === "load") throw error;
+      return { ok: false, error: error.data, kinds: error.data.kinds ?? [] };
     } finally {
       if (!quiet) progress.box.dataset.state = "off";
     }

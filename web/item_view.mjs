@@ -1,6 +1,7 @@
-// Item views: a panel showing one item's shapes by annotator (item_draw.mjs), opened from the
-// report's item and pair tables and from the "worst items" gallery at the top of the report. A kind
-// whose report carries its pictures registers its own drawing (masks: masks_view.mjs).
+// Item views: a panel showing one item's shapes by annotator (item_draw.mjs, with the kind's
+// `picture`), opened from the report's tables that the kind's `items.opens` names (the cards are
+// told through render.mjs's `page.opener`) and from the "worst items" gallery at the top of the
+// report. A kind whose report carries its pictures has an `itemView` of its own instead (web/kinds.mjs).
 //
 // The shapes come from the worker on demand (`detail(item)` → bridge.py run_item_detail), one item
 // at a time: the report itself carries no shapes. Arrow keys move to the next/previous item of the
@@ -8,63 +9,27 @@
 // closes. Text from the input reaches the DOM as text only (dom.mjs h(), svg.mjs).
 
 import { h, get, metric } from "./dom.mjs";
-import { addTitles, canDraw, drawItem, drawsOnImages } from "./item_draw.mjs";
+import { addTitles, drawItem } from "./item_draw.mjs";
 import { ImageStore, chosenFiles, droppedFiles, hasImages, outcomeText, pngWithImages, svgWithImages } from "./item_images.mjs";
 import { serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
-const wired = new WeakMap();  // results container -> the AbortController of its current report's listeners
-// The report lists whose rows open a view: its items (traces: its traces), the annotator pairs (spans:
-// the five-way table's), a traces report's disputed units (each opens its trace) and a spans report's
-// disagreements in context (each opens its item).
-const OPENING = ["items", "traces", "pairs", "units", "disagreement.pairs", "items.examples"];
-const TABLES = OPENING.map((key) => `[data-table="${key}"] tbody tr`).join(", ");
-const BODIES = OPENING.map((key) => `:scope > [data-table="${key}"] tbody`).join(", ");
+const wired = new WeakMap();  // results container -> the AbortController of its current report's views
 
-/** The report's list of items in its disagreement order, and each entry's id and headline value. */
-function itemList(report) {
-  if (Array.isArray(report.items)) return { key: "items", id: (e) => e.item, value: "detection_f1", valueName: "F1" };
-  return { key: "traces", id: (e) => e.trace, value: "percent_agreement", valueName: "agreement" };
-}
-
-/** The annotators of a report, sorted (an annotator's colour stays the same from item to item). */
-function annotatorsOf(report) {
+/** The annotators of a report's items, sorted (an annotator's colour stays the same from item to item). */
+function annotatorsOf(entries, items) {
   const names = new Set();
-  for (const entry of report.items ?? []) {
-    for (const name of Object.keys(entry.objects_per_annotator ?? {})) names.add(name);
-    for (const name of Array.isArray(entry.annotators) ? entry.annotators : []) names.add(String(name));  // spans
-  }
+  for (const entry of entries) for (const name of items.annotators?.(entry) ?? []) names.add(String(name));
   return [...names].sort();
 }
 
-// Kinds whose report carries what their view draws (masks: the runs) register their drawing here
-// (render_more.mjs): {detail(report, item) → the item's record, draw (as drawItem), titles(picture),
-// svg(picture) → text, png(picture) → Promise of a Blob, note, gallery: false when the report has its own}.
-const DRAWERS = new Map();
-const SHAPES = { draw: drawItem, titles: addTitles, svg: serialize, png: toPng,
-  note: "Hover a shape or a line for its annotator, label, input line and similarity. Arrow keys: next or previous item; Escape closes." };
-
-export function registerItemDrawer(kind, drawer) {
-  DRAWERS.set(kind, drawer);
+/** The shape pictures of item_draw.mjs, as an item view draws them. */
+function shapeDrawer(picture) {
+  return { draw: (kind, detail, options) => drawItem(picture, detail, { ...options, kind }), titles: addTitles, svg: serialize, png: toPng,
+    note: "Hover a shape or a line for its annotator, label, input line and similarity. Arrow keys: next or previous item; Escape closes." };
 }
 
-/** The annotators an entry of a report's list has (objects: its object counts; spans, masks: its list). */
-function entryAnnotators(entry) {
-  if (entry.objects_per_annotator) return Object.keys(entry.objects_per_annotator);
-  return Array.isArray(entry.annotators) ? entry.annotators.map(String) : [];
-}
-
-/**
- * Which record of the report a table row shows, from the row's first metric key: `<table>.<i>.…`,
- * or for a nested table `<list>.<field>` (each record's list `field`), `<list>.<i>.<field>.<j>.…`:
- * record i of `list`.
- */
-function rowRecord(table, key) {
-  if (key.startsWith(`${table}.`)) return { list: table, index: Number(key.slice(table.length + 1).split(".")[0]) };
-  const [list, field] = table.split(".");
-  const parts = key.split(".");
-  return field && parts[0] === list && parts[2] === field ? { list, index: Number(parts[1]) } : null;
-}
+const NO_VIEWS = { gallery: null, opener: () => null, openItem: null };
 
 function fileSafe(text) {
   return String(text).replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "item";
@@ -80,18 +45,21 @@ function downloadBlob(name, blob) {
 }
 
 /**
- * Wire item views into a rendered report: rows of the items and pairs tables open the view, and
- * the returned gallery (or null for a kind without item views) goes at the top of the report.
+ * The item views of a report: `{gallery, opener, openItem}`: the gallery of the items carrying most
+ * disagreement (null for none) for the top of the report; `opener(tableKey)`: for a table whose rows
+ * open a view (the kind's `items.opens`), `(row, i) => void` that makes row `i` open it, else null;
+ * `openItem(i, from)`: opens item i of the report's list (a kind's own figures), or null.
+ * `view`: the kind's view (web/kinds.mjs); `detail(item)`: the Promise of an item's detail.
  */
-export function attachItemViews(container, report, { kind, detail }) {
-  wired.get(container)?.abort();  // the earlier report's rows and views are gone
-  const list = itemList(report);
-  const items = Array.isArray(report[list.key]) ? report[list.key] : [];
-  const drawer = DRAWERS.get(kind);
-  if (drawer) detail = async (item) => drawer.detail(report, item);
-  if (!detail || !(drawer || canDraw(kind)) || !items.length) return null;
-  const ids = items.map(list.id);
-  const palette = annotatorsOf(report);
+export function attachItemViews(container, report, { kind, view: kindView, detail }) {
+  wired.get(container)?.abort();  // the earlier report's views are gone
+  const config = kindView.items;
+  const drawer = kindView.itemView ?? (kindView.picture ? shapeDrawer(kindView.picture) : null);
+  const items = config && Array.isArray(report[config.list]) ? report[config.list] : [];
+  if (kindView.itemView) detail = async (item) => kindView.itemView.detail(report, item);
+  if (!detail || !drawer || !items.length) return NO_VIEWS;
+  const ids = items.map(config.id);
+  const palette = annotatorsOf(items, config);
   const cache = new Map();  // item id -> Promise of its detail
   const fetchDetail = (item) => {
     if (!cache.has(item)) cache.set(item, detail(item).catch((error) => { cache.delete(item); throw error; }));
@@ -101,7 +69,7 @@ export function attachItemViews(container, report, { kind, detail }) {
   wired.set(container, controller);
   const { signal } = controller;
   // Images under the shapes (item_images.mjs): kept for this report only, freed when it is replaced.
-  const images = drawsOnImages(kind) ? new ImageStore(ids) : null;
+  const images = kindView.picture?.onImages ? new ImageStore(ids) : null;
   signal.addEventListener("abort", () => images?.revoke());
   const units = images && h("select", { class: "item-image-units", "aria-label": "Coordinates of the shapes" },
     h("option", { value: "auto" }, "coordinates: normalized if all within [0, 1], else pixels"),
@@ -110,59 +78,35 @@ export function attachItemViews(container, report, { kind, detail }) {
     const image = await images?.image(item);
     return image ? { ...image, units: units.value } : null;
   };
-  const view = new ItemView({ kind, palette, fetchDetail, report, drawer: drawer ?? SHAPES, imageOf, images });
+  const view = new ItemView({ kind, palette, fetchDetail, report, drawer, imageOf, images });
   container.append(view.dialog);
-  container.addEventListener("click", (event) => {
-    const figure = event.target.closest("[data-opens-item]");  // a report's own figure of item i (masks)
-    if (figure && ids[Number(figure.dataset.opensItem)] !== undefined) {
-      view.open(ids, Number(figure.dataset.opensItem), { from: figure });
-      return;
-    }
-    if (event.target.closest("button, a, input, select")) return;
-    const row = event.target.closest(TABLES);
-    if (row) openRow(row);
-  }, { signal });
-  container.addEventListener("keydown", (event) => {
-    const row = event.key === "Enter" && event.target.matches?.(TABLES) ? event.target : null;
-    if (row) { event.preventDefault(); openRow(row); }
-  }, { signal });
-  const openRow = (row) => {
-    const at = rowRecord(row.closest("[data-table]")?.dataset.table ?? "", row.querySelector("[data-metric]")?.dataset.metric ?? "");
-    const record = at && get(report, at.list)?.[at.index];
-    if (!record) return;
-    if (at.list === list.key) view.open(ids, at.index, { from: row });
-    else if (at.list === "units") view.open(ids, Math.max(0, ids.indexOf(record.trace)), { from: row });
-    else {  // an annotator pair: the items both annotated, in the report's order
-      const shared = items.filter((entry) => { const names = entryAnnotators(entry); return names.includes(record.a) && names.includes(record.b); });
-      if (shared.length) view.open(shared.map(list.id), 0, { from: row, focus: [record.a, record.b] });
-    }
-  };
-  // Rows are made by the table code (and again on each page of a long table): mark them openable.
-  // Watched per table body, not the whole report: a subtree observer on the report made adding a
-  // picture's titles (thousands of nodes) take seconds.
-  const mark = (root) => {
-    for (const row of root.querySelectorAll("tr")) {
-      if (row.tabIndex === 0) continue;
-      row.tabIndex = 0;
+  const opener = (table) => {
+    const how = config.opens?.[table];
+    if (!how) return null;
+    const records = get(report, table.split(".")[0] === config.list ? config.list : table);
+    const open = (i, row) => {
+      const record = records?.[i];
+      if (!record) return;
+      if (how === "entry") view.open(ids, i, { from: row });
+      else if (how === "pair") {  // an annotator pair: the items both annotated, in the report's order
+        const shared = items.filter((entry) => { const names = config.annotators(entry); return names.includes(record.a) && names.includes(record.b); });
+        if (shared.length) view.open(shared.map(config.id), 0, { from: row, focus: [record.a, record.b] });
+      } else view.open(ids, Math.max(0, ids.indexOf(how(record))), { from: row });
+    };
+    return (row, i) => {
+      Object.assign(row, { tabIndex: 0, title: "Open the item view (Enter)" });
       row.classList.add("openable");
-      row.title = "Open the item view (Enter)";
-    }
+      row.addEventListener("click", (event) => { if (!event.target.closest("button, a, input, select")) open(i, row); }, { signal });
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && event.target === row) { event.preventDefault(); open(i, row); }
+      }, { signal });
+    };
   };
-  const rows = new MutationObserver((records) => records.forEach((record) => mark(record.target)));
-  const cards = new MutationObserver(() => {
-    for (const body of container.querySelectorAll(BODIES)) {
-      if (body.dataset.watched) continue;
-      body.dataset.watched = "rows";
-      mark(body);
-      rows.observe(body, { childList: true });
-    }
-  });
-  cards.observe(container, { childList: true });
-  signal.addEventListener("abort", () => { cards.disconnect(); rows.disconnect(); });
-  if (drawer?.gallery === false) return null;
-  const card = gallery(report, items, list, { kind, palette, fetchDetail, view, imageOf });
+  const openItem = (i, from) => { if (ids[i] !== undefined) view.open(ids, i, { from }); };
+  if (drawer.gallery === false) return { gallery: null, opener, openItem };
+  const card = gallery(report, items, config, { kind, drawer, palette, fetchDetail, view, imageOf });
   if (images) imagesControl(card, view, images, units);
-  return card;
+  return { gallery: card, opener, openItem };
 }
 
 /**
@@ -213,7 +157,7 @@ function imagesControl(card, view, images, units) {
 }
 
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */
-function gallery(report, items, list, { kind, palette, fetchDetail, view, imageOf }) {
+function gallery(report, items, list, { kind, drawer, palette, fetchDetail, view, imageOf }) {
   const shown = items.slice(0, GALLERY_ITEMS);
   const order = items.map(list.id);
   const grid = h("div", { class: "item-gallery-grid" });
@@ -226,7 +170,7 @@ function gallery(report, items, list, { kind, palette, fetchDetail, view, imageO
     const figure = h("span", { class: "thumb-figure muted" }, "drawing…");
     const value = entry[list.value];
     const shownValue = typeof value === "number" || value === null
-      ? h("span", { class: "thumb-value" }, ` · ${list.valueName} `, metric(`${list.key}.${rank}.${list.value}`, value)) : null;
+      ? h("span", { class: "thumb-value" }, ` · ${list.valueName} `, metric(`${list.list}.${rank}.${list.value}`, value)) : null;
     const id = String(order[rank]);
     const button = h("button", { type: "button", class: "thumb", dataset: { item: id, rank: String(rank) },
       "aria-label": `Open item ${id}` }, figure, h("span", { class: "thumb-caption" }, h("span", { class: "thumb-item" }, id), shownValue));
@@ -239,7 +183,7 @@ function gallery(report, items, list, { kind, palette, fetchDetail, view, imageO
       performance.mark("agreekit:gallery:detail");
       const figure = button.querySelector(".thumb-figure");
       const image = await imageOf(button.dataset.item);
-      await drawItem(kind, detail, { palette, report, thumbnail: true, image, mount: (svg) => figure.replaceChildren(svg) });
+      await drawer.draw(kind, detail, { palette, report, thumbnail: true, image, mount: (svg) => figure.replaceChildren(svg) });
       Object.assign(button.dataset, { state: "drawn", image: image ? "drawn" : "none" });
     } catch (error) {
       button.querySelector(".thumb-figure").textContent = "not drawn";
@@ -271,7 +215,7 @@ class ItemView {
     this.next = h("button", { type: "button", onclick: () => this.step(1) }, "Next →");
     this.figure = h("div", { class: "item-figure" });
     this.note = h("p", { class: "muted item-note" });
-    this.controls = h("div", { class: "item-view-controls" });  // a picture's own controls (segments: the tolerance slider)
+    this.controls = h("div", { class: "item-view-controls" });  // a picture's own controls (e.g. a tolerance slider)
     const close = h("button", { type: "button", class: "item-close", onclick: () => this.close() }, "Close");
     this.dialog = h("dialog", { class: "item-view", "aria-labelledby": this.heading.id, "aria-modal": "true",
       tabindex: "-1", dataset: { kind } },

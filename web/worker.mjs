@@ -1,36 +1,32 @@
 // Module Web Worker that owns Pyodide. The page never blocks: loading and every report run here.
+// The protocol is protocol.mjs's (one request shape, one answer shape):
 //
-// Messages in:  {id, type: "compute", kind, rows, options}
-//               {id, type: "convert", files: [{name, buffer}], kind, exact}   see import_worker.mjs
-//               {id, type: "item_detail", kind, item}   one item of the kind's last report (item views)
-// Messages out: {type: "status", stage, message}          loading steps
-//               {type: "ready", versions, timings}         agreekit importable
-//               {type: "fatal", message}                   loading failed (shown by the page)
-//               {id, type: "progress", done, total, stage} during a report
-//               {id, type: "part", part, rows}             a slice of long list number `part` of the report, in order
-//               {id, type: "outcome", outcome, parts, ms}  {"ok": true, "report": to_dict()} without its long
-//                                                          lists (`parts`: the key path of each), or
-//                                                          {"ok": false, "error": {type, message, line, column, value, field}}
-//               {id, type: "error", error, ms}             a failure outside the bridge's own handling
-//                                                          (error.message: one line, never a traceback)
-//               {id, type: "converted", outcome, ms}       bridge.py's run_convert answer (parsed)
-//               {id, type: "detail", json, ms}             bridge.py's run_item_detail answer (JSON text):
-//                                                          {"ok": true, "detail": {...}} or {"ok": false, "error"}
+// Requests: {id, type: "compute", kind, rows, options}          a report; result: the report (to_dict())
+//           {id, type: "convert", files: [{name, buffer}], kind, exact}   dropped files to rows (bridge.py run_convert)
+//           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
+//                                                               result: bridge.py's JSON text, parsed by the page
+// Replies:  {id, progress: {done, total, stage}}                during a request
+//           {id, part, rows}                                    a slice of long list number `part` of a report, in
+//                                                               order; the result's `parts` gives each one's key path
+//           {id, ok: true, result, ms} | {id, ok: false, error: {type, message, where}, ms}
+// Loading is request 0: {id: 0, progress: {stage, message}} at each step, then {id: 0, ok: true,
+// result: {versions, timings}} once agreekit is importable, or {id: 0, ok: false, error} (shown by the page).
 //
-// Messages are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
+// Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
 // the base at start, scipy.sparse when a call first imports it (then that call runs again) or
 // once the worker has been idle after a call.
 
-import { convertFiles, internalMessage } from "./import_worker.mjs";
+import { answer, ReplyError } from "./protocol.mjs";
 
 const root = new URL("../", import.meta.url);
-const post = (message) => self.postMessage(message);
+const post = (message, transfer) => self.postMessage(message, transfer);
 const t0 = performance.now();
 const timings = {};
+const LOADING = 0;  // the id of the worker's own loading
 
 function status(stage, message) {
   timings[stage] ??= Math.round(performance.now() - t0);
-  post({ type: "status", stage, message });
+  post({ id: LOADING, progress: { stage, message } });
 }
 
 async function checkWasmType() {
@@ -74,15 +70,13 @@ async function start() {
   const namespace = py.globals.get("dict")();
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
-  runConvert = namespace.get("run_convert");
-  runItemDetail = namespace.get("run_item_detail");
+  Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
     "'scipy': scipy.__version__, 'agreekit': agreekit.__version__, 'kinds': list(agreekit.KINDS)})"));
   status("ready", "Ready");
-  post({ type: "ready", versions, timings });
-  return runReport;
+  return { runReport, result: { versions, timings } };
 }
 
 /**
@@ -125,9 +119,6 @@ async function snapshotBytes(url, expectedBytes) {
   return bytes;
 }
 
-let runConvert;  // bridge.py's run_convert, once Python is up
-let runItemDetail;  // bridge.py's run_item_detail
-let scipySparse;  // scipy's second part, installed on first need
 
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
@@ -146,13 +137,18 @@ class SciPySparse {
     return this.installing;
   }
 
-  /** `call()`'s JSON answer; if it names a missing scipy module: installed (`onInstall` told), called again. */
-  async answer(call, onInstall) {
-    const first = call();
-    if (!missingModule(first)) return first;
-    onInstall?.();
-    await this.install();
-    return call();
+  /**
+   * `call()`'s result: bridge.py's JSON answer parsed (`parse`: false keeps a result's JSON text);
+   * if it names a missing scipy module: installed (`onInstall` told), called again.
+   */
+  async answer(call, { onInstall = null, parse = true } = {}) {
+    let json = call();
+    if (missingModule(json)) {
+      onInstall?.();
+      await this.install();
+      json = call();
+    }
+    return bridgeResult(json, parse);
   }
 }
 
@@ -160,56 +156,55 @@ function missingModule(json) {
   return json.startsWith('{"ok": false') && JSON.parse(json).error?.type === "missing_module";
 }
 
-/** One item's shapes and matches, from the rows of the kind's last report (parsed once, then kept). */
-async function itemDetail({ id, kind, item }) {
-  const started = performance.now();
-  // Sent as the bridge's JSON text, parsed by the page: for an item of 1,500 boxes, receiving the
-  // parsed object tree (a structured clone of ~10,000 objects) took 150 ms of the page's thread,
-  // JSON.parse of the same 0.3 MB a few milliseconds.
-  let json;
-  try {
-    json = await scipySparse.answer(() => runItemDetail(kind, String(item)));
-  } catch (error) {
-    json = JSON.stringify({ ok: false, error: { type: "internal", message: internalMessage(error, "the input") } });
-  }
-  post({ id, type: "detail", json, ms: performance.now() - started });
+/** The result of a bridge answer (JSON text): parsed, or its text (`parse` false); an error answer thrown. */
+function bridgeResult(json, parse) {
+  if (json.startsWith('{"ok": false')) throw new ReplyError(JSON.parse(json).error);
+  if (!parse) return json.slice('{"ok": true, "result": '.length, -1);
+  return JSON.parse(json).result;
 }
-const ready = start().catch((error) => {
-  post({ type: "fatal", message: String(error && error.message ? error.message : error) });
-  return null;
-});
 
-async function compute(runReport, { id, kind, rows, options }) {
-  const started = performance.now();
+/**
+ * One item's shapes and matches, from the rows of the kind's last report (parsed once, then kept).
+ * Sent as the bridge's JSON text, parsed by the page: for an item of 1,500 boxes, receiving the
+ * parsed object tree (a structured clone of ~10,000 objects) took 150 ms of the page's thread,
+ * JSON.parse of the same 0.3 MB a few milliseconds.
+ */
+function itemDetail({ kind, item }) {
+  return scipySparse.answer(() => python.runItemDetail(kind, String(item)), { parse: false });
+}
+
+/** A report: its long lists sent ahead as parts (`reply.part`), the rest as the result. */
+async function compute({ kind, rows, options }, reply) {
   let last = 0;
   const progress = (done, total, stage) => {
     const now = performance.now();
     if (now - last >= 100 || done >= total) {  // throttle: the page needs ~10 updates a second at most
       last = now;
-      post({ id, type: "progress", done, total, stage });
+      reply.progress({ done, total, stage });
     }
   };
-  let json;
-  try {
-    json = await scipySparse.answer(() => runReport(kind, rows, JSON.stringify(options || {}), progress),
-      () => post({ id, type: "progress", done: 0, total: 0, stage: "loading scipy.sparse" }));
-  } catch (error) {
-    const message = internalMessage(error, "the input");
-    post({ id, type: "error", error: { type: "internal", message }, ms: performance.now() - started });
-    return;
-  }
   // Parsed here, and long lists sent in slices: parsing the JSON of a large report, or receiving
   // it as one object tree, would take the page's thread for most of a second.
-  post({ id, type: "progress", done: 0, total: 0, stage: "sending the report" });
-  const outcome = JSON.parse(json);
-  const parts = outcome.ok ? detachLongLists(outcome.report) : [];
-  parts.forEach(({ rows }, part) => {
-    const size = rows.every((row) => typeof row === "number") ? PART_NUMBERS : PART_ROWS;
-    for (let start = 0; start < rows.length; start += size) {
-      post({ id, type: "part", part, rows: rows.slice(start, start + size) });
-    }
+  const report = await scipySparse.answer(() => python.runReport(kind, rows, JSON.stringify(options || {}), progress),
+    { onInstall: () => reply.progress({ done: 0, total: 0, stage: "loading scipy.sparse" }) });
+  reply.progress({ done: 0, total: 0, stage: "sending the report" });
+  const parts = detachLongLists(report);
+  parts.forEach(({ rows: list }, part) => {
+    const size = list.every((row) => typeof row === "number") ? PART_NUMBERS : PART_ROWS;
+    for (let start = 0; start < list.length; start += size) reply.part(part, list.slice(start, start + size));
   });
-  post({ id, type: "outcome", outcome, parts: parts.map((part) => part.path), ms: performance.now() - started });
+  return { report, parts: parts.map((part) => part.path) };
+}
+
+/**
+ * Dropped files to rows (bridge.py run_convert). The answer is parsed in the worker: it is a few
+ * small fields and one long string (the rows), which the page receives by a plain copy, where
+ * parsing megabytes of JSON would block it.
+ */
+function convertFiles({ files, kind, exact }, reply) {
+  const pairs = files.map(({ name, buffer }) => [name, new Uint8Array(buffer)]);
+  const progress = (done, total, stage) => reply.progress({ done, total, stage });
+  return scipySparse.answer(() => python.runConvert(pairs, kind || "", Boolean(exact), progress));
 }
 
 // A message's slice of a long list: a few milliseconds of the page's thread to receive.
@@ -230,21 +225,36 @@ function detachLongLists(report, prefix = [], found = []) {
   return found;
 }
 
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input" };
+
+const python = {};  // bridge.py's entry points, once Python is up
+let scipySparse;  // scipy's second part, installed on first need
+const ready = (async () => {
+  const started = performance.now();
+  try {
+    const { runReport, result } = await start();
+    post({ id: LOADING, ok: true, result, ms: performance.now() - started });
+    return runReport;
+  } catch (error) {
+    const message = String(error && error.message ? error.message : error);
+    post({ id: LOADING, ok: false, error: { type: "load", message, where: null }, ms: performance.now() - started });
+    return null;
+  }
+})();
+
 // One message at a time, in order: a call that waits for scipy.sparse holds the ones after it.
 let queue = ready;
 let preload = null;  // the timer that installs scipy.sparse once the worker is idle after a report
 const IDLE_BEFORE_SPARSE_MS = 3000;
 
 async function handle(message) {
-  const runReport = await ready;
-  if (!runReport) {
-    post({ id: message.id, type: "error", error: { type: "internal", message: "Python did not load." } });
+  if (!(await ready)) {
+    post({ id: message.id, ok: false, error: { type: "load", message: "Python did not load.", where: null }, ms: 0 });
     return;
   }
   clearTimeout(preload);
-  if (message.type === "compute") await compute(runReport, message);
-  else if (message.type === "convert") await convertFiles(runConvert, message, post, (call) => scipySparse.answer(call));
-  else if (message.type === "item_detail") await itemDetail(message);
+  await answer(HANDLERS, message, { post, what: WHAT[message.type] ?? "the input" });
   if (!scipySparse.installing) preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
 }
 

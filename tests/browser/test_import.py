@@ -315,8 +315,10 @@ def fixture_files(path):
     return [(p.relative_to(path.parent).as_posix(), p.read_bytes()) for p in files]
 
 
+# The worker's answer in the protocol's shape (web/protocol.mjs), as bridge.py writes it.
 CONVERT_IN_THE_WORKER = """({ files, kind, exact }) => window.agreekit.engine.convert(files.map((f) => ({
-    name: f.name, buffer: Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)).buffer })), kind, exact, null)"""
+    name: f.name, buffer: Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)).buffer })), kind, exact, null)
+    .then((result) => ({ ok: true, result }), (error) => ({ ok: false, error: error.data }))"""
 
 
 def test_every_fixture_converts_in_pyodide_as_in_cpython(page, bridge):

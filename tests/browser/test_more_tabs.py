@@ -26,7 +26,7 @@ HEADLINES = {
                "fleiss_kappa.value", "steps.0.alpha.value", "steps.1.alpha.value", "units.0.percent_agreement",
                "cohen_kappa.pairs.0.kappa.value", "traces.0.alpha.value"],
 }
-# Colours of the mask figures (render_more.mjs): background, agree, missed, extra.
+# Colours of the mask figures (web/kinds/masks/draw.mjs): background, agree, missed, extra.
 MASK_COLOURS = {(255, 255, 255): 0, (110, 116, 128): 1, (0, 114, 178): 2, (230, 159, 0): 3}
 
 

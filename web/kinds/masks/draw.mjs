@@ -5,7 +5,7 @@
 // number in the report was computed by the core on runs. A figure is at most `maxCanvas`
 // pixels on its longer side; a larger mask is pooled in square blocks, the highest class of a
 // block winning (any disagreement in the block shows). The work grows with the runs and the
-// canvas, not with the mask's pixels, and it runs in a worker (masks_worker.mjs).
+// canvas, not with the mask's pixels, and it runs in a worker (worker.mjs).
 
 export const CLASS = { background: 0, agree: 1, missed: 2, extra: 3 };
 // Okabe–Ito colours: told apart with the common colour-vision deficiencies.

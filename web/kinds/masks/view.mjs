@@ -1,8 +1,8 @@
-// The item view of one mask item, drawn through item_view.mjs's drawer hooks (render_more.mjs
-// registers it): the STAPLE consensus, the majority vote and each annotator against the
+// The item view of one mask item, drawn through item_view.mjs's drawer hooks (web/kinds/masks.mjs
+// exports it as its item view): the STAPLE consensus, the majority vote and each annotator against the
 // consensus, the same panels as the report's figures card, enlarged.
 //
-// The pixels come from the report's runs through the masks worker (masks_worker.mjs), at up to
+// The pixels come from the report's runs through the masks worker (worker.mjs), at up to
 // `maxCanvas` canvas pixels a side (the card's figures: 360). The view holds one canvas per panel;
 // its downloads lay the panels out once (layout()) and draw that layout twice: PNG on a canvas
 // (the canvases' pixels copied unsmoothed), SVG with each canvas as an <image> holding a PNG data
@@ -10,9 +10,9 @@
 // Both carry the item id, the settings and the legend. Text from the input reaches the DOM and
 // both pictures as text only.
 
-import { h, formatNumber } from "./dom.mjs";
-import { CLASS, COLOURS } from "./masks_draw.mjs";
-import { clip, s, text, serialize } from "./svg.mjs";
+import { h, formatNumber } from "../../dom.mjs";
+import { CLASS, COLOURS } from "./draw.mjs";
+import { clip, s, text, serialize } from "../../svg.mjs";
 
 const PANEL_PX = 300;   // longer side of a panel in the view and in the downloads, CSS pixels
 const COLUMNS = 3;      // panels per row of a download

@@ -1,0 +1,68 @@
+// The report cards of kinds whose report is about matched objects against between-item chance (σ,
+// KS, detection and classification α): the kind modules of such kinds list these cards.
+
+import { ecdfChart, recordsTable } from "./cards.mjs";
+import { h, get, estimate, coefficient, settingsLine, section } from "./dom.mjs";
+
+const READING_SCALE = "1 = perfect agreement · 0 = no better than annotations of different items (chance) · " +
+  "below 0 = systematic disagreement (worse than chance)";
+
+/** The between-item baseline of the ECDF chart (cards.mjs ecdfChart). */
+export const BETWEEN_ITEMS = { key: "between_ecdf", title: "Within-item vs between-item distances (ECDF)", series: "between items",
+  text: ["Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
+    "to the right, annotators of the same item differ more than annotations of different items do. "] };
+
+/** What an item view of matched objects opens from, and how an item's entry reads. */
+export const OBJECT_ITEMS = { list: "items", id: (entry) => entry.item, value: "detection_f1", valueName: "F1",
+  annotators: (entry) => Object.keys(entry.objects_per_annotator ?? {}), opens: { items: "entry", pairs: "pair" } };
+
+/**
+ * The cards of a report on matched objects (boxes, polygons, cuboids): σ against between-item
+ * chance, the other baselines, detection and classification α, the raw measures, the ECDF chart
+ * and the tables. `objects`: the word for them in the counts; `countKey`: the report's key of their count.
+ */
+export function objectCards(report, page, { objects, countKey }) {
+  const loc = "localization";
+  return [
+    () => h("section", { class: "card headline-card" },
+      h("h3", {}, "Localization agreement beyond chance"),
+      h("div", { class: "contrast" },
+        coefficient(report, "σ (sigma)", `${loc}.sigma`, { big: true, explain: READING_SCALE }),
+        estimate(report, "Raw mean matched IoU", "mean_matched_iou", { big: true,
+          explain: "Raw overlap, no chance correction: an easy corpus (large centred objects) scores high even when annotators do not agree beyond chance." })),
+      h("div", { class: "row" },
+        coefficient(report, "KS statistic D (within vs between)", `${loc}.ks`, { interval: false }),
+        estimate(report, "Mean within-item distance", `${loc}.mean_within`),
+        estimate(report, "Mean between-item distance", `${loc}.mean_between`),
+        estimate(report, "Mean between-item distance, different annotators", `${loc}.mean_between_cross`),
+        estimate(report, "Within-item pairs", `${loc}.n_within`),
+        estimate(report, "Between-item pairs", `${loc}.n_between`),
+        h("div", { class: "estimate" }, h("div", { class: "label" }, "Baseline"),
+          h("div", { class: "value" }, get(report, `${loc}.between_exact`) === false ? "sampled pairs" : "exact, all pairs"))),
+      settingsLine(report)),
+    () => section("Other chance baselines", report,
+      h("div", { class: "row" },
+        coefficient(report, "σ_cross (sigma against other annotators)", `${loc}.sigma_cross`, {
+          explain: "Baseline from pairs of different annotators on different items: an annotator who draws the same box everywhere no longer lowers its own baseline. The pair and annotator tables use these baselines." }),
+        coefficient(report, "KS D against other annotators", `${loc}.ks_cross`, { interval: false }),
+        coefficient(report, "σ_B (Braylan, Alonso & Lease 2022)", `${loc}.significance_share`, {
+          explain: "The paper's σ: the share of matched pairs whose distance is below the 5 % quantile of the between-item distances (the level is in the report)." }))),
+    () => section("Detection and classification (Krippendorff's α, nominal)", report,
+      h("div", { class: "row" },
+        coefficient(report, "Detection α (present/absent)", "detection"),
+        coefficient(report, "Classification α (labels)", "classification"))),
+    () => section("Raw measures (as in Potato's report)", report,
+      h("div", { class: "row" },
+        estimate(report, "Detection F1", "detection_f1"),
+        estimate(report, "Mean agreement", "mean_agreement"),
+        estimate(report, "Mean object-count difference", "mean_object_count_diff"),
+        estimate(report, "Items", "n_items"),
+        estimate(report, "Annotators", "n_annotators"),
+        estimate(report, objects, countKey))),
+    () => ecdfChart(report, BETWEEN_ITEMS),
+    () => recordsTable(report, "pairs", "Per annotator pair", { page }),
+    () => recordsTable(report, "annotators", "Per annotator (against all others)", { page }),
+    () => recordsTable(report, "labels", "Per label", { page }),
+    () => recordsTable(report, "items", "Items carrying most disagreement (first)", { page }),
+  ];
+}
