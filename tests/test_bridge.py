@@ -125,15 +125,29 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
     conversion = agreekit.convert([FORMATS / path for path in DROPS[format]])
     assert outcome == {"ok": True, "result": {
         "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind,
-        "kinds": [], "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
+        "kinds": [], "rows_csv": conversion.to_csv(), "option_tables": expected_tables(conversion),
         "summary": conversion.summary()}}
     outcome = outcome["result"]
     # The page computes on the CSV texts: the same report as on the conversion's rows and span texts
     # (but for the line numbers of example spans: the CSV's header is line 1).
-    page_report = agreekit.report(outcome["kind"], outcome["rows_csv"], bootstrap=0,
-                                  **({"lengths": outcome["lengths_csv"]} if outcome["lengths_csv"] else {}))
+    tables = {name: text for name, text in outcome["option_tables"].items() if text is not None}
+    page_report = agreekit.report(outcome["kind"], outcome["rows_csv"], bootstrap=0, **tables)
     report = agreekit.report(conversion.kind, conversion.rows, bootstrap=0, **conversion.options())
     assert without_lines(page_report.to_dict(), -1) == without_lines(report.to_dict(), 0)
+
+
+def expected_tables(conversion):
+    """Every table option of the kind, with the CSV text of the lengths or durations the export holds."""
+    texts = {"lengths": conversion.lengths_csv(), "durations": conversion.durations_csv()}
+    return {option.name: texts.get(option.name) if option.name in conversion.options() else None
+            for option in registry.KINDS[conversion.kind].options if option.type == "table"}
+
+
+def test_textgrid_clip_durations_reach_the_page_as_the_durations_field(bridge):
+    outcome = run_convert(bridge, dropped("textgrid"))["result"]
+    durations = outcome["option_tables"]["durations"]
+    assert outcome["kind"] == "segments" and durations.startswith("item,duration\n")
+    assert len(durations.splitlines()) - 1 == len(agreekit.convert([FORMATS / "textgrid"]).durations) > 0
 
 
 def without_lines(value, shift):

@@ -206,10 +206,19 @@ def run_convert(files, kind_hint="", exact=False, progress=None):
         :func:`answer` with result ``{"plain": true}`` for one .csv/.tsv/.txt/.tab
         file that no format claims (the page reads it as rows), else ``{"plain":
         false, "format", "format_title", "kind", "kinds", "rows_csv",
-        "lengths_csv", "summary"}``; when the files hold several kinds and none
+        "option_tables", "summary"}``, where ``option_tables`` maps every table
+        option of the kind to the CSV text the conversion supplies for it, or
+        None (so the page clears what an earlier import filled); when the files hold several kinds and none
         was asked for, an error of type "kind" whose ``kinds`` lists the choices.
     """
     return answer(lambda: _convert(files, kind_hint, exact, progress))
+
+
+def _option_tables(conversion):
+    """``{table option of the conversion's kind: its CSV text or None}`` (span texts, clip durations)."""
+    supplied = conversion.option_tables()
+    return {option.name: supplied.get(option.name) for option in registry.get(conversion.kind).options
+            if option.type == "table"}
 
 
 def _convert(files, kind_hint, exact, progress):
@@ -233,5 +242,5 @@ def _convert(files, kind_hint, exact, progress):
         conversion, kinds = _read(sources, reader, kind_hint or None, step)
     step("writing the rows")
     return {"plain": False, "format": reader.name, "format_title": reader.title, "kind": conversion.kind,
-            "kinds": kinds, "rows_csv": conversion.to_csv(), "lengths_csv": conversion.lengths_csv(),
+            "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
             "summary": conversion.summary()}

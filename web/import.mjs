@@ -14,7 +14,6 @@
 import { droppedFiles } from "./dropped.mjs";
 
 const PLAIN_TABLE = /\.(csv|tsv|txt|tab)$/i;  // bridge.py reads such a file as rows when no format claims it
-const LENGTHS_OPTION = "lengths";  // the report option a conversion's span texts fill (Conversion.options)
 const SOURCES_SHOWN = 3;
 // Laying out a textarea costs about a microsecond per character, in one main-thread task: longer
 // conversions go into the box folded away (computing, sharing and downloading read it all the same).
@@ -149,8 +148,11 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     // Folded: hidden in this same task, before any layout (a hidden textarea is not laid out).
     const fold = !isHeld(form) && outcome.rows_csv.length > FOLD_CHARS;
     if (fold) area.hidden = true;
-    const lengths = form.querySelector(`.options [name="${LENGTHS_OPTION}"]`);
-    if (lengths) lengths.value = outcome.lengths_csv ?? "";  // an earlier corpus's texts never stay
+    // Every table option of the kind (span texts, clip durations): an earlier corpus's tables never stay.
+    for (const [name, text] of Object.entries(outcome.option_tables ?? {})) {
+      const field = form.querySelector(`.options [name="${CSS.escape(name)}"]`);
+      if (field) field.value = text ?? "";
+    }
     saveInputs(target);
     imported.set(target, outcome.format_title);
     renderSummary(boxOf(target), outcome, kinds, kindButtons(kind, files, kinds, target), fold ? area : null);

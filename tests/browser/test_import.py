@@ -116,8 +116,9 @@ def assert_imported_like_cpython(page, conversion):
     for line in summary["warnings"] + [f"{n:,} × {reason}" for reason, n in summary["skipped"].items()]:
         assert line in text
     options = sent_options(page, kind)
-    assert options.get("lengths") == conversion.lengths_csv()
-    options = {name: value for name, value in options.items() if name != "lengths"}
+    tables = conversion.option_tables()  # span texts, clip durations: in their option fields
+    assert options.get("lengths") == tables.get("lengths") and options.get("durations") == tables.get("durations")
+    options = {name: value for name, value in options.items() if name not in ("lengths", "durations")}
     report = agreekit.report(kind, conversion.rows, **options, **conversion.options()).to_dict()
     return assert_metrics_match(page, kind, with_header_line(report), minimum=5)
 

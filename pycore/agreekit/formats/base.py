@@ -152,6 +152,10 @@ class Conversion:
         writer.writerows((item, repr(seconds)) for item, seconds in self.durations.items())
         return out.getvalue()
 
+    def option_tables(self):
+        """The table options :meth:`options` supplies, as the CSV text the page's option fields take."""
+        return {name: self.lengths_csv() if name == "lengths" else self.durations_csv() for name in self.options()}
+
     def options(self):
         """Report options the conversion supplies (span texts as ``lengths``, clip lengths as ``durations``)."""
         if self.kind == "spans" and self.lengths:
