@@ -134,23 +134,13 @@ class Conversion:
 
     def lengths_csv(self):
         """Span texts as ``item,text`` CSV (the page's lengths field), or None."""
-        if not self.lengths:
-            return None
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["item", "text"])
-        writer.writerows(self.lengths.items())
-        return out.getvalue()
+        return _two_column_csv(("item", "text"), self.lengths.items()) if self.lengths else None
 
     def durations_csv(self):
         """Clip durations as ``item,duration`` CSV (the page's durations field), or None."""
         if not self.durations:
             return None
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["item", "duration"])
-        writer.writerows((item, repr(seconds)) for item, seconds in self.durations.items())
-        return out.getvalue()
+        return _two_column_csv(("item", "duration"), ((item, repr(s)) for item, s in self.durations.items()))
 
     def option_tables(self):
         """The table options :meth:`options` supplies, as the CSV text the page's option fields take."""
@@ -163,6 +153,15 @@ class Conversion:
         if self.kind == "segments" and self.durations:
             return {"durations": dict(self.durations)}
         return {}
+
+
+def _two_column_csv(header, rows):
+    """``header`` and ``rows`` as CSV text with ``\\n`` line ends."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
 
 
 @dataclass(frozen=True)
