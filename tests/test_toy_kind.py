@@ -3,7 +3,8 @@
 Loaded through ``AGREEKIT_KIND_PATHS`` (in a child process, so this process's registry keeps
 the real kinds), it must appear everywhere the registry drives: the command line (its
 sub-command, ``--help``, JSON and its own text), ``agreekit.KINDS`` and ``kinds_json()``,
-``agreekit.report``, share links, item details and the page's tab list (``web/forms.py``).
+``agreekit.report``, share links, item details, the report shapes and their generated document,
+and the page's tab list (``web/forms.py``).
 """
 from __future__ import annotations
 
@@ -94,6 +95,25 @@ print(json.dumps(page))
     page = json.loads(done.stdout)
     assert 'id="tab-toy"' in page and 'id="panel-toy"' in page and 'id="option-toy-min_annotators"' in page
     assert page.index('id="tab-traces"') < page.index('id="tab-toy"')
+
+
+def test_the_toy_kind_is_in_the_report_shapes_and_their_document():
+    code = f"""
+import json, sys, agreekit
+sys.path.insert(0, "scripts")
+import report_doc
+from agreekit.report_shape import check
+from agreekit.shapes import shape_of
+print(json.dumps({{"problems": check(shape_of("toy"), agreekit.report("toy", {ROWS!r}).to_dict()),
+                  "undeclared": check(shape_of("toy"), {{**agreekit.report("toy", {ROWS!r}).to_dict(), "extra": 1}}),
+                  "document": report_doc.document()}}))
+"""
+    done = run([], code=code)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["problems"] == [] and len(out["undeclared"]) == 1 and "extra" in out["undeclared"][0]
+    toy_section = out["document"].split("## toy\n", 1)[1]
+    assert "| `items[].agreement` | number |" in toy_section and "| `mean_agreement` |" in toy_section
 
 
 def test_without_the_variable_there_is_no_toy_kind(rows_file):
