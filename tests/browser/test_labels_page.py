@@ -10,9 +10,6 @@ import agreekit
 
 from conftest import assert_metrics_match, paste, sent_options, wait_result
 
-TABLES = ["coefficients", "prevalence", "pairs", "annotators", "items"]
-
-
 def compute(page, rows, bootstrap):
     """Paste ``rows`` on the Labels tab, compute, and return the CPython report of what the page sent."""
     page.click("#tab-labels")
@@ -54,11 +51,19 @@ def test_the_example_shows_every_coefficient_and_table_of_the_report(warm_page, 
             assert f"coefficients.{key}.value" in metrics
     assert shown_tables(page) == [("coefficients", len(estimates)), ("prevalence", len(report["prevalence"])),
                                   ("pairs", len(report["pairs"])), ("annotators", len(report["annotators"])),
-                                  ("items", len(report["items"]))]
+                                  ("confusion", len(report["categories"])), ("items", len(report["items"]))]
     assert report["n_disputed_items"] > 0 and report["items"]
     # prevalence: one column per annotator, named as the report names them
     heads = page.eval_on_selector_all("#results-labels [data-table='prevalence'] thead th", "ths => ths.map((t) => t.textContent)")
     assert heads[3:] == [a["annotator"] for a in report["annotators"]]
+    # the confusion table of the pair chosen in its menu, labelled with the categories
+    last = len(report["pairs"]) - 1
+    page.select_option("#results-labels select.confusion-pair", str(last))
+    confusion = page.eval_on_selector_all("#results-labels table.confusion [data-metric]", "els => els.map((e) => e.dataset.metric)")
+    assert len(confusion) == len(report["categories"]) ** 2 and all(k.startswith(f"pairs.{last}.confusion.") for k in confusion)
+    assert page.eval_on_selector_all("#results-labels table.confusion thead th",
+                                     "ths => ths.map((t) => t.textContent)")[1:] == report["categories"]
+    assert_metrics_match(page, "labels", report, minimum=100)
 
 
 def test_labels_and_names_are_text_and_the_kappa_paradox_is_said(warm_page):

@@ -1,6 +1,6 @@
 // Labels: the page's part of the kind (its report cards: Krippendorff's α and percent agreement, every
-// coefficient with its interval, label prevalence, per annotator pair and per annotator, the most
-// disputed items; its item view: each annotator's label of a disputed item), read by web/kinds.mjs.
+// coefficient with its interval, label prevalence, per annotator pair and per annotator, one pair's
+// confusion table, the most disputed items; its item view: each annotator's label of a disputed item), read by web/kinds.mjs.
 //
 // Labels, item ids and annotator names reach the page as text only (dom.mjs h(), svg.mjs).
 
@@ -42,6 +42,7 @@ export function cards(report, page) {
       { path: "n_pairs", title: "Pairs", type: "number" }, { path: "cohen_kappa", title: "Mean Cohen's κ", type: "estimate" },
       { path: "percent_agreement", title: "Percent agreement", type: "estimate" }], { page,
       explain: "Each annotator against the others, over the items it shares with them." }),
+    () => confusionCard(report),
     () => disputedTable(report, page),
   ];
 }
@@ -62,7 +63,7 @@ function headline(report, level) {
       estimate(report, "Compared items", "n_items"), estimate(report, "Items read", "n_items_total"),
       estimate(report, "Annotators", "n_annotators"), estimate(report, "Ratings", "n_ratings"),
       estimate(report, "Disputed items", "n_disputed_items")),
-    get(report, "input.reading") ? h("p", { class: "muted" }, `Read as ${get(report, "input.layout")}: ${get(report, "input.reading")}.`) : null);
+    get(report, "input.reading") ? h("p", { class: "muted" }, `Input read as ${get(report, "input.reading")}.`) : null);
 }
 
 /** How a coefficient was computed, in words: its distance, its weights, the items left out. */
@@ -123,6 +124,35 @@ function pairColumns(report) {
     ...(defined("cohen_kappa_linear") ? [{ path: "cohen_kappa_linear", title: "κ, linear weights", type: "estimate" }] : []),
     ...(defined("cohen_kappa_quadratic") ? [{ path: "cohen_kappa_quadratic", title: "κ, quadratic weights", type: "estimate" }] : []),
     { path: "scott_pi", title: "Scott's π", type: "estimate" }];
+}
+
+/** One annotator pair's confusion table (rows: the first annotator's label, columns: the second's), pair chosen in a menu. */
+function confusionCard(report) {
+  const pairs = Array.isArray(report.pairs) ? report.pairs : [];
+  const categories = Array.isArray(report.categories) ? report.categories.map(String) : [];
+  if (!pairs.length) return null;
+  const title = "Confusion between two annotators";
+  const choice = h("select", { class: "confusion-pair", "aria-label": "Annotator pair" },
+    pairs.map((pair, i) => h("option", { value: String(i) }, `${pair.a} × ${pair.b}`)));
+  const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
+  const show = () => {
+    const i = Number(choice.value), pair = pairs[i];
+    if (!Array.isArray(pair.confusion)) {
+      wrap.replaceChildren(h("p", { class: "muted" }, "No confusion table: the report gives none above 30 categories."));
+      return;
+    }
+    wrap.replaceChildren(h("table", { class: "confusion", dataset: { pair: String(i) } },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, `${pair.a} ↓ · ${pair.b} →`),
+        categories.map((label) => h("th", { scope: "col", class: "num" }, label)))),
+      h("tbody", {}, pair.confusion.map((row, r) => h("tr", {}, h("th", { scope: "row" }, categories[r] ?? ""),
+        row.map((count, c) => h("td", { class: r === c ? "num agree" : "num" }, metric(`pairs.${i}.confusion.${r}.${c}`, count))))))));
+  };
+  choice.addEventListener("change", show);
+  show();
+  return h("section", { class: "card table-card", dataset: { table: "confusion" } }, h("h3", {}, title),
+    h("p", { class: "muted" }, "Items both annotators rated, by the label each gave: the diagonal agrees; a large off-diagonal " +
+      "cell is a pair of labels the guidelines do not tell apart. ", choice),
+    wrap, settingsLine(report));
 }
 
 /** The most disputed items: agreement, ratings and each annotator's label; a row opens the item view. */
