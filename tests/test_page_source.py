@@ -34,10 +34,12 @@ def kind_literals(text):
     """Kind names as string literals or object keys (``"boxes"``, ``boxes: …``).
 
     A literal compared with an option's type (``type === "labels"``) names the option type
-    ``labels`` (:data:`agreekit.options.TYPES`), not the kind of the same name.
+    ``labels`` (:data:`agreekit.options.TYPES`), not the kind of the same name; so does a report
+    key given to a card (``recordsTable(report, "labels", …)``: spans' and boxes' per-label table)
+    and a picture's noun (``noun: "labels"``).
     """
     names = "|".join(NAMES)
-    return re.findall(rf"""(?<!type === )["'`]({names})["'`]|(?<![\w.$-])({names})\s*:(?!//)""", text)
+    return re.findall(rf"""(?<!type === )(?<!report, )(?<!noun: )["'`]({names})["'`]|(?<![\w.$-])({names})\s*:(?!//)""", text)
 
 
 def default_literals(text):
@@ -73,6 +75,8 @@ def test_the_checks_catch_what_they_look_for():
     assert kind_lists(old_share) and kind_literals(old_share) and kind_literals(old_app)
     assert default_literals(old_page) == ['bootstrap: 1000', 'seed = 20260813', 'value="0.5"', 'value="1000"']
     assert kind_literals('if (kind === "labels")') and not kind_literals('if (type === "labels")')
+    assert kind_literals('cards("labels", report)') and not kind_literals('recordsTable(report, "labels", "Per label")') \
+        and not kind_literals('noun: "labels"')
     assert not kind_literals("const kind = tab.dataset.kind; `${kind} report`; x.boxesView") \
         and not default_literals("incrs: [1, 2, 5, 10, 20, 50, 100, 1000]; threshold: 0.3")
 

@@ -1,0 +1,96 @@
+"""The Labels tab (web/kinds/labels.mjs): its cards show the CPython report's numbers, labels as text.
+
+One warm page for the module (conftest's ``module_page``); each test pastes its input on the Labels
+tab, computes, and compares every number on the tab with ``agreekit.report("labels", …)`` of the
+options the page sent.
+"""
+from __future__ import annotations
+
+import agreekit
+
+from conftest import assert_metrics_match, paste, sent_options, wait_result
+
+def compute(page, rows, bootstrap):
+    """Paste ``rows`` on the Labels tab, compute, and return the CPython report of what the page sent."""
+    page.click("#tab-labels")
+    wait_result(page, "labels")  # a first visit computes the tab's example: let it finish
+    paste(page, "labels", rows, bootstrap=bootstrap)
+    page.click('form[data-kind="labels"] button[type="submit"]')
+    wait_result(page, "labels")
+    options = sent_options(page, "labels")
+    assert options["bootstrap"] == bootstrap
+    return agreekit.report("labels", rows, **options).to_dict()
+
+
+def shown_tables(page):
+    cards = page.eval_on_selector_all("#results-labels [data-table]",
+                                     "cards => cards.map((c) => [c.dataset.table, c.querySelectorAll('tbody tr').length])")
+    return [tuple(card) for card in cards]
+
+
+def test_the_example_shows_every_coefficient_and_table_of_the_report(warm_page, dist_dir):
+    page = warm_page
+    rows = (dist_dir / "examples" / "labels.csv").read_text()
+    report = compute(page, rows, bootstrap=40)
+    metrics = dict(assert_metrics_match(page, "labels", report, minimum=100))
+    # the headline: α at the chosen level with its interval, and percent agreement
+    for key in ("alpha", "percent_agreement"):
+        assert f"coefficients.{key}.value" in metrics and f"coefficients.{key}.ci.0" in metrics
+    headline = page.inner_text("#results-labels .contrast")
+    assert f"Krippendorff's α ({report['settings']['level']}" in headline
+    # every coefficient estimate of the report is a row, with its value or its reason
+    estimates = [key for key, value in report["coefficients"].items() if isinstance(value, dict) and "value" in value]
+    rows_shown = page.eval_on_selector_all("#results-labels [data-table='coefficients'] tbody tr",
+                                           "trs => trs.map((tr) => [tr.dataset.coefficient, tr.innerText])")
+    assert [key for key, _ in rows_shown] == estimates
+    for key, text in rows_shown:
+        reason = report["coefficients"][key]["reason"]
+        if report["coefficients"][key]["value"] is None:
+            assert reason and reason in text, (key, text)
+        else:
+            assert f"coefficients.{key}.value" in metrics
+    assert shown_tables(page) == [("coefficients", len(estimates)), ("prevalence", len(report["prevalence"])),
+                                  ("pairs", len(report["pairs"])), ("annotators", len(report["annotators"])),
+                                  ("confusion", len(report["categories"])), ("items", len(report["items"]))]
+    assert report["n_disputed_items"] > 0 and report["items"]
+    # prevalence: one column per annotator, named as the report names them
+    heads = page.eval_on_selector_all("#results-labels [data-table='prevalence'] thead th", "ths => ths.map((t) => t.textContent)")
+    assert heads[3:] == [a["annotator"] for a in report["annotators"]]
+    # the confusion table of the pair chosen in its menu, labelled with the categories
+    last = len(report["pairs"]) - 1
+    page.select_option("#results-labels select.confusion-pair", str(last))
+    confusion = page.eval_on_selector_all("#results-labels table.confusion [data-metric]", "els => els.map((e) => e.dataset.metric)")
+    assert len(confusion) == len(report["categories"]) ** 2 and all(k.startswith(f"pairs.{last}.confusion.") for k in confusion)
+    assert page.eval_on_selector_all("#results-labels table.confusion thead th",
+                                     "ths => ths.map((t) => t.textContent)")[1:] == report["categories"]
+    assert_metrics_match(page, "labels", report, minimum=100)
+
+
+def test_labels_and_names_are_text_and_the_kappa_paradox_is_said(warm_page):
+    page = warm_page
+    label, other, names = "<b>x</b>", "<img src=y onerror=alert(1)>", ["<i>ann</i>", "bo"]
+    lines = ["item,annotator,label"]
+    for i in range(20):
+        lines += [f"t{i:02d},{names[0]},{label}", f"t{i:02d},{names[1]},{other if i in (3, 11) else label}"]
+    rows = "\n".join(lines) + "\n"
+    report = compute(page, rows, bootstrap=30)
+    assert report["kappa_paradox"], "the input is made to show the kappa paradox"
+    assert_metrics_match(page, "labels", report, minimum=40)
+    results = "#results-labels"
+    assert page.eval_on_selector_all(f"{results} b, {results} i, {results} img", "els => els.length") == 0
+    assert page.inner_text(f"{results} .kappa-paradox") == report["kappa_paradox"]
+    prevalence = page.eval_on_selector_all(f"{results} [data-table='prevalence'] tbody tr td:first-child",
+                                           "tds => tds.map((td) => td.textContent)")
+    assert prevalence == [p["label"] for p in report["prevalence"]] and label in prevalence and other in prevalence
+    disputed = page.eval_on_selector_all(f"{results} [data-table='items'] tbody tr",
+                                         "trs => trs.map((tr) => [tr.querySelector('th').textContent, "
+                                         "[...tr.querySelectorAll('.rating-label')].map((s) => s.textContent)])")
+    assert [tuple(row) for row in disputed] == [(e["item"], [r["label"] for r in e["ratings"]]) for e in report["items"]]
+    # the item view: a disputed item's row opens each annotator's label, as text
+    page.click(f"{results} [data-table='items'] tbody tr")
+    page.wait_for_selector("dialog[open] svg.label-item", timeout=10_000)
+    view = page.eval_on_selector_all("dialog[open] svg.label-item .rating",
+                                     "gs => gs.map((g) => [g.dataset.annotator, g.querySelectorAll('text')[1].textContent])")
+    assert [tuple(row) for row in view] == [(r["annotator"], r["label"]) for r in report["items"][0]["ratings"]]
+    assert page.eval_on_selector_all("dialog[open] svg.label-item", "s => s[0].querySelectorAll('b, i, img').length") == 0
+    page.keyboard.press("Escape")
