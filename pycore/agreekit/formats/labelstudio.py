@@ -21,7 +21,13 @@ Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
   account), each file is an annotator named after it.
 * An annotation with ``result: []`` is an annotator who saw the item and
   marked nothing; a cancelled one (``was_cancelled``: Skip pressed) or no
-  annotation means never saw it.  ``predictions`` are model output, ignored.
+  annotation means never saw it.
+* ``predictions`` (model output, or pre-annotations such as agreekit's own
+  export) are read as annotators named after their ``model_version``
+  ("prediction" when it has none), with the option ``predictions``:
+  ``"auto"`` (the default) reads them when the files hold no annotation at
+  all (an export of pre-annotations) and leaves them out otherwise,
+  ``"read"`` reads them beside the annotations, ``"ignore"`` never.
 * Two annotations of one annotator on one item: the latest (``updated_at``,
   else ``created_at``, else the last in the files) is kept.
 * The item is the file name of the task's image or audio (without the
@@ -47,6 +53,7 @@ from urllib.parse import unquote
 
 from ..arrays import name_list
 from ..rows import InputError
+from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
@@ -62,6 +69,7 @@ MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated
 MEDIA_KEYS = ("image", "audio", "video", "url")
 FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z0-9]{2,5}")
 UPLOAD_PREFIX = re.compile(r"^[0-9a-f]{8}-")
+PREDICTIONS = ("auto", "read", "ignore")
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,7 @@ class Submission:
     when: str | None       # updated_at, else created_at
     results: tuple
     item: str | None = None
+    prediction: bool = False  # model output, named after its model_version
 
 
 # --------------------------------------------------------------------------- detection
@@ -106,7 +115,8 @@ def detect(source):
     def holds(*keys):
         return any(_contains(source, head, f'"{key}"') for key in keys)
 
-    if holds("data") and holds("annotations", "completions") and holds("result", "predictions", "drafts"):
+    if holds("data") and holds("annotations", "completions", "predictions") and holds("result", "predictions",
+                                                                                      "drafts"):
         return None
     if holds("annotator") and holds("annotation_id"):
         return None
@@ -156,20 +166,35 @@ def _annotator_of(value):
     return None if value is None or value == "" else str(value)
 
 
+def _prediction_submissions(source, task, data, predictions):
+    """The predictions of one task as submissions, each named after its ``model_version``."""
+    if not isinstance(predictions, list):
+        raise InputError(f"{source.name}: task {task}: 'predictions' is not a JSON list", column="predictions")
+    out = []
+    for k, prediction in enumerate(predictions, start=1):
+        where = f"task {task}, prediction {prediction.get('id', k) if isinstance(prediction, dict) else k}"
+        results = prediction.get("result") or [] if isinstance(prediction, dict) else None
+        if not isinstance(results, list):
+            raise InputError(f"{source.name}: {where}: 'result' is not a JSON list", column="result")
+        version = prediction.get("model_version")
+        annotator = "prediction" if version is None or str(version).strip() == "" else str(version)
+        out.append(Submission(source.name, task, where, data, annotator,
+                              prediction.get("updated_at") or prediction.get("created_at"), tuple(results),
+                              prediction=True))
+    return out
+
+
 def _task_submissions(source, task, record, notes):
-    """The submissions of one task of the JSON export (cancelled ones left out, counted)."""
+    """The submissions of one task of the JSON export (cancelled ones left out, counted), predictions included."""
     data = record.get("data", {})
-    annotations = record.get("annotations", record.get("completions"))
+    annotations = record.get("annotations", record.get("completions", []))
     if not isinstance(data, dict) or not isinstance(annotations, list):
         field = "data" if not isinstance(data, dict) else "annotations"
         raise InputError(f"{source.name}: task {task}: '{field}' is not a JSON "
                          f"{'object' if field == 'data' else 'list'}", column=field)
-    predictions = record.get("predictions")
-    for _ in predictions if isinstance(predictions, list) else ():
-        notes.note("predictions", f"task {task}")
-    if not annotations:
+    out = _prediction_submissions(source, task, data, record.get("predictions") or [])
+    if not annotations and not out:
         notes.note("unannotated", f"task {task}")
-    out = []
     for k, annotation in enumerate(annotations, start=1):
         if not isinstance(annotation, dict):
             raise InputError(f"{source.name}: task {task}: annotation {k} is not a JSON object",
@@ -247,13 +272,13 @@ def _read_source(source, notes):
         if not isinstance(record, dict):
             raise InputError(f"{source.name}: element {index + 1} of the list is not a task object")
         task = f"#{index + 1}" if record.get("id") is None else str(record["id"])
-        if "annotations" in record or "completions" in record:
+        if "annotations" in record or "completions" in record or "predictions" in record:
             found, data = _task_submissions(source, task, record, notes)
         elif "annotator" in record or "annotation_id" in record:
             found, data = _min_submission(source, task, record, notes)
         else:
-            raise InputError(f"{source.name}: task {task}: neither 'annotations' (JSON export) nor 'annotator' "
-                             "(JSON_MIN)", column="annotations")
+            raise InputError(f"{source.name}: task {task}: neither 'annotations' or 'predictions' (JSON export) "
+                             "nor 'annotator' (JSON_MIN)", column="annotations")
         to_names = [r.get("to_name") for s in found for r in s.results if isinstance(r, dict)]
         media.setdefault(task, _media_name(data, to_names))
         submissions += found
@@ -319,7 +344,22 @@ def _keep_latest(submissions, notes):
 
 # --------------------------------------------------------------------------- the reader
 
-def read(sources, kind, **options):
+def _predictions_used(submissions, mode, notes):
+    """The submissions to read: the annotations, and the predictions when ``mode`` says so (noted either way)."""
+    check_choice(TITLE, "predictions", mode, PREDICTIONS)
+    predicted = [s for s in submissions if s.prediction]
+    annotated = [s for s in submissions if not s.prediction]
+    use = mode == "read" or (mode == "auto" and not annotated)
+    for submission in predicted:
+        notes.note("predictions read" if use else "predictions", submission.where)
+    if not use:
+        humans = {s.task for s in annotated}
+        for task in dict.fromkeys(s.task for s in predicted if s.task not in humans):
+            notes.note("unannotated", f"task {task}")
+    return annotated + predicted if use else annotated
+
+
+def read(sources, kind, predictions="auto", **options):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -330,8 +370,11 @@ def read(sources, kind, **options):
         boxes, polygons, masks, spans or segments; None to take the one kind
         the regions hold (an :class:`InputError` lists them when there are
         several).
-    **options
-        None are taken.
+    predictions : {"auto", "read", "ignore"}
+        Whether ``predictions`` are read, each as an annotator named after its
+        ``model_version``: ``"auto"`` when no file holds an annotation (a
+        pre-annotation export, such as agreekit's), ``"read"`` always (beside
+        the annotators), ``"ignore"`` never.
 
     Returns
     -------
@@ -345,13 +388,15 @@ def read(sources, kind, **options):
         Naming the file, the task, annotation or region, and the field.
     """
     if options:
-        raise InputError(f"{TITLE} takes no options (got {', '.join(sorted(options))})",
-                         column=sorted(options)[0])
+        raise InputError(f"{TITLE}: unknown option {', '.join(map(repr, sorted(options)))}; its option is "
+                         "predictions", column=sorted(options)[0])
     notes = Notes()
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
-    submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
+    submissions = _predictions_used(submissions, predictions, notes)
+    humans = _name_annotators([s for s in submissions if not s.prediction], sources, notes)
+    submissions = _keep_latest(humans + [s for s in submissions if s.prediction], notes)
     entries = []
     for submission in submissions:
         with in_file(submission.source):

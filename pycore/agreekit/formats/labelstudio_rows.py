@@ -24,7 +24,9 @@ MESSAGES = {
     "cancelled": "{n} cancelled annotation(s) (the annotator pressed Skip) are left out: those annotators "
                  "count as never having seen those tasks ({examples})",
     "unannotated": "{n} task(s) have no annotation: nobody saw them ({examples})",
-    "predictions": "{n} prediction(s) (model output) are ignored ({examples})",
+    "predictions": "{n} prediction(s) (model output) are ignored; read them as annotators named after their "
+                   "model_version with the option predictions='read' ({examples})",
+    "predictions read": "{n} prediction(s) are read as annotators named after their model_version ({examples})",
     "no annotator": "{n} annotation(s) have no completed_by: their annotator is the file name ({examples})",
     "duplicate": "{n} annotator(s) submitted one item more than once; the latest annotation (by updated_at, "
                  "else created_at, else the last in the files) is kept: {examples}",
