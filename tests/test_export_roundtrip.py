@@ -300,3 +300,212 @@ def test_span_output_does_not_depend_on_row_order(case):
         options = {} if format == "csv" else {"texts": texts}
         assert write("spans", rows[::-1], format, **options).content == write("spans", rows, format,
                                                                                **options).content
+
+
+# ----------------------------------------------------------------- hand-checked files and refusals
+
+BOXES = [{"item": "img_0.jpg", "annotator": "al", "x": 20, "y": 10, "w": 50, "h": 30, "label": "dog"},
+         {"item": "img_0.jpg", "annotator": "bo", "x1": 22, "y1": 10, "x2": 72, "y2": 40, "label": "dog"}]
+
+
+def test_coco_file_by_hand():
+    """Image ids in item order, category ids in label order, rater_id and rater_list; corner rows converted."""
+    rows = [{"item": "b.jpg", "annotator": "bo", "x": 1, "y": 2, "w": 3, "h": 4, "label": "dog"},
+            {"item": "a.jpg", "annotator": "al", "x": 0.5, "y": 0, "w": 2, "h": 2, "label": "cat"},
+            {"item": "a.jpg", "annotator": "bo", "x": None, "y": None, "w": None, "h": None, "label": None}]
+    document = json.loads(write("boxes", rows, "coco", image_sizes="item,width,height\na.jpg,10,20\n"
+                                                                   "b.jpg,30,40\n").content)
+    assert document["images"] == [
+        {"id": 1, "file_name": "a.jpg", "width": 10, "height": 20, "rater_list": ["al", "bo"]},
+        {"id": 2, "file_name": "b.jpg", "width": 30, "height": 40, "rater_list": ["bo"]}]
+    assert document["categories"] == [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}]
+    assert document["annotations"] == [
+        {"id": 1, "image_id": 1, "rater_id": "al", "iscrowd": 0, "bbox": [0.5, 0.0, 2.0, 2.0], "area": 4.0,
+         "category_id": 1},
+        {"id": 2, "image_id": 2, "rater_id": "bo", "iscrowd": 0, "bbox": [1.0, 2.0, 3.0, 4.0], "area": 12.0,
+         "category_id": 2}]
+
+
+def test_coco_mask_area_and_extent():
+    # a 3 × 4 image (width 3, height 4), column-major runs: 5 background, 2 foreground (rows 1-2 of column 1), 5
+    rows = [{"item": "m.png", "annotator": "al", "width": 3, "height": 4, "rle": "5 2 5", "label": "cell"}]
+    annotation = json.loads(write("masks", rows, "coco").content)["annotations"][0]
+    assert annotation["segmentation"] == {"size": [4, 3], "counts": [5, 2, 5]}
+    assert annotation["area"] == 2
+    assert annotation["bbox"] == [1, 1, 1, 2]
+
+
+def test_labelstudio_percent_and_utf16_offsets_by_hand():
+    task = json.loads(write("boxes", BOXES[:1], "labelstudio", image_sizes={"img_0.jpg": (200, 100)},
+                            url_prefix="/data/local-files/?d=").content)[0]
+    assert task["data"] == {"image": "/data/local-files/?d=img_0.jpg"}
+    prediction = task["predictions"][0]
+    assert prediction["model_version"] == "al"
+    assert prediction["result"][0]["value"] == {"x": 10.0, "y": 10.0, "width": 25.0, "height": 30.0, "rotation": 0,
+                                                "rectanglelabels": ["dog"]}
+    text = "😀 Bob"
+    spans = [{"item": "t", "annotator": "al", "start": 2, "end": 5, "label": "PER"}]
+    value = json.loads(write("spans", spans, "labelstudio", texts={"t": text}).content)[0]["predictions"][0][
+        "result"][0]["value"]
+    assert value == {"start": 3, "end": 6, "text": "Bob", "labels": ["PER"]}  # the emoji is two UTF-16 units
+
+
+def test_cvat_names_the_annotator_in_the_job():
+    written = write("boxes", BOXES, "cvat")
+    assert [name for name, _ in written.files] == ["al.xml", "bo.xml"]
+    assert b"<username>bo</username>" in written.files[1][1]
+    assert b'xtl="22" ytl="10" xbr="72" ybr="40"' in written.files[1][1]
+    renamed = convert([("job1.xml", written.files[0][1]), ("job2.xml", written.files[1][1])])
+    assert sorted({r["annotator"] for r in renamed.rows}) == ["al", "bo"]  # the assignee, not the file name
+
+
+def test_textgrid_fills_gaps_and_takes_durations():
+    rows = [{"item": "c", "annotator": "al", "start": 1, "end": 2, "label": "a"}]
+    text = write("segments", rows, "textgrid", durations={"c": 5}).content
+    assert "intervals: size = 3" in text and "xmax = 5" in text
+    assert read_back(write("segments", rows, "textgrid", durations={"c": 5}), "segments").durations == {"c": 5.0}
+
+
+def test_brat_layout_by_hand():
+    rows = [{"item": "news/d1", "annotator": "al", "start": 0, "end": 9, "label": "PER"}]
+    written = write("spans", rows, "brat", texts={"news/d1": "Ann\nSmith met"})
+    files = dict(written.files)
+    assert sorted(files) == ["al/news/d1.ann", "al/news/d1.txt", "annotation.conf"]
+    assert files["al/news/d1.ann"] == "T1\tPER 0 9\tAnn Smith\n".encode()
+    assert isinstance(written.content, bytes) and zipfile.is_zipfile(io.BytesIO(written.content))
+
+
+REFUSALS = [
+    ("boxes", BOXES, "coco", {}, "option image_sizes"),
+    ("boxes", BOXES, "labelstudio", {}, "option image_sizes"),
+    ("spans", [{"item": "t", "annotator": "al", "start": 0, "end": 1, "label": "X"}], "brat", {}, "option texts"),
+    ("spans", [{"item": "t", "annotator": "al", "start": 0, "end": 1, "label": "X"}], "labelstudio", {},
+     "option texts"),
+    ("spans", [{"item": "t", "annotator": "al", "start": 0, "end": 9, "label": "X"}], "brat", {"texts": {"t": "ab"}},
+     "ends past its text"),
+    ("spans", [{"item": "t", "annotator": "al", "start": 0, "end": 1, "label": "two words"}], "brat",
+     {"texts": {"t": "ab"}}, "must be one word"),
+    ("segments", [{"item": "c", "annotator": "al", "start": 0, "end": 2, "label": "a"},
+                  {"item": "c", "annotator": "al", "start": 1, "end": 3, "label": "b"}], "textgrid", {},
+     "overlapping segments"),
+    ("segments", [{"item": "c", "annotator": "al", "start": 0, "end": 2, "label": None}], "textgrid", {},
+     "needs a label"),
+    ("segments", [{"item": "c d", "annotator": "al", "start": 0, "end": 2, "label": "a"}], "rttm", {},
+     "must be one word"),
+    ("segments", [{"item": "c", "annotator": "a/b", "start": 0, "end": 2, "label": "a"}], "rttm", {},
+     "cannot be a file name"),
+    ("boxes", [{**BOXES[0], "label": None}], "cvat", {}, "requires a label"),
+    ("masks", [{"item": "m", "annotator": "al", "width": 2, "height": 2, "rle": "4", "label": None}], "cvat", {},
+     "holds boxes, polygons, not masks"),
+    ("boxes", BOXES, "coco", {"colour": "red"}, "unknown option 'colour'"),
+    ("boxes", BOXES, "pdf", {}, "unknown export format"),
+    ("boxes", [{"item": "a", "annotator": "al", "x": 1, "y": 1, "w": None, "h": 1, "label": "dog"}], "csv", {},
+     "'w' is empty"),
+]
+
+
+@pytest.mark.parametrize("kind, rows, format, options, message", REFUSALS,
+                         ids=[f"{r[2]}-{r[4][:20]}" for r in REFUSALS])
+def test_what_a_format_cannot_carry_is_refused(kind, rows, format, options, message):
+    with pytest.raises(InputError, match=message):
+        write(kind, rows, format, **options)
+
+
+# ----------------------------------------------------------------- Label Studio predictions, read
+
+LS_TASK = {"id": 5, "data": {"image": "/data/upload/1/abcdef12-img.jpg"},
+           "annotations": [{"completed_by": 3, "result": [
+               {"id": "h", "type": "rectanglelabels", "original_width": 100, "original_height": 100,
+                "value": {"x": 10, "y": 10, "width": 10, "height": 10, "rectanglelabels": ["dog"]}}]}],
+           "predictions": [{"model_version": "yolo-v8", "result": [
+               {"id": "p", "type": "rectanglelabels", "original_width": 100, "original_height": 100,
+                "value": {"x": 11, "y": 10, "width": 10, "height": 10, "rectanglelabels": ["dog"]}}]},
+               {"result": []}]}
+
+
+def _ls(tasks, **options):
+    return convert(("tasks.json", json.dumps(tasks).encode()), **options)
+
+
+def test_predictions_are_left_out_beside_annotations_by_default():
+    c = _ls([LS_TASK])
+    assert {r["annotator"] for r in c.rows} == {"3"}
+    assert any("2 prediction(s) (model output) are ignored" in w and "predictions='read'" in w for w in c.warnings)
+
+
+def test_predictions_read_as_annotators_named_after_the_model_version():
+    c = _ls([LS_TASK], predictions="read")
+    assert sorted((r["annotator"], r["x"]) for r in c.rows) == [("3", 10), ("prediction", None), ("yolo-v8", 11)]
+    assert any(w.startswith("2 prediction(s) are read as annotators") for w in c.warnings)
+
+
+def test_prediction_only_files_are_read_by_default_and_ignored_on_request():
+    task = {k: v for k, v in LS_TASK.items() if k != "annotations"}
+    assert sorted(r["annotator"] for r in _ls([task]).rows) == ["prediction", "yolo-v8"]
+    with pytest.raises(InputError, match="no boxes annotations"):
+        _ls([task], predictions="ignore", kind="boxes")
+    with pytest.raises(InputError, match="option predictions must be one of"):
+        _ls([task], predictions="maybe")
+
+
+# ----------------------------------------------------------------- the adjudication list
+
+def test_adjudication_list_orders_items_by_need():
+    C = agreekit.ItemConflict
+    conflicts = [C("b", "missing", ("x", "gold")), C("a", "wrong label", ("gold", "y"), 0.5, "dog → cat"),
+                 C("b", "extra", ("y",)), C("c", "low overlap", ("x", "gold"), 2.5, "IoU 0.2"),
+                 C("d e", "extra", ("x",))]
+    text = agreekit.adjudication_csv(conflicts, link="https://page/#item={item}")
+    assert text.splitlines() == [
+        "rank,item,item_weight,item_conflicts,conflict,annotators,weight,detail,link",
+        "1,c,2.5,1,low overlap,gold; x,2.5,IoU 0.2,https://page/#item=c",
+        "2,b,2,2,extra,y,1,,https://page/#item=b",
+        "2,b,2,2,missing,gold; x,1,,https://page/#item=b",
+        "3,d e,1,1,extra,x,1,,https://page/#item=d%20e",
+        "4,a,0.5,1,wrong label,gold; y,0.5,dog → cat,https://page/#item=a"]
+    assert agreekit.adjudication_csv(conflicts[::-1], link="https://page/#item={item}") == text
+    assert agreekit.adjudication_csv(conflicts).splitlines()[1].endswith("IoU 0.2,")
+
+
+def test_adjudication_list_refuses_bad_records():
+    with pytest.raises(InputError, match="weight must be a number"):
+        agreekit.ItemConflict("a", "extra", ("x",), weight=-1)
+    with pytest.raises(InputError, match="must hold"):
+        agreekit.adjudication_csv([agreekit.ItemConflict("a", "extra")], link="https://page/")
+
+
+# ----------------------------------------------------------------- API and command line
+
+def test_api_returns_text_or_a_zip():
+    assert agreekit.export("boxes", BOXES, "csv").startswith("item,annotator,x,y,w,h,label\n")
+    assert isinstance(agreekit.export("boxes", BOXES, "cvat"), bytes)
+    assert isinstance(agreekit.export("boxes", BOXES[:1], "cvat"), str)
+
+
+def test_cli_export(tmp_path, capsys):
+    rows = tmp_path / "rows.csv"
+    rows.write_text("item,annotator,start,end,label\nc1,al,0.5,1.5,sp\nc1,bo,0.6,1.5,sp\n")
+    assert main(["export", "segments", str(rows), "--to", "rttm"]) == 2
+    assert "give the zip's name with -o" in capsys.readouterr().err
+    out = tmp_path / "out.zip"
+    assert main(["export", "segments", str(rows), "--to", "rttm", "-o", str(out)]) == 0
+    assert main(["convert", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["c1,al,0.5,1.5,sp", "c1,bo,0.6,1.5,sp"]
+    assert main(["export", "segments", str(rows), "--to", "textgrid", "--durations", str(_write(
+        tmp_path / "d.csv", "item,duration\nc1,9\n"))]) == 0
+    assert "xmax = 9" in capsys.readouterr().out
+
+
+def test_cli_export_carries_span_texts_from_an_import(tmp_path, capsys):
+    rows = [{"item": "d", "annotator": "al", "start": 0, "end": 3, "label": "PER"},
+            {"item": "d", "annotator": "bo", "start": 4, "end": 7, "label": "PER"}]
+    brat = tmp_path / "brat.zip"
+    brat.write_bytes(agreekit.export("spans", rows, "brat", texts={"d": "Ann met Bob"}))
+    assert main(["export", "spans", str(brat), "--to", "labelstudio"]) == 0
+    tasks = json.loads(capsys.readouterr().out)
+    assert tasks[0]["data"] == {"text": "Ann met Bob"}
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path

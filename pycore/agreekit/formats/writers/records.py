@@ -65,8 +65,8 @@ def number_text(value):
 
 # ----------------------------------------------------------------- geometry of one row, per kind
 
-def _box(row, present):
-    if {"x1", "y1", "x2", "y2"} <= present:
+def _box(row):
+    if {"x1", "y1", "x2", "y2"} <= set(row.values):  # corner form (dict rows may each have their own keys)
         x1, y1, x2, y2 = (to_float(row, c) for c in ("x1", "y1", "x2", "y2"))
         x, y, w, h = min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
     else:
@@ -74,12 +74,12 @@ def _box(row, present):
     return {"x": x, "y": y, "w": w, "h": h}
 
 
-def _polygon(row, present):
+def _polygon(row):
     vertices = parse_points(row.values.get("points"), line=row.line)
     return {"points": tuple((float(x), float(y)) for x, y in vertices.tolist())}
 
 
-def _mask(row, present):
+def _mask(row):
     width, height = to_int(row, "width"), to_int(row, "height")
     value = row.values.get("rle")
     text = " ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value).strip()
@@ -87,14 +87,14 @@ def _mask(row, present):
     return {"width": width, "height": height, "rle": text}
 
 
-def _span(row, present):
+def _span(row):
     start, end = to_int(row, "start"), to_int(row, "end")
     if not 0 <= start <= end:
         raise InputError(f"a span needs 0 ≤ start ≤ end, got {start}–{end}", line=row.line, column="end", value=end)
     return {"start": start, "end": end}
 
 
-def _segment(row, present):
+def _segment(row):
     start, end = to_float(row, "start"), to_float(row, "end")
     if end < start:
         raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end", value=end)
@@ -109,12 +109,12 @@ def _blank(row, columns):
     return all(is_blank(row.values.get(c)) for c in columns)
 
 
-def _record(kind, row, present):
+def _record(kind, row):
     item, annotator = to_text(row, "item"), to_text(row, "annotator")
     label = to_text(row, "label", required=False) or None
     columns, read = GEOMETRY[kind]
     if not _blank(row, columns):
-        return Record(item, annotator, read(row, present), label, row.line)
+        return Record(item, annotator, read(row), label, row.line)
     if label is not None:
         raise InputError("a label without geometry: fill it in, or leave the label empty to say the annotator "
                          "marked nothing", line=row.line, column="label", value=label)
@@ -148,8 +148,7 @@ def read_records(kind, rows):
     """
     spec = KINDS[kind]
     table = read_table(rows, spec.columns, spec.synonyms, spec.alternatives, required=("item", "annotator"))
-    present = set(table[0].values) if table else set()
-    return sorted((_record(kind, row, present) for row in table), key=Record.key)
+    return sorted((_record(kind, row) for row in table), key=Record.key)
 
 
 def is_empty(record):
