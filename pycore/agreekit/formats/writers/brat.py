@@ -20,7 +20,7 @@ from ...arrays import name_list
 from ...rows import InputError
 from . import Writer, Written, register_writer
 from .names import file_name, relative_path, single_words
-from .records import is_empty, item_table
+from .records import grouped, is_empty, item_table
 
 NAME = "brat"
 
@@ -60,12 +60,9 @@ def write(kind, records, *, texts=None):
     texts = checked_texts(texts, records, "brat")
     single_words({r.label for r in records if not is_empty(r)}, "label", "brat")
     files = [("annotation.conf", _conf(sorted({r.label for r in records if not is_empty(r)})))]
-    for annotator in sorted({r.annotator for r in records}):
-        folder = file_name(annotator, "annotator", "brat")
-        for item in sorted({r.item for r in records if r.annotator == annotator}):
-            path = f"{folder}/{relative_path(item, 'item', 'brat')}"
-            mine = [r for r in records if r.annotator == annotator and r.item == item]
-            files += [(f"{path}.ann", _ann(mine, texts[item])), (f"{path}.txt", texts[item].encode("utf-8"))]
+    for (item, annotator), mine in grouped(records, "item", "annotator").items():
+        path = f"{file_name(annotator, 'annotator', 'brat')}/{relative_path(item, 'item', 'brat')}"
+        files += [(f"{path}.ann", _ann(mine, texts[item])), (f"{path}.txt", texts[item].encode("utf-8"))]
     return Written(NAME, tuple(sorted(files)))
 
 

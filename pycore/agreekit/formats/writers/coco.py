@@ -25,7 +25,7 @@ from ...arrays import name_list
 from ...parse.rle import parse_rle
 from ...rows import InputError
 from . import Writer, Written, register_writer
-from .records import image_sizes, is_empty
+from .records import grouped, image_sizes, is_empty
 
 NAME = "coco"
 KINDS = ("boxes", "polygons", "masks")
@@ -85,7 +85,7 @@ def write(kind, records, *, image_sizes=None):
     sizes = _sizes(kind, records, image_sizes)
     items = sorted({r.item for r in records})
     image_id = {item: k for k, item in enumerate(items, start=1)}
-    viewers = {item: sorted({r.annotator for r in records if r.item == item}) for item in items}
+    viewers = {item: sorted({r.annotator for r in mine}) for item, mine in grouped(records, "item").items()}
     labels = sorted({r.label for r in records if r.label is not None})
     category_id = {label: k for k, label in enumerate(labels, start=1)}
     images = [{"id": image_id[item], "file_name": item, "width": sizes[item][0], "height": sizes[item][1],

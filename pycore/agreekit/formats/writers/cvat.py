@@ -21,7 +21,7 @@ from ...rows import InputError
 from . import Writer, Written, register_writer
 from .names import file_name
 from .records import image_sizes as read_sizes
-from .records import is_empty, number_text
+from .records import grouped, is_empty, number_text
 
 NAME = "cvat"
 KINDS = ("boxes", "polygons")
@@ -44,12 +44,12 @@ def _job(kind, annotator, records, image_ids, sizes):
     ElementTree.SubElement(root, "version").text = "1.1"
     job = ElementTree.SubElement(ElementTree.SubElement(root, "meta"), "job")
     ElementTree.SubElement(ElementTree.SubElement(job, "assignee"), "username").text = annotator
-    for item in sorted({r.item for r in records}):
+    for item, mine in grouped(records, "item").items():
         attributes = {"id": str(image_ids[item]), "name": item}
         if item in sizes:
             attributes.update(width=str(sizes[item][0]), height=str(sizes[item][1]))
         image = ElementTree.SubElement(root, "image", attributes)
-        for record in (r for r in records if r.item == item and not is_empty(r)):
+        for record in (r for r in mine if not is_empty(r)):
             _shape(image, kind, record)
     ElementTree.indent(root)
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="utf-8",
@@ -65,8 +65,7 @@ def write(kind, records, *, image_sizes=None):
     sizes = read_sizes(image_sizes)
     image_ids = {item: k for k, item in enumerate(sorted({r.item for r in records}))}
     files = []
-    for annotator in sorted({r.annotator for r in records}):
-        mine = [r for r in records if r.annotator == annotator]
+    for annotator, mine in sorted(grouped(records, "annotator").items()):
         files.append((f"{file_name(annotator, 'annotator', 'CVAT')}.xml",
                       _job(kind, annotator, mine, image_ids, sizes)))
     return Written(NAME, tuple(files))

@@ -39,7 +39,7 @@ from ...rows import InputError
 from . import Writer, Written, register_writer
 from .brat import checked_texts
 from .records import image_sizes as read_sizes
-from .records import is_empty
+from .records import grouped, is_empty
 
 NAME = "labelstudio"
 KINDS = ("boxes", "polygons", "spans", "segments")
@@ -93,10 +93,9 @@ def _task(kind, item, records, names, sizes, texts, url_prefix):
     data_key = TARGET[kind]
     data = {data_key: texts[item] if kind == "spans" else f"{url_prefix}{item}"}
     predictions = []
-    for number, annotator in enumerate(sorted({r.annotator for r in records}), start=1):
-        mine = [r for r in records if r.annotator == annotator and not is_empty(r)]
+    for number, (annotator, mine) in enumerate(grouped(records, "annotator").items(), start=1):
         results = [_result(kind, r, f"{number}_{k}", names, sizes.get(item), texts.get(item))
-                   for k, r in enumerate(mine, start=1)]
+                   for k, r in enumerate((r for r in mine if not is_empty(r)), start=1)]
         predictions.append({"model_version": annotator, "result": results})
     return {"id": item, "data": data, "predictions": predictions}
 
@@ -106,8 +105,8 @@ def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_
     sizes = _sizes(kind, records, image_sizes)
     texts = checked_texts(texts, records, "Label Studio") if kind == "spans" else {}
     names = (str(from_name), str(to_name or TARGET[kind]))
-    tasks = [_task(kind, item, [r for r in records if r.item == item], names, sizes, texts, url_prefix)
-             for item in sorted({r.item for r in records})]
+    tasks = [_task(kind, item, mine, names, sizes, texts, url_prefix)
+             for item, mine in grouped(records, "item").items()]
     text = json.dumps(tasks, indent=1, ensure_ascii=False, allow_nan=False)
     return Written(NAME, ((f"{kind}-labelstudio.json", (text + "\n").encode("utf-8")),),
                    read_options={"predictions": "read"})

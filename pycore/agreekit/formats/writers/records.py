@@ -197,3 +197,12 @@ def image_sizes(value):
 def number_or_int(value):
     """``value`` as an int when whole (pixel sizes), else as a float."""
     return int(value) if float(value).is_integer() else float(value)
+
+
+def grouped(records, *fields):
+    """``{key: [records]}`` by the values of ``fields`` (``"item"``, ``"annotator"``), in the records' order."""
+    out = {}
+    for record in records:
+        out.setdefault(tuple(getattr(record, f) for f in fields) if len(fields) > 1 else getattr(record, fields[0]),
+                       []).append(record)
+    return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...arrays import name_list
 from . import Writer, Written, register_writer
 from .names import file_name, single_words
-from .records import is_empty, number_text
+from .records import grouped, is_empty, number_text
 
 NAME = "rttm"
 
@@ -33,10 +33,11 @@ def write(kind, records):
     drawn = [r for r in records if not is_empty(r)]
     single_words({r.item for r in records}, "item", "RTTM")
     single_words({r.label for r in drawn}, "label", "RTTM")
+    by_annotator = grouped(drawn, "annotator")
     annotators = sorted({r.annotator for r in records})
     files = []
     for annotator in annotators:
-        lines = [_turn(r) for r in drawn if r.annotator == annotator]
+        lines = [_turn(r) for r in by_annotator.get(annotator, [])]
         text = "".join(line + "\n" for line in lines)
         files.append((f"{file_name(annotator, 'annotator', 'RTTM')}.rttm", text.encode("utf-8")))
     notes, options = [], {}

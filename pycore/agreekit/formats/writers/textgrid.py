@@ -21,7 +21,7 @@ from ...arrays import name_list
 from ...rows import InputError
 from . import Writer, Written, register_writer
 from .names import file_name
-from .records import is_empty, item_table, number_text
+from .records import grouped, is_empty, item_table, number_text
 
 NAME = "textgrid"
 
@@ -91,11 +91,9 @@ def write(kind, records, *, durations=None):
                          f"one: {name_list(unlabelled)}", column="label")
     durations = item_table(durations, ("item", "duration"), "durations") or {}
     files = []
-    for item in sorted({r.item for r in records}):
-        mine = [r for r in records if r.item == item]
-        tiers = [(annotator, [(r.geometry["start"], r.geometry["end"], r.label) for r in mine
-                              if r.annotator == annotator and not is_empty(r)])
-                 for annotator in sorted({r.annotator for r in mine})]
+    for item, mine in grouped(records, "item").items():
+        tiers = [(annotator, [(r.geometry["start"], r.geometry["end"], r.label) for r in track if not is_empty(r)])
+                 for annotator, track in grouped(mine, "annotator").items()]
         xmin, xmax = _bounds(item, mine, durations)
         files.append((f"{file_name(item, 'item', 'TextGrid')}.TextGrid", _grid(item, tiers, xmin, xmax)))
     return Written(NAME, tuple(files))
