@@ -339,6 +339,10 @@ def test_labelstudio_percent_and_utf16_offsets_by_hand():
     task = json.loads(write("boxes", BOXES[:1], "labelstudio", image_sizes={"img_0.jpg": (200, 100)},
                             url_prefix="/data/local-files/?d=").content)[0]
     assert task["data"] == {"image": "/data/local-files/?d=img_0.jpg"}
+    foldered = write("boxes", [{**BOXES[0], "item": "train/img_0.jpg"}], "labelstudio",
+                     image_sizes={"train/img_0.jpg": (200, 100)})
+    assert "come back without their folders (train/img_0.jpg)" in foldered.notes[0]
+    assert read_back(foldered, "boxes").rows[0]["item"] == "img_0.jpg"
     prediction = task["predictions"][0]
     assert prediction["model_version"] == "al"
     assert prediction["result"][0]["value"] == {"x": 10.0, "y": 10.0, "width": 25.0, "height": 30.0, "rotation": 0,
@@ -357,6 +361,10 @@ def test_cvat_names_the_annotator_in_the_job():
     assert b'xtl="22" ytl="10" xbr="72" ybr="40"' in written.files[1][1]
     renamed = convert([("job1.xml", written.files[0][1]), ("job2.xml", written.files[1][1])])
     assert sorted({r["annotator"] for r in renamed.rows}) == ["al", "bo"]  # the assignee, not the file name
+    odd = [{**BOXES[0], "annotator": "a/b"}, {**BOXES[0], "annotator": "a:b"}, {**BOXES[0], "annotator": ".x"}]
+    written = write("boxes", odd, "cvat")
+    assert [name for name, _ in written.files] == ["_x.xml", "a_b.xml", "a_b-2.xml"]
+    assert sorted({r["annotator"] for r in read_back(written, "boxes").rows}) == [".x", "a/b", "a:b"]
 
 
 def test_textgrid_fills_gaps_and_takes_durations():
@@ -395,6 +403,10 @@ REFUSALS = [
     ("segments", [{"item": "c", "annotator": "a/b", "start": 0, "end": 2, "label": "a"}], "rttm", {},
      "cannot be a file name"),
     ("boxes", [{**BOXES[0], "label": None}], "cvat", {}, "requires a label"),
+    ("spans", [{"item": "t", "annotator": ".al", "start": 0, "end": 1, "label": "X"}], "brat",
+     {"texts": {"t": "ab"}}, "starts with a dot"),
+    ("segments", [{"item": "a/b", "annotator": "al", "start": 0, "end": 2, "label": "a"}], "textgrid", {},
+     "cannot be a file name"),
     ("masks", [{"item": "m", "annotator": "al", "width": 2, "height": 2, "rle": "4", "label": None}], "cvat", {},
      "holds boxes, polygons, not masks"),
     ("boxes", BOXES, "coco", {"colour": "red"}, "unknown option 'colour'"),

@@ -100,7 +100,7 @@ def write(kind, records, *, image_sizes=None):
     document = {"info": {"description": "exported by agreekit"}, "images": images,
                 "categories": [{"id": category_id[label], "name": label} for label in labels],
                 "annotations": annotations}
-    text = json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))  # compact, as COCO's are
     return Written(NAME, ((f"{kind}.json", (text + "\n").encode("utf-8")),))
 
 

@@ -10,7 +10,8 @@ pixels; ``width``/``height`` of an image are written when the option
 ``image_sizes`` gives them (CVAT's importer matches images by name).
 
 Cannot carry: a shape without a label (CVAT requires one; refused), masks
-(not written: use COCO).  Several annotators make several files: a zip.
+(not written: use COCO).  A file is named after its annotator with the
+characters a file name cannot hold replaced by ``_``.  Several annotators make several files: a zip.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import xml.etree.ElementTree as ElementTree
 from ...arrays import name_list
 from ...rows import InputError
 from . import Writer, Written, register_writer
-from .names import file_name
+from .names import safe_file_names
 from .records import image_sizes as read_sizes
 from .records import grouped, is_empty, number_text
 
@@ -64,10 +65,10 @@ def write(kind, records, *, image_sizes=None):
                          column="label")
     sizes = read_sizes(image_sizes)
     image_ids = {item: k for k, item in enumerate(sorted({r.item for r in records}))}
-    files = []
-    for annotator, mine in sorted(grouped(records, "annotator").items()):
-        files.append((f"{file_name(annotator, 'annotator', 'CVAT')}.xml",
-                      _job(kind, annotator, mine, image_ids, sizes)))
+    by_annotator = grouped(records, "annotator")
+    names = safe_file_names(by_annotator)  # the file's name is a convenience: the assignee names the annotator
+    files = [(f"{names[annotator]}.xml", _job(kind, annotator, mine, image_ids, sizes))
+             for annotator, mine in sorted(by_annotator.items())]
     return Written(NAME, tuple(files))
 
 

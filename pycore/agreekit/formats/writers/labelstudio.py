@@ -108,7 +108,12 @@ def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_
     tasks = [_task(kind, item, mine, names, sizes, texts, url_prefix)
              for item, mine in grouped(records, "item").items()]
     text = json.dumps(tasks, indent=1, ensure_ascii=False, allow_nan=False)
-    return Written(NAME, ((f"{kind}-labelstudio.json", (text + "\n").encode("utf-8")),),
+    notes = []
+    folders = sorted(r.item for r in records if "/" in r.item or "\\" in r.item) if kind != "spans" else []
+    if folders:
+        notes.append(f"the importer names an image or audio task after its file name, so {len(set(folders))} "
+                     f"item(s) in folders come back without their folders ({name_list(sorted(set(folders)))})")
+    return Written(NAME, ((f"{kind}-labelstudio.json", (text + "\n").encode("utf-8")),), tuple(notes),
                    read_options={"predictions": "read"})
 
 

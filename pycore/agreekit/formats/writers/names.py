@@ -37,3 +37,19 @@ def single_words(values, what, format):
         shown = name_list(["(none)" if v is None else repr(v) for v in bad])
         raise InputError(f"{format} separates its fields by white space, so each {what} must be one word: "
                          f"{shown} cannot be written; rename them", column=what, value=bad[0])
+
+
+def safe_file_names(names):
+    """name → a distinct file name for it (forbidden characters and a leading dot as ``_``), for formats that
+    also carry the name inside the file, so the file's own name need not be exact."""
+    out, taken = {}, set()
+    for name in sorted(names):
+        base = "".join("_" if c in FORBIDDEN else c for c in name.strip()) or "_"
+        base = "_" + base[1:] if base.startswith(".") else base
+        candidate, number = base, 1
+        while candidate.lower() in taken:  # case-insensitive file systems
+            number += 1
+            candidate = f"{base}-{number}"
+        taken.add(candidate.lower())
+        out[name] = candidate
+    return out
