@@ -139,7 +139,7 @@ def polygon_rows(draw, labels=LABELS + (None,)):
 
 
 @st.composite
-def mask_rows(draw):
+def mask_rows(draw, labels=LABELS + (None,)):
     sizes = {item: (3 + k, 4 + k) for k, item in enumerate(ITEMS)}
 
     def objects(item):
@@ -147,7 +147,7 @@ def mask_rows(draw):
         pixels = st.lists(st.booleans(), min_size=width * height, max_size=width * height)
         one = st.fixed_dictionaries({"rle": pixels.map(lambda p: " ".join(
             str(v) for v in encode(np.array(p, dtype=bool).reshape(height, width)).tolist())),
-            "label": st.sampled_from(LABELS + (None,))})
+            "label": st.sampled_from(labels)})
         return st.lists(one, max_size=2)
     rows = _tracks(draw, ITEMS, ANNOTATORS, objects)
     return [{**_blank("masks", r), "width": sizes[r["item"]][0], "height": sizes[r["item"]][1]} for r in rows]
@@ -223,6 +223,24 @@ def test_polygons_round_trip_cvat(rows):
 @given(rows=mask_rows())
 def test_masks_round_trip_coco(rows):
     assert_same_rows("masks", read_back(write("masks", rows, "coco"), "masks").rows, rows)
+
+
+def _has_pixel(row):
+    return row["rle"] is None or any(int(v) for v in row["rle"].split()[1::2])
+
+
+@PROFILE
+@given(rows=mask_rows(labels=LABELS))
+def test_masks_round_trip_cvat(rows):
+    """A mask without a pixel is no CVAT shape: left out (noted), and the item then reads as seen, empty."""
+    written = write("masks", rows, "cvat")
+    back = read_back(written, "masks").rows
+    kept = [r for r in rows if _has_pixel(r)]
+    emptied = {(r["item"], r["annotator"]) for r in rows} - {(r["item"], r["annotator"]) for r in kept}
+    expected = kept + [{"item": i, "annotator": a, "width": None, "height": None, "rle": None, "label": None}
+                       for i, a in emptied]
+    assert_same_rows("masks", back, expected)
+    assert bool(written.notes) == (len(kept) < len(rows))
 
 
 @PROFILE
@@ -407,8 +425,8 @@ REFUSALS = [
      {"texts": {"t": "ab"}}, "starts with a dot"),
     ("segments", [{"item": "a/b", "annotator": "al", "start": 0, "end": 2, "label": "a"}], "textgrid", {},
      "cannot be a file name"),
-    ("masks", [{"item": "m", "annotator": "al", "width": 2, "height": 2, "rle": "4", "label": None}], "cvat", {},
-     "holds boxes, polygons, not masks"),
+    ("masks", [{"item": "m", "annotator": "al", "width": 2, "height": 2, "rle": "4", "label": None}], "rttm", {},
+     "holds segments, not masks"),
     ("boxes", BOXES, "coco", {"colour": "red"}, "unknown option 'colour'"),
     ("boxes", BOXES, "pdf", {}, "unknown export format"),
     ("boxes", [{"item": "a", "annotator": "al", "x": 1, "y": 1, "w": None, "h": 1, "label": "dog"}], "csv", {},
