@@ -14,6 +14,8 @@ kind       result (``from_name`` / ``to_name`` options; defaults below)
 boxes      ``rectanglelabels``: x, y, width, height in percent of
            ``original_width``/``original_height``, rotation 0 (label / image)
 polygons   ``polygonlabels``: points in percent, closed (label / image)
+masks      ``brushlabels``: ``format: "rle"``, Label Studio's brush run
+           lengths of the mask's RGBA canvas (label / image)
 spans      ``labels``: start, end (UTF-16 code units, as Label Studio counts),
            text (label / text); ``data.text`` is the document
 segments   ``labels``: start, end in seconds, channel 0 (label / audio)
@@ -27,8 +29,9 @@ a label is written without ``…labels``.
 
 Cannot carry (refused with the option that supplies it): image sizes for
 boxes and polygons (``image_sizes``: percent coordinates need them), the
-documents' texts for spans (``texts``).  Masks are not written (Label
-Studio's brush encoding is not implemented here: use COCO).
+documents' texts for spans (``texts``).  An image that has only empty masks
+has no brush region to give its size, so agreekit's importer leaves its
+saw-nothing rows out (said in the notes).
 """
 from __future__ import annotations
 
@@ -37,14 +40,19 @@ import json
 from ...arrays import name_list
 from ...rows import InputError
 from . import Writer, Written, register_writer
+from ...geometry.rle import decode
+from ...parse.rle import parse_rle
+from ..labelstudio_brush import brush_rle
 from .brat import checked_texts
 from .records import image_sizes as read_sizes
 from .records import grouped, is_empty
 
 NAME = "labelstudio"
-KINDS = ("boxes", "polygons", "spans", "segments")
-TARGET = {"boxes": "image", "polygons": "image", "spans": "text", "segments": "audio"}
-RESULT_TYPE = {"boxes": "rectanglelabels", "polygons": "polygonlabels", "spans": "labels", "segments": "labels"}
+KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+TARGET = {"boxes": "image", "polygons": "image", "masks": "image", "spans": "text", "segments": "audio"}
+RESULT_TYPE = {"boxes": "rectanglelabels", "polygons": "polygonlabels", "masks": "brushlabels", "spans": "labels",
+               "segments": "labels"}
+BARE_TYPE = {"boxes": "rectangle", "polygons": "polygon", "masks": "brush"}  # a region without a label
 
 
 def _utf16(text, offset):
@@ -61,6 +69,9 @@ def _value(kind, record, size, text):
     if kind == "polygons":
         width, height = size
         return {"points": [[x * 100 / width, y * 100 / height] for x, y in g["points"]], "closed": True}
+    if kind == "masks":
+        runs = parse_rle(g["rle"], g["height"], g["width"], line=record.line)
+        return {"format": "rle", "rle": brush_rle(decode(runs, g["height"], g["width"]))}
     if kind == "spans":
         return {"start": _utf16(text, g["start"]), "end": _utf16(text, g["end"]), "text": text[g["start"]:g["end"]]}
     return {"start": g["start"], "end": g["end"], "channel": 0}
@@ -71,8 +82,8 @@ def _result(kind, record, number, names, size, text):
     result_type = RESULT_TYPE[kind]
     if record.label is not None:
         value[result_type] = [record.label]
-    elif kind in ("boxes", "polygons"):
-        result_type = result_type[:-len("labels")]  # "rectangle", "polygon": a region without a label
+    else:
+        result_type = BARE_TYPE.get(kind, result_type)
     result = {"id": f"r{number}", "type": result_type, "from_name": names[0], "to_name": names[1], "value": value}
     if size is not None:
         result.update(original_width=size[0], original_height=size[1], image_rotation=0)
@@ -81,6 +92,8 @@ def _result(kind, record, number, names, size, text):
 
 def _sizes(kind, records, given):
     sizes = read_sizes(given)
+    if kind == "masks":  # a mask carries its image's size
+        sizes.update({r.item: (r.geometry["width"], r.geometry["height"]) for r in records})
     missing = sorted({r.item for r in records} - set(sizes)) if kind in ("boxes", "polygons") else []
     if missing:
         raise InputError("Label Studio writes image regions in percent of the image, whose size the rows do not "
@@ -100,6 +113,15 @@ def _task(kind, item, records, names, sizes, texts, url_prefix):
     return {"id": item, "data": data, "predictions": predictions}
 
 
+def _unsized_empty_masks(kind, records):
+    drawn = {r.item for r in records if not is_empty(r)}
+    empty = sorted({r.item for r in records} - drawn) if kind == "masks" else []
+    if not empty:
+        return []
+    return [f"{len(empty)} image(s) have only empty masks, and Label Studio gives an image's size only with a "
+            f"brush region: agreekit's importer leaves their saw-nothing rows out ({name_list(empty)})"]
+
+
 def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_name=None, url_prefix=""):
     """Label Studio tasks with one prediction per annotator (see the module docstring)."""
     sizes = _sizes(kind, records, image_sizes)
@@ -109,6 +131,7 @@ def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_
              for item, mine in grouped(records, "item").items()]
     text = json.dumps(tasks, indent=1, ensure_ascii=False, allow_nan=False)
     notes = []
+    notes += _unsized_empty_masks(kind, records)
     folders = sorted(r.item for r in records if "/" in r.item or "\\" in r.item) if kind != "spans" else []
     if folders:
         notes.append(f"the importer names an image or audio task after its file name, so {len(set(folders))} "
