@@ -556,3 +556,24 @@ def test_cli_export_carries_span_texts_from_an_import(tmp_path, capsys):
 def _write(path, text):
     path.write_text(text)
     return path
+
+
+ODD_NAMES = ['O"Brien & <co>', "ann, 2", "Zoë 😀", "tab\there"]
+
+
+@pytest.mark.parametrize("format", ["coco", "labelstudio", "cvat", "csv"])
+def test_names_with_quotes_commas_and_markup_survive(format):
+    """Escaping: XML (CVAT), JSON (COCO, Label Studio) and CSV quoting give every name back as it was."""
+    rows = [{"item": f"img {k}, v2.jpg", "annotator": name, "x": 1, "y": 2, "w": 3, "h": 4,
+             "label": f'say "hi" & <{k}>'} for k, name in enumerate(ODD_NAMES[:3])]
+    if format == "csv":
+        assert_same_rows("boxes", _csv_rows(write("boxes", rows, "csv").content), rows)
+        return
+    written = write("boxes", rows, format, image_sizes={r["item"]: SIZE for r in rows})
+    assert_same_rows("boxes", read_back(written, "boxes").rows, rows)
+
+
+def test_segment_labels_with_quotes_survive_textgrid():
+    rows = [{"item": "clip", "annotator": name, "start": 0.5, "end": 1, "label": 'a "quoted" label'}
+            for name in ODD_NAMES[:3]]
+    assert_same_rows("segments", read_back(write("segments", rows, "textgrid"), "segments").rows, rows)
