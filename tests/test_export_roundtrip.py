@@ -577,3 +577,42 @@ def test_segment_labels_with_quotes_survive_textgrid():
     rows = [{"item": "clip", "annotator": name, "start": 0.5, "end": 1, "label": 'a "quoted" label'}
             for name in ODD_NAMES[:3]]
     assert_same_rows("segments", read_back(write("segments", rows, "textgrid"), "segments").rows, rows)
+
+
+# ----------------------------------------------------------------- the labels kind as Label Studio choices
+
+@st.composite
+def label_rows(draw):
+    """Long label rows; an annotator may give one item several labels (a label set)."""
+    pairs = draw(st.lists(st.tuples(st.sampled_from(CLIPS), st.sampled_from(ANNOTATORS)), min_size=1, max_size=8,
+                          unique=True))
+    return [{"item": item, "annotator": annotator, "label": label} for item, annotator in pairs
+            for label in draw(st.sets(st.sampled_from(LABELS), min_size=1, max_size=2))]
+
+
+@PROFILE
+@given(rows=label_rows())
+def test_labels_round_trip_labelstudio(rows):
+    back = read_back(write("labels", rows, "labelstudio"), "labels").rows
+    assert sorted(map(lambda r: (r["item"], r["annotator"], r["label"]), back)) == \
+        sorted((r["item"], r["annotator"], r["label"]) for r in rows)
+
+
+def test_labelstudio_choices_read_as_labels():
+    tasks = [{"id": 1, "data": {"text": "good film"}, "annotations": [
+        {"completed_by": 1, "result": [{"type": "choices", "from_name": "s", "to_name": "text",
+                                        "value": {"choices": ["pos"]}},
+                                       {"type": "labels", "from_name": "ner", "to_name": "text",
+                                        "value": {"start": 0, "end": 4, "text": "good", "labels": ["X"]}}]},
+        {"completed_by": 2, "result": [{"type": "choices", "from_name": "s", "to_name": "text",
+                                        "value": {"choices": ["pos", "neg"]}}]},
+        {"completed_by": 3, "result": []}]}]
+    c = _ls(tasks, kind="labels")
+    assert sorted((r["item"], r["annotator"], r["label"]) for r in c.rows) == [
+        ("1", "1", "pos"), ("1", "2", "neg"), ("1", "2", "pos")]
+    assert c.summary()["skipped"] == {"region or result that is not a choice (reading the labels kind)": 1}
+    assert any(w.startswith("1 annotation(s) hold no choice") for w in c.warnings)
+    tasks[0]["annotations"][1]["result"].append({"type": "rating", "from_name": "stars", "to_name": "text",
+                                                 "value": {"rating": 4}})
+    items = {(r["item"], r["label"]) for r in _ls(tasks, kind="labels").rows}
+    assert ("1:stars", "4") in items and ("1:s", "pos") in items

@@ -13,7 +13,7 @@ JSON_MIN
     ``original_width``/``original_height`` copied into each.
 
 Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
-:mod:`.labelstudio_rows`):
+:mod:`.labelstudio_rows`; choices as the labels kind: :mod:`.labelstudio_choices`):
 
 * The annotator is ``completed_by`` (a user id, or the ``email`` of a user
   object), JSON_MIN's ``annotator``, else the file name; when several files
@@ -55,6 +55,7 @@ from ..arrays import name_list
 from ..rows import InputError
 from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
+from .labelstudio_choices import choice_rows
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
@@ -62,7 +63,7 @@ __all__ = ["Submission", "detect", "read"]
 
 FORMAT = "labelstudio"
 TITLE = "Label Studio JSON"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
 # JSON_MIN keys that are neither task data nor a control tag's values
 MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
                       "drafts", "predictions"})
@@ -367,7 +368,8 @@ def read(sources, kind, predictions="auto", **options):
     sources : list of Source
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
-        boxes, polygons, masks, spans or segments; None to take the one kind
+        boxes, polygons, masks, spans, segments, or labels (the tasks'
+        choices, :mod:`.labelstudio_choices`); None to take the one kind
         the regions hold (an :class:`InputError` lists them when there are
         several).
     predictions : {"auto", "read", "ignore"}
@@ -397,6 +399,8 @@ def read(sources, kind, predictions="auto", **options):
     submissions = _predictions_used(submissions, predictions, notes)
     humans = _name_annotators([s for s in submissions if not s.prediction], sources, notes)
     submissions = _keep_latest(humans + [s for s in submissions if s.prediction], notes)
+    if kind == "labels":  # classifications of whole tasks, not regions
+        return Conversion(FORMAT, kind, choice_rows(submissions, notes), None, notes.warnings(), notes.skipped)
     entries = []
     for submission in submissions:
         with in_file(submission.source):

@@ -53,6 +53,9 @@ MESSAGES = {
     "texts": "{n} task(s) have spans on several texts; each text is an item, named task:text ({examples})",
     "channels": "{n} item(s) have segments on several audio channels; each channel is an item, named "
                 "item#chN ({examples})",
+    "choice tags": "the tasks hold several classification tags ({examples}); each is an item of its own, named "
+                   "item:tag",
+    "no choice": "{n} annotation(s) hold no choice: those annotators did not rate those tasks ({examples})",
 }
 
 

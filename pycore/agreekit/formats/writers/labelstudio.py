@@ -19,6 +19,9 @@ masks      ``brushlabels``: ``format: "rle"``, Label Studio's brush run
 spans      ``labels``: start, end (UTF-16 code units, as Label Studio counts),
            text (label / text); ``data.text`` is the document
 segments   ``labels``: start, end in seconds, channel 0 (label / audio)
+labels     ``choices``: the annotator's labels of the item (several: a
+           label set) (label / text); ``data.text`` is the item's text
+           from ``texts``, else the item's name
 =========  ==================================================================
 
 The task's ``data`` field (``image``, ``text`` or ``audio``) holds the item:
@@ -45,13 +48,14 @@ from ...parse.rle import parse_rle
 from ..labelstudio_brush import brush_rle
 from .brat import checked_texts
 from .records import image_sizes as read_sizes
-from .records import grouped, is_empty
+from .records import grouped, is_empty, item_table
 
 NAME = "labelstudio"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments")
-TARGET = {"boxes": "image", "polygons": "image", "masks": "image", "spans": "text", "segments": "audio"}
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
+TARGET = {"boxes": "image", "polygons": "image", "masks": "image", "spans": "text", "segments": "audio",
+          "labels": "text"}
 RESULT_TYPE = {"boxes": "rectanglelabels", "polygons": "polygonlabels", "masks": "brushlabels", "spans": "labels",
-               "segments": "labels"}
+               "segments": "labels", "labels": "choices"}
 BARE_TYPE = {"boxes": "rectangle", "polygons": "polygon", "masks": "brush"}  # a region without a label
 
 
@@ -90,6 +94,12 @@ def _result(kind, record, number, names, size, text):
     return result
 
 
+def _choices(records, number, names):
+    labels = sorted({r.label for r in records})
+    return {"id": f"{number}_1", "type": "choices", "from_name": names[0], "to_name": names[1],
+            "value": {"choices": labels}}
+
+
 def _sizes(kind, records, given):
     sizes = read_sizes(given)
     if kind == "masks":  # a mask carries its image's size
@@ -104,9 +114,13 @@ def _sizes(kind, records, given):
 
 def _task(kind, item, records, names, sizes, texts, url_prefix):
     data_key = TARGET[kind]
-    data = {data_key: texts[item] if kind == "spans" else f"{url_prefix}{item}"}
+    data = {data_key: texts[item] if kind == "spans" else texts.get(item, item) if kind == "labels"
+            else f"{url_prefix}{item}"}
     predictions = []
     for number, (annotator, mine) in enumerate(grouped(records, "annotator").items(), start=1):
+        if kind == "labels":  # one choices result with every label the annotator gave the item
+            predictions.append({"model_version": annotator, "result": [_choices(mine, number, names)]})
+            continue
         results = [_result(kind, r, f"{number}_{k}", names, sizes.get(item), texts.get(item))
                    for k, r in enumerate((r for r in mine if not is_empty(r)), start=1)]
         predictions.append({"model_version": annotator, "result": results})
@@ -125,14 +139,15 @@ def _unsized_empty_masks(kind, records):
 def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_name=None, url_prefix=""):
     """Label Studio tasks with one prediction per annotator (see the module docstring)."""
     sizes = _sizes(kind, records, image_sizes)
-    texts = checked_texts(texts, records, "Label Studio") if kind == "spans" else {}
+    texts = checked_texts(texts, records, "Label Studio") if kind == "spans" else \
+        item_table(texts, ("item", "text"), "texts") or {}
     names = (str(from_name), str(to_name or TARGET[kind]))
     tasks = [_task(kind, item, mine, names, sizes, texts, url_prefix)
              for item, mine in grouped(records, "item").items()]
     text = json.dumps(tasks, indent=1, ensure_ascii=False, allow_nan=False)
     notes = []
     notes += _unsized_empty_masks(kind, records)
-    folders = sorted(r.item for r in records if "/" in r.item or "\\" in r.item) if kind != "spans" else []
+    folders = sorted(r.item for r in records if "/" in r.item or "\\" in r.item) if TARGET[kind] != "text" else []
     if folders:
         notes.append(f"the importer names an image or audio task after its file name, so {len(set(folders))} "
                      f"item(s) in folders come back without their folders ({name_list(sorted(set(folders)))})")

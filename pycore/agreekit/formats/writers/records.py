@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...kinds.labels.rows import read_judgements
 from ...parse.points import parse_points
 from ...parse.rle import parse_rle
 from ...registry import KINDS
@@ -131,7 +132,7 @@ def read_records(kind, rows):
     ----------
     kind : str
         A kind with geometry the writers know (boxes, polygons, masks, spans,
-        segments).
+        segments), or labels (``geometry`` ``{}``).
     rows : str or list of dict
         What the kind's report takes.
 
@@ -146,6 +147,9 @@ def read_records(kind, rows):
     InputError
         Naming the line, column and value of the first bad field.
     """
+    if kind == "labels":  # long rows or a reliability matrix: the kind's own reader tells them apart
+        judgements = read_judgements(rows).judgements
+        return sorted((Record(j.item, j.annotator, {}, j.label, j.line) for j in judgements), key=Record.key)
     spec = KINDS[kind]
     table = read_table(rows, spec.columns, spec.synonyms, spec.alternatives, required=("item", "annotator"))
     return sorted((_record(kind, row) for row in table), key=Record.key)
