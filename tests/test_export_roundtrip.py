@@ -610,8 +610,13 @@ def test_labelstudio_choices_read_as_labels():
     c = _ls(tasks, kind="labels")
     assert sorted((r["item"], r["annotator"], r["label"]) for r in c.rows) == [
         ("1", "1", "pos"), ("1", "2", "neg"), ("1", "2", "pos")]
-    assert c.summary()["skipped"] == {"region or result that is not a choice (reading the labels kind)": 1}
+    assert c.summary()["skipped"] == {"region, or a result that is not a choice of the task (reading the labels "
+                                      "kind)": 1}
     assert any(w.startswith("1 annotation(s) hold no choice") for w in c.warnings)
+    tasks[0]["annotations"][0]["result"] += [  # a region with its own choice: the region's, not the task's
+        {"id": "r", "type": "rectanglelabels", "value": {"x": 1, "y": 1, "width": 1, "height": 1}},
+        {"id": "r", "type": "choices", "from_name": "s", "to_name": "text", "value": {"choices": ["neg"]}}]
+    assert sorted(r["label"] for r in _ls(tasks, kind="labels").rows if r["annotator"] == "1") == ["pos"]
     tasks[0]["annotations"][1]["result"].append({"type": "rating", "from_name": "stars", "to_name": "text",
                                                  "value": {"rating": 4}})
     items = {(r["item"], r["label"]) for r in _ls(tasks, kind="labels").rows}

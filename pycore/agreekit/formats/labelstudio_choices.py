@@ -4,7 +4,9 @@ A ``choices`` result holds ``value.choices``, the options the annotator
 ticked (several for ``choice="multiple"``): each is one row ``item,
 annotator, label``, so several choices of one annotator are a label set (the
 labels kind's level ``set``).  A ``rating`` result's ``value.rating`` is one
-row with the number as its label.  When the tasks hold several classification
+row with the number as its label.  A choice that shares its ``id`` with a
+region belongs to that region (per-region classification), not to the
+task, and is left out.  When the tasks hold several classification
 tags (``from_name``), each tag is an item of its own, named ``item:tag``.  An
 annotation with no choice did not rate the task (no row, counted); regions
 and other results are left out, each with its reason.  Read only when the
@@ -30,6 +32,12 @@ def is_choice(result):
         return False
     kind = str(result.get("type") or "").lower()
     return kind in FIELDS or (not kind and any(key in value for key in FIELDS) and len(value) <= 2)
+
+
+def _task_choices(results):
+    """The choice results of a task: a choice sharing its ``id`` with a region is that region's, not the task's."""
+    regions = {r.get("id") for r in results if isinstance(r, dict) and not is_choice(r)} - {None}
+    return [r for r in results if is_choice(r) and r.get("id") not in regions]
 
 
 def _labels(submission, result):
@@ -62,15 +70,15 @@ def choice_rows(submissions, notes):
     list of dict
         ``item, annotator, label``.
     """
-    tags = list(dict.fromkeys(r.get("from_name") for s in submissions for r in s.results if is_choice(r)))
+    tags = list(dict.fromkeys(r.get("from_name") for s in submissions for r in _task_choices(s.results)))
     if len(tags) > 1:
         notes.note("choice tags", ", ".join(str(t) for t in tags))
     rows = []
     for submission in submissions:
-        found = [r for r in submission.results if is_choice(r)]
-        for k, result in enumerate(r for r in submission.results if not is_choice(r)):
-            notes.skip(submission.source, f"{submission.where}, result {k}", "region or result that is not a "
-                       "choice (reading the labels kind)")
+        found = _task_choices(submission.results)
+        for k, result in enumerate(r for r in submission.results if not any(r is f for f in found)):
+            notes.skip(submission.source, f"{submission.where}, result {k}", "region, or a result that is not a "
+                       "choice of the task (reading the labels kind)")
         if not found:
             notes.note("no choice", submission.where)
         for result in found:
