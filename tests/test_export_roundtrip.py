@@ -355,10 +355,10 @@ def test_coco_file_by_hand():
         {"id": 2, "file_name": "b.jpg", "width": 30, "height": 40, "rater_list": ["bo"]}]
     assert document["categories"] == [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}]
     assert document["annotations"] == [
-        {"id": 1, "image_id": 1, "rater_id": "al", "iscrowd": 0, "bbox": [0.5, 0.0, 2.0, 2.0], "area": 4.0,
-         "category_id": 1},
-        {"id": 2, "image_id": 2, "rater_id": "bo", "iscrowd": 0, "bbox": [1.0, 2.0, 3.0, 4.0], "area": 12.0,
-         "category_id": 2}]
+        {"id": 1, "image_id": 1, "category_id": 1, "rater_id": "al", "iscrowd": 0, "bbox": [0.5, 0.0, 2.0, 2.0],
+         "area": 4.0},
+        {"id": 2, "image_id": 2, "category_id": 2, "rater_id": "bo", "iscrowd": 0, "bbox": [1.0, 2.0, 3.0, 4.0],
+         "area": 12.0}]
 
 
 def test_coco_mask_area_and_extent():
@@ -621,3 +621,26 @@ def test_labelstudio_choices_read_as_labels():
                                                  "value": {"rating": 4}})
     items = {(r["item"], r["label"]) for r in _ls(tasks, kind="labels").rows}
     assert ("1:stars", "4") in items and ("1:s", "pos") in items
+
+
+# ----------------------------------------------------------------- COCO as pycocotools reads it
+
+@settings(max_examples=15, deadline=None)
+@given(rows=mask_rows())
+def test_coco_masks_as_pycocotools_reads_them(rows, tmp_path_factory):
+    """pycocotools loads the file; each mask's pixels, area and bbox are pycocotools' own of the same runs."""
+    coco_module = pytest.importorskip("pycocotools.coco")
+    mask_utils = pytest.importorskip("pycocotools.mask")
+    path = tmp_path_factory.mktemp("coco") / "masks.json"
+    path.write_text(write("masks", rows, "coco").content)
+    coco = coco_module.COCO(str(path))
+    drawn = [r for r in rows if r["rle"] is not None]
+    assert len(coco.getAnnIds()) == len(drawn)
+    for annotation in coco.loadAnns(coco.getAnnIds()):
+        compressed = coco.annToRLE(annotation)
+        pixels = coco.annToMask(annotation).astype(bool)
+        assert annotation["area"] == int(mask_utils.area(compressed)) == int(pixels.sum())
+        if pixels.any():
+            assert annotation["bbox"] == [int(v) for v in mask_utils.toBbox(compressed)]
+    image = coco.loadImgs(coco.getImgIds())[0]
+    assert image["rater_list"] == sorted({r["annotator"] for r in rows if r["item"] == image["file_name"]})

@@ -13,7 +13,8 @@ pixels and its ``bbox`` their extent.
 Cannot carry: the image sizes of boxes and polygons, which the rows do not
 have and COCO requires (``images[].width/height``): give them in the option
 ``image_sizes`` (item → (width, height)); without them the export is refused.
-A label-less annotation is written without ``category_id``.
+A label-less annotation gets category 0, whose name is empty (pycocotools needs a
+category on every annotation; the importer reads the empty name as no label).
 """
 from __future__ import annotations
 
@@ -88,17 +89,18 @@ def write(kind, records, *, image_sizes=None):
     viewers = {item: sorted({r.annotator for r in mine}) for item, mine in grouped(records, "item").items()}
     labels = sorted({r.label for r in records if r.label is not None})
     category_id = {label: k for k, label in enumerate(labels, start=1)}
+    if any(r.label is None and not is_empty(r) for r in records):
+        category_id[None] = 0  # "no label", first
     images = [{"id": image_id[item], "file_name": item, "width": sizes[item][0], "height": sizes[item][1],
                "rater_list": viewers[item]} for item in items]
     annotations = []
     for record in (r for r in records if not is_empty(r)):
-        annotation = {"id": len(annotations) + 1, "image_id": image_id[record.item], "rater_id": record.annotator,
-                      "iscrowd": 0, **_geometry(kind, record)}
-        if record.label is not None:
-            annotation["category_id"] = category_id[record.label]
-        annotations.append(annotation)
+        annotations.append({"id": len(annotations) + 1, "image_id": image_id[record.item],
+                            "category_id": category_id[record.label], "rater_id": record.annotator, "iscrowd": 0,
+                            **_geometry(kind, record)})
     document = {"info": {"description": "exported by agreekit"}, "images": images,
-                "categories": [{"id": category_id[label], "name": label} for label in labels],
+                "categories": [{"id": k, "name": label or ""} for label, k in sorted(category_id.items(),
+                                                                                          key=lambda c: c[1])],
                 "annotations": annotations}
     text = json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))  # compact, as COCO's are
     return Written(NAME, ((f"{kind}.json", (text + "\n").encode("utf-8")),))
