@@ -448,6 +448,10 @@ REFUSALS = [
     ("boxes", BOXES, "pdf", {}, "unknown export format"),
     ("boxes", [{"item": "a", "annotator": "al", "x": 1, "y": 1, "w": None, "h": 1, "label": "dog"}], "csv", {},
      "'w' is empty"),
+    ("boxes", [{"item": "a", "annotator": "al", "x": 1, "y": 1, "w": -2, "h": 1, "label": "dog"}], "csv", {},
+     "'w' must not be negative"),
+    ("polygons", [{"item": "a", "annotator": "al", "points": "0 0 2 2 2 0 0 2", "label": "dog"}], "coco",
+     {"image_sizes": {"a": (9, 9)}}, "self-intersect|not simple|crosses"),
 ]
 
 

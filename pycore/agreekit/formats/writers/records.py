@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...geometry.polygon_checks import validate_polygons
 from ...kinds.labels.rows import read_judgements
 from ...parse.points import parse_points
 from ...parse.rle import parse_rle
@@ -72,11 +73,14 @@ def _box(row):
         x, y, w, h = min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
     else:
         x, y, w, h = (to_float(row, c) for c in ("x", "y", "w", "h"))
+    for name, value in (("w", w), ("h", h)):
+        if value < 0:
+            raise InputError(f"'{name}' must not be negative", line=row.line, column=name, value=value)
     return {"x": x, "y": y, "w": w, "h": h}
 
 
 def _polygon(row):
-    vertices = parse_points(row.values.get("points"), line=row.line)
+    vertices = validate_polygons([parse_points(row.values.get("points"), line=row.line)], lines=[row.line])[0]
     return {"points": tuple((float(x), float(y)) for x, y in vertices.tolist())}
 
 
