@@ -648,3 +648,20 @@ def test_coco_masks_as_pycocotools_reads_them(rows, tmp_path_factory):
             assert annotation["bbox"] == [int(v) for v in mask_utils.toBbox(compressed)]
     image = coco.loadImgs(coco.getImgIds())[0]
     assert image["rater_list"] == sorted({r["annotator"] for r in rows if r["item"] == image["file_name"]})
+
+
+def test_importers_give_the_image_sizes_back():
+    """COCO, CVAT and Label Studio carry image sizes: the conversion gives them, for the next export."""
+    sizes = {"img_0.jpg": (200, 100)}
+    for format in ("coco", "cvat", "labelstudio"):
+        assert read_back(write("boxes", BOXES, format, image_sizes=sizes), "boxes").image_sizes == sizes
+    assert read_back(write("boxes", BOXES, "cvat"), "boxes").image_sizes is None
+
+
+def test_cli_export_carries_image_sizes_from_an_import(tmp_path, capsys):
+    coco = tmp_path / "boxes.json"
+    coco.write_text(agreekit.export("boxes", BOXES, "coco", image_sizes={"img_0.jpg": (200, 100)}))
+    assert main(["export", "boxes", str(coco), "--to", "labelstudio"]) == 0
+    task = json.loads(capsys.readouterr().out)[0]
+    assert task["predictions"][0]["result"][0]["original_width"] == 200
+    assert main(["boxes", str(coco)]) == 0  # the report takes no image sizes: none are passed to it

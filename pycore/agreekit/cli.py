@@ -122,19 +122,19 @@ PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
 def _rows_from(files, kind, source_format):
-    """``(rows, options from the import, summary lines)``: a CSV/TSV table as text, or a converted export."""
+    """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
     if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
-        return read_text(files[0]), {}, []
+        return read_text(files[0]), None, []
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
             if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
-                return read_text(files[0]), {}, []
+                return read_text(files[0]), None, []
             raise
     conversion = convert(files, format=source_format, kind=kind)
-    return conversion.rows, conversion.options(), _summary_lines(conversion)
+    return conversion.rows, conversion, _summary_lines(conversion)
 
 
 def _summary_lines(conversion):
@@ -181,14 +181,13 @@ def _convert(args):
     return conversion.to_csv().rstrip("\n")
 
 
-def _export_options(args, imported, writer):
-    """The writer's options: from the import (span texts, clip durations), the files given, then ``--option``."""
+def _export_options(args, conversion, writer):
+    """The writer's options: from the import (span texts, clip durations, image sizes), the files given, then
+    ``--option``."""
     known = writer_options(writer)
-    options = {}
-    if "texts" in known and isinstance(imported.get("lengths"), dict):
-        options["texts"] = imported["lengths"]
-    if "durations" in known and imported.get("durations"):
-        options["durations"] = imported["durations"]
+    imported = {} if conversion is None else {"texts": conversion.lengths, "durations": conversion.durations,
+                                               "image_sizes": conversion.image_sizes}
+    options = {name: value for name, value in imported.items() if name in known and value}
     for name in ("image_sizes", "texts", "durations"):
         path = getattr(args, name + "_file")
         if path is not None:
@@ -197,11 +196,11 @@ def _export_options(args, imported, writer):
 
 
 def _export(args):
-    rows, imported, summary = _rows_from(args.file, args.export_kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format)
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     writer = WRITERS[args.target_format]
-    written = write(args.export_kind, rows, args.target_format, **_export_options(args, imported, writer))
+    written = write(args.export_kind, rows, args.target_format, **_export_options(args, conversion, writer))
     for note in written.notes:
         print(f"agreekit: note: {note}", file=sys.stderr)
     content = written.content
@@ -224,7 +223,8 @@ def _run(args):
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
-    rows, imported, summary = _rows_from(args.file, args.kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.kind, args.source_format)
+    imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     report = KINDS[args.kind].function(rows, **{**imported, **options})

@@ -412,7 +412,17 @@ def read(sources, kind, predictions="auto", **options):
         entries.append((submission, regions))
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
-    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped)
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped,
+                      image_sizes=_image_sizes(entries) if kind in ("boxes", "polygons", "masks") else None)
+
+
+def _image_sizes(entries):
+    """item → (original_width, original_height) of its first region that gives them, or None."""
+    sizes = {}
+    for submission, regions in entries:
+        for region in (r for r in regions if r.size is not None):
+            sizes.setdefault(submission.item, tuple(int(v) if float(v).is_integer() else v for v in region.size))
+    return sizes or None
 
 
 register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))
