@@ -376,8 +376,8 @@ def test_labelstudio_percent_and_utf16_offsets_by_hand():
     assert task["data"] == {"image": "/data/local-files/?d=img_0.jpg"}
     foldered = write("boxes", [{**BOXES[0], "item": "train/img_0.jpg"}], "labelstudio",
                      image_sizes={"train/img_0.jpg": (200, 100)})
-    assert "come back without their folders (train/img_0.jpg)" in foldered.notes[0]
-    assert read_back(foldered, "boxes").rows[0]["item"] == "img_0.jpg"
+    assert json.loads(foldered.content)[0]["meta"] == {"item": "train/img_0.jpg"}
+    assert read_back(foldered, "boxes").rows[0]["item"] == "train/img_0.jpg"  # meta.item, not the file name
     prediction = task["predictions"][0]
     assert prediction["model_version"] == "al"
     assert prediction["result"][0]["value"] == {"x": 10.0, "y": 10.0, "width": 25.0, "height": 30.0, "rotation": 0,

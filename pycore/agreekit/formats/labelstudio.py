@@ -30,7 +30,9 @@ Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
   ``"read"`` reads them beside the annotations, ``"ignore"`` never.
 * Two annotations of one annotator on one item: the latest (``updated_at``,
   else ``created_at``, else the last in the files) is kept.
-* The item is the file name of the task's image or audio (without the
+* The item is the task's ``meta.item`` when it has one (agreekit's export
+  writes it: Label Studio keeps a task's ``meta`` through import and export),
+  else the file name of the task's image or audio (without the
   8-character prefix Label Studio gives uploads), else the task id.
 
 References
@@ -281,7 +283,9 @@ def _read_source(source, notes):
             raise InputError(f"{source.name}: task {task}: neither 'annotations' or 'predictions' (JSON export) "
                              "nor 'annotator' (JSON_MIN)", column="annotations")
         to_names = [r.get("to_name") for s in found for r in s.results if isinstance(r, dict)]
-        media.setdefault(task, _media_name(data, to_names))
+        meta = record.get("meta")
+        named = meta.get("item") if isinstance(meta, dict) else None  # agreekit's export names its items there
+        media.setdefault(task, named if isinstance(named, str) and named.strip() else _media_name(data, to_names))
         submissions += found
     names = _item_names(media, notes)
     return [replace(s, item=names[s.task]) for s in submissions]

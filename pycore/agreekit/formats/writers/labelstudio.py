@@ -1,6 +1,6 @@
 """Label Studio JSON writer: one task per item, each annotator's rows as a prediction the user can correct.
 
-Label Studio imports a list of tasks ``{"id", "data", "predictions":
+Label Studio imports a list of tasks ``{"data", "meta", "predictions":
 [{"model_version", "result": [...]}]}`` and shows each prediction as a
 pre-annotation to accept or correct; agreekit's importer reads predictions as
 annotators named after ``model_version`` (:mod:`agreekit.formats.labelstudio`,
@@ -24,10 +24,11 @@ labels     ``choices``: the annotator's labels of the item (several: a
            from ``texts``, else the item's name
 =========  ==================================================================
 
-The task's ``data`` field (``image``, ``text`` or ``audio``) holds the item:
-for images and audio, ``url_prefix`` + the item (e.g. ``/data/local-files/?d=``
-so Label Studio finds the files); the importer names the task after the file
-name in it, and after the task ``id`` (the item) otherwise.  A region without
+The task's ``meta.item`` names the item (Label Studio keeps a task's
+``meta`` through import and export, and agreekit's importer reads it); its
+``data`` field (``image``, ``text`` or ``audio``) holds, for images and
+audio, ``url_prefix`` + the item (e.g. ``/data/local-files/?d=`` so Label
+Studio finds the files).  A region without
 a label is written without ``…labels``.
 
 Cannot carry (refused with the option that supplies it): image sizes for
@@ -121,10 +122,11 @@ def _task(kind, item, records, names, sizes, texts, url_prefix):
         if kind == "labels":  # one choices result with every label the annotator gave the item
             predictions.append({"model_version": annotator, "result": [_choices(mine, number, names)]})
             continue
-        results = [_result(kind, r, f"{number}_{k}", names, sizes.get(item), texts.get(item))
+        size = sizes.get(item) if TARGET[kind] == "image" else None
+        results = [_result(kind, r, f"{number}_{k}", names, size, texts.get(item))
                    for k, r in enumerate((r for r in mine if not is_empty(r)), start=1)]
         predictions.append({"model_version": annotator, "result": results})
-    return {"id": item, "data": data, "predictions": predictions}
+    return {"data": data, "meta": {"item": item}, "predictions": predictions}
 
 
 def _unsized_empty_masks(kind, records):
@@ -145,12 +147,7 @@ def write(kind, records, *, image_sizes=None, texts=None, from_name="label", to_
     tasks = [_task(kind, item, mine, names, sizes, texts, url_prefix)
              for item, mine in grouped(records, "item").items()]
     text = json.dumps(tasks, indent=1, ensure_ascii=False, allow_nan=False)
-    notes = []
-    notes += _unsized_empty_masks(kind, records)
-    folders = sorted(r.item for r in records if "/" in r.item or "\\" in r.item) if TARGET[kind] != "text" else []
-    if folders:
-        notes.append(f"the importer names an image or audio task after its file name, so {len(set(folders))} "
-                     f"item(s) in folders come back without their folders ({name_list(sorted(set(folders)))})")
+    notes = _unsized_empty_masks(kind, records)
     return Written(NAME, ((f"{kind}-labelstudio.json", (text + "\n").encode("utf-8")),), tuple(notes),
                    read_options={"predictions": "read"})
 
