@@ -27,7 +27,7 @@ from ...rows import InputError
 from . import Writer, Written, register_writer
 from .names import safe_file_names
 from .records import image_sizes as read_sizes
-from .records import grouped, is_empty, number_text
+from .records import grouped, is_empty, mask_pixels, number_text
 
 NAME = "cvat"
 KINDS = ("boxes", "polygons", "masks")
@@ -55,11 +55,7 @@ def crop_runs(mask):
 
 
 def _mask(parent, record, common):
-    g = record.geometry
-    runs = parse_rle(g["rle"], g["height"], g["width"], line=record.line)
-    mask = np.repeat(np.arange(len(runs)) % 2 == 1, np.asarray(runs, dtype=np.intp)).reshape(
-        (g["height"], g["width"]), order="F")  # COCO's runs are column-major
-    counts, left, top, width, height = crop_runs(mask)
+    counts, left, top, width, height = crop_runs(mask_pixels(record))
     ElementTree.SubElement(parent, "mask", {**common, "rle": ", ".join(map(str, counts)), "left": str(left),
                                             "top": str(top), "width": str(width), "height": str(height),
                                             "z_order": "0"})

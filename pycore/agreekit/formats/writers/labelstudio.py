@@ -44,12 +44,10 @@ import json
 from ...arrays import name_list
 from ...rows import InputError
 from . import Writer, Written, register_writer
-from ...geometry.rle import decode
-from ...parse.rle import parse_rle
 from ..labelstudio_brush import brush_rle
 from .brat import checked_texts
 from .records import image_sizes as read_sizes
-from .records import grouped, is_empty, item_table
+from .records import grouped, is_empty, item_table, mask_pixels
 
 NAME = "labelstudio"
 KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
@@ -75,8 +73,7 @@ def _value(kind, record, size, text):
         width, height = size
         return {"points": [[x * 100 / width, y * 100 / height] for x, y in g["points"]], "closed": True}
     if kind == "masks":
-        runs = parse_rle(g["rle"], g["height"], g["width"], line=record.line)
-        return {"format": "rle", "rle": brush_rle(decode(runs, g["height"], g["width"]))}
+        return {"format": "rle", "rle": brush_rle(mask_pixels(record))}
     if kind == "spans":
         return {"start": _utf16(text, g["start"]), "end": _utf16(text, g["end"]), "text": text[g["start"]:g["end"]]}
     return {"start": g["start"], "end": g["end"], "channel": 0}

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...geometry.polygon_checks import validate_polygons
 from ...kinds.labels.rows import read_judgements
 from ...parse.points import parse_points
@@ -205,6 +207,15 @@ def image_sizes(value):
 def number_or_int(value):
     """``value`` as an int when whole (pixel sizes), else as a float."""
     return int(value) if float(value).is_integer() else float(value)
+
+
+def mask_pixels(record):
+    """The boolean ``(height, width)`` mask of a mask record's COCO runs (column-major, background first)."""
+    g = record.geometry
+    runs = parse_rle(g["rle"], g["height"], g["width"], line=record.line)
+    # np.intp counts: np.repeat cannot cast int64 counts to Pyodide's 32-bit index type
+    return np.repeat(np.arange(len(runs)) % 2 == 1, np.asarray(runs, dtype=np.intp)).reshape(
+        (g["height"], g["width"]), order="F")
 
 
 def grouped(records, *fields):
