@@ -1,8 +1,10 @@
 """agreekit CSV: the rows under the kind's canonical column names, sorted.
 
 Every kind's rows, in the columns the kind's report and the page's paste box
-read (``item, annotator, x, y, w, h, label`` for boxes, …; box corners and a
-cuboid's yaw stay in the column set they came in).  The rows are sorted by
+read (``item, annotator, x, y, w, h, label`` for boxes, …): box corners are
+written as ``x, y, w, h``, polygon points as ``x1 y1 x2 y2 …``; the kinds
+without geometry the writers know keep the column set they came in (a
+cuboid's yaw).  The rows are sorted by
 their values, so the file does not depend on the order of the input rows.
 A labels matrix (one column per annotator) is written in the long form
 ``item, annotator, label``.
