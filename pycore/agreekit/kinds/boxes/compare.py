@@ -12,4 +12,5 @@ def box_kind(boxes, distance, potato=False):
         similarity=lambda idx: iou(boxes[idx], boxes[idx]),
         paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
         distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
+        similarity_block=lambda rows, cols: iou(boxes[rows], boxes[cols]),
     )

@@ -37,4 +37,5 @@ def cuboid_kind(cuboids):
         similarity=lambda idx: iou_matrix(cuboids[idx], cuboids[idx]),
         paired_distance=paired_distance,
         distance_block=lambda rows, cols: 1.0 - iou_matrix(cuboids[rows], cuboids[cols]),
+        similarity_block=lambda rows, cols: iou_matrix(cuboids[rows], cuboids[cols]),
     )

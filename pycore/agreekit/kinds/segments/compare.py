@@ -92,7 +92,9 @@ def segment_kind(start, end, rule):
     ObjectKind
     """
     return ObjectKind(similarity=lambda idx: temporal_iou(start[idx], end[idx], start[idx], end[idx], rule),
-                      paired_distance=None, distance_block=None)
+                      paired_distance=None, distance_block=None,
+                      similarity_block=lambda rows, cols: temporal_iou(start[rows], end[rows], start[cols], end[cols],
+                                                                       rule))
 
 
 class PairBlocks(NamedTuple):

@@ -1,0 +1,87 @@
+"""Large items of the object engine: similarity by blocks, matches from the pairs that reach the threshold.
+
+An item of at most :data:`~agreekit.object_sets.DENSE_ITEM_OBJECTS` objects gets
+its square similarity matrix, all annotators together, and the engine slices it
+(the fast path of ordinary items).  A larger item (thousands of boxes or
+segments on one image or clip) never does: each annotator pair's block is
+computed when it is matched, and a block of more than :data:`DENSE_PAIRS` pairs
+is not kept either: it is computed :data:`CHUNK_PAIRS` pairs at a time and
+only the pairs at or above the threshold (the only ones ``optimal`` may match)
+are kept and matched (:func:`agreekit.matching.match_allowed`).  Peak memory
+then grows with the objects and the pairs that reach the threshold, not with
+their square.  Potato's mode assigns over all pairs, so it keeps the dense
+block of each annotator pair (n_a × n_b, never the item's n × n).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .matching import block_clusters, match, match_allowed
+
+DENSE_PAIRS = 1 << 22   # an annotator pair's block of at most this many pairs (32 MB of doubles) is dense
+CHUNK_PAIRS = 1 << 20   # pairs per chunk when a larger block is scanned for the pairs that reach the threshold
+
+
+@dataclass(frozen=True)
+class LargeItem:
+    """An item too large for its square similarity: its objects compared block by block (local indices)."""
+
+    start: int
+    block: Callable   # (rows, cols) global indices -> similarity block
+
+    def similarity(self, rows, cols):
+        """Similarity of objects ``rows`` × ``cols`` (local indices): (len(rows) × len(cols))."""
+        return self.block(np.asarray(rows, dtype=np.intp) + self.start, np.asarray(cols, dtype=np.intp) + self.start)
+
+    def allowed_pairs(self, rows, cols, threshold):
+        """``(r, c, s)``: the pairs ``rows[r]`` × ``cols[c]`` with similarity s ≥ ``threshold``, by row."""
+        step = max(1, CHUNK_PAIRS // max(1, len(cols)))
+        found_r, found_c, found_s = [], [], []
+        for low in range(0, len(rows), step):
+            sim = self.similarity(rows[low:low + step], cols)
+            r, c = np.nonzero(sim >= threshold)
+            found_r.append(r + low)
+            found_c.append(c)
+            found_s.append(sim[r, c])
+        if not found_r:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), np.zeros(0)
+        return (np.concatenate(found_r).astype(np.intp), np.concatenate(found_c).astype(np.intp),
+                np.concatenate(found_s))
+
+    def reaches(self, rows, cols, threshold):
+        """Whether objects ``rows`` × ``cols`` reach ``threshold``: a bool block, computed in chunks."""
+        out = np.zeros((len(rows), len(cols)), dtype=bool)
+        step = max(1, CHUNK_PAIRS // max(1, len(cols)))
+        for low in range(0, len(rows), step):
+            out[low:low + step] = self.similarity(rows[low:low + step], cols) >= threshold
+        return out
+
+
+def block_matches(item, labels, rows, cols, threshold, mode):
+    """The one-to-one matches of objects ``rows`` × ``cols`` (local indices) of a :class:`LargeItem`:
+    ``(r, c, similarity)``, positions into ``rows`` and ``cols``, ordered by row.
+
+    ``labels``: the item's :class:`~agreekit.object_sets.ItemLabels`.  The dense block
+    and :func:`agreekit.matching.match` up to :data:`DENSE_PAIRS` pairs and in Potato's mode,
+    else the allowed pairs and :func:`agreekit.matching.match_allowed`.
+    """
+    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    if mode == "potato" or len(rows) * len(cols) <= DENSE_PAIRS:
+        sim = item.similarity(rows, cols)
+        r, c = match(sim, threshold, mode, labels.block(rows, cols))
+        return r, c, sim[r, c]
+    r, c, s = item.allowed_pairs(rows, cols, threshold)
+    keep = match_allowed(r, c, s, (len(rows), len(cols)), labels.pairs(rows[r], cols[c]))
+    return r[keep], c[keep], s[keep]
+
+
+def large_item_clusters(item, labels, members, threshold, mode):
+    """:func:`agreekit.matching.clusters` of a :class:`LargeItem` (``members``: local indices per annotator)."""
+    def match_block(objects, founders):
+        r, c, _ = block_matches(item, labels, objects, founders, threshold, mode)
+        return r, c
+
+    return block_clusters(members, match_block, lambda f, o: item.reaches(f, o, threshold), mode)

@@ -1,0 +1,133 @@
+"""Large items of the object engine (issue 27): block by block, the same report as the square matrices.
+
+The limits of :mod:`agreekit.object_blocks` are lowered so that small random items
+take the blocked path (per annotator pair, chunked, matched from the pairs that reach
+the threshold), and every report must equal the one of the square matrices.
+"""
+import numpy as np
+import pytest
+
+import agreekit
+from agreekit import matching, object_blocks, object_sets
+from same_report import assert_same
+
+LABELS = ("a", "b", "c")
+
+
+def crowded_boxes(seed, n_items=3, n_annotators=3, n_objects=40):
+    """Boxes of a few crowded items: the same objects with edge noise, some missed, some drawn twice,
+    on a small canvas so that neighbours compete for matches.  Exact ties (identical boxes) are left
+    out: among equally good matchings the blocked path may choose another (matching.match_allowed)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in range(n_items):
+        truth = np.column_stack([rng.uniform(0, 20, (n_objects, 2)), rng.uniform(1, 4, (n_objects, 2))])
+        labels = rng.integers(len(LABELS), size=n_objects)
+        for a in range(n_annotators):
+            noisy = truth + rng.normal(0, 0.15, truth.shape) * np.tile(truth[:, 2:], 2)
+            keep = rng.random(n_objects) >= 0.1
+            twice = rng.integers(n_objects, size=3)  # drawn twice, a little apart (no exact ties)
+            again = noisy[twice] + rng.normal(0, 0.05, (3, 4))
+            drawn_labels = np.concatenate([labels[keep], labels[twice]]).tolist()
+            for (x, y, w, h), label in zip(np.vstack([noisy[keep], again]).tolist(), drawn_labels):
+                label = rng.integers(len(LABELS)) if rng.random() < 0.15 else label
+                rows.append({"item": f"i{item}", "annotator": f"ann{a}", "x": x, "y": y, "w": abs(w), "h": abs(h),
+                             "label": LABELS[label]})
+    return rows
+
+
+def crowded_segments(seed, n_items=2, n_annotators=3, n_events=50):
+    """Segments of a few crowded clips: jittered copies of the same events, overlapping neighbours."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in range(n_items):
+        start = np.sort(rng.uniform(0, 60, n_events))
+        length = rng.uniform(0.5, 3.0, n_events)
+        labels = rng.integers(len(LABELS), size=n_events)
+        for a in range(n_annotators):
+            for k in np.flatnonzero(rng.random(n_events) >= 0.1).tolist():
+                s = max(0.0, start[k] + rng.normal(0, 0.3))
+                rows.append({"item": f"c{item}", "annotator": f"ann{a}", "start": s,
+                             "end": s + max(0.05, length[k] + rng.normal(0, 0.3)), "label": LABELS[labels[k]]})
+    return rows
+
+
+def blocked(monkeypatch):
+    """Every item of more than 10 objects is large, every annotator pair above 50 pairs sparse."""
+    monkeypatch.setattr(object_sets, "DENSE_ITEM_OBJECTS", 10)
+    monkeypatch.setattr(object_blocks, "DENSE_PAIRS", 50)
+    monkeypatch.setattr(object_blocks, "CHUNK_PAIRS", 64)
+
+
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_boxes_blocked_equal_square(monkeypatch, seed, match):
+    rows = crowded_boxes(seed)
+    dense = agreekit.boxes(rows, match=match, bootstrap=50).to_dict()
+    blocked(monkeypatch)
+    assert_same(agreekit.boxes(rows, match=match, bootstrap=50).to_dict(), dense)
+
+
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+def test_segments_blocked_equal_square(monkeypatch, match):
+    rows = crowded_segments(3)
+    dense = agreekit.segments(rows, match=match, bootstrap=50).to_dict()
+    blocked(monkeypatch)
+    assert_same(agreekit.segments(rows, match=match, bootstrap=50).to_dict(), dense)
+
+
+def test_blocked_path_taken_for_large_items(monkeypatch):
+    """Above the limits no item gets its square similarity and pairs are matched from the allowed pairs."""
+    from agreekit import objects
+    seen = {"items": [], "sparse": 0}
+    item_similarities, match_allowed = objects.item_similarities, object_blocks.match_allowed
+
+    def spying_items(*args):
+        out = item_similarities(*args)
+        seen["items"] += [type(item) for item in out]
+        return out
+
+    def spying_match(*args):
+        seen["sparse"] += 1
+        return match_allowed(*args)
+
+    monkeypatch.setattr(objects, "item_similarities", spying_items)
+    monkeypatch.setattr(object_blocks, "match_allowed", spying_match)
+    blocked(monkeypatch)
+    agreekit.boxes(crowded_boxes(4), bootstrap=0)
+    assert seen["items"] and set(seen["items"]) == {object_blocks.LargeItem}
+    assert seen["sparse"] > 0
+
+
+def random_block(rng, n, m, ties):
+    """A similarity block where objects compete; with ``ties`` values on a coarse grid (exact ties)."""
+    sim = rng.random((n, m)) * (rng.random((n, m)) < 0.3)
+    return np.round(sim * 4) / 4 if ties else sim
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_match_allowed_equals_dense_match(seed):
+    rng = np.random.default_rng(seed)
+    n, m = rng.integers(1, 30, size=2)
+    sim = random_block(rng, n, m, ties=False)
+    same = rng.random((n, m)) < 0.5
+    r, c = np.nonzero(sim >= 0.5)
+    keep = matching.match_allowed(r, c, sim[r, c], (n, m), same[r, c])
+    dense = matching.match(sim, 0.5, "optimal", same)
+    assert np.array_equal(r[keep], dense[0]) and np.array_equal(c[keep], dense[1])
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_match_allowed_with_ties_is_as_good(seed):
+    """With exact ties the matching is as good as the dense one: as many pairs, the same total similarity
+    and the same number of same-label pairs (which pairs is the solver's choice among equals)."""
+    rng = np.random.default_rng(seed)
+    n, m = rng.integers(5, 30, size=2)
+    sim = random_block(rng, n, m, ties=True)
+    same = rng.random((n, m)) < 0.5
+    r, c = np.nonzero(sim >= 0.5)
+    keep = matching.match_allowed(r, c, sim[r, c], (n, m), same[r, c])
+    rows, cols = matching.match(sim, 0.5, "optimal", same)
+    assert len(keep) == len(rows) and len(set(r[keep].tolist())) == len(keep) == len(set(c[keep].tolist()))
+    assert sim[r[keep], c[keep]].sum() == pytest.approx(sim[rows, cols].sum(), abs=1e-12)
+    assert same[r[keep], c[keep]].sum() == same[rows, cols].sum()
