@@ -131,3 +131,37 @@ def test_match_allowed_with_ties_is_as_good(seed):
     assert len(keep) == len(rows) and len(set(r[keep].tolist())) == len(keep) == len(set(c[keep].tolist()))
     assert sim[r[keep], c[keep]].sum() == pytest.approx(sim[rows, cols].sum(), abs=1e-12)
     assert same[r[keep], c[keep]].sum() == same[rows, cols].sum()
+
+
+def kinds_with_candidates(rng):
+    """A box kind and a segment kind over random, partly touching and zero-length, objects."""
+    from agreekit.kinds.boxes.compare import box_kind
+    from agreekit.kinds.segments.compare import segment_kind
+    boxes = np.round(np.column_stack([rng.uniform(0, 10, (80, 2)), rng.uniform(0, 3, (80, 2))]), 1)
+    start = np.round(rng.uniform(0, 20, 80), 1)
+    end = start + np.round(rng.uniform(0, 2, 80), 1) * (rng.random(80) < 0.8)
+    return box_kind(boxes, "giou"), segment_kind(start, end, "default")
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("threshold", [1e-9, 0.3, 0.5])
+def test_candidates_find_every_allowed_pair(seed, threshold):
+    """The kinds' candidate pairs (a sweep) give the same allowed pairs, bit for bit, as the whole block."""
+    rng = np.random.default_rng(seed)
+    for kind in kinds_with_candidates(rng):
+        rows, cols = np.arange(0, 40), np.arange(40, 80)
+        swept = object_blocks.LargeItem(0, kind.block, kind.candidates).allowed_pairs(rows, cols, threshold)
+        whole = object_blocks.LargeItem(0, kind.block).allowed_pairs(rows, cols, threshold)
+        assert len(whole[0]) > 0
+        for x, y in zip(swept, whole):
+            assert np.array_equal(x, y)
+
+
+def test_overlapping_pairs_is_every_meeting_pair():
+    from agreekit.geometry.intervals import overlapping_pairs
+    rng = np.random.default_rng(9)
+    low_a, low_b = rng.integers(0, 30, 50).astype(float), rng.integers(0, 30, 60).astype(float)
+    high_a, high_b = low_a + rng.integers(0, 5, 50), low_b + rng.integers(0, 8, 60)
+    r, c = overlapping_pairs(low_a, high_a, low_b, high_b, chunk=7)
+    meet = (low_a[:, None] <= high_b[None, :]) & (low_b[None, :] <= high_a[:, None])
+    assert np.array_equal(np.column_stack([r, c]), np.argwhere(meet))

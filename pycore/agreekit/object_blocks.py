@@ -31,13 +31,21 @@ class LargeItem:
 
     start: int
     block: Callable   # (rows, cols) global indices -> similarity block
+    candidates: Callable = None   # (rows, cols) global -> (r, c, s): the pairs that may reach similarity > 0
 
     def similarity(self, rows, cols):
         """Similarity of objects ``rows`` × ``cols`` (local indices): (len(rows) × len(cols))."""
         return self.block(np.asarray(rows, dtype=np.intp) + self.start, np.asarray(cols, dtype=np.intp) + self.start)
 
     def allowed_pairs(self, rows, cols, threshold):
-        """``(r, c, s)``: the pairs ``rows[r]`` × ``cols[c]`` with similarity s ≥ ``threshold``, by row."""
+        """``(r, c, s)``: the pairs ``rows[r]`` × ``cols[c]`` with similarity s ≥ ``threshold``, by row:
+        from the kind's candidates (pairs that may overlap) when it has them and the threshold is
+        positive, else from the whole block in chunks."""
+        if self.candidates is not None and threshold > 0:
+            r, c, s = self.candidates(np.asarray(rows, dtype=np.intp) + self.start,
+                                      np.asarray(cols, dtype=np.intp) + self.start)
+            keep = s >= threshold
+            return r[keep].astype(np.intp), c[keep].astype(np.intp), s[keep]
         step = max(1, CHUNK_PAIRS // max(1, len(cols)))
         found_r, found_c, found_s = [], [], []
         for low in range(0, len(rows), step):

@@ -60,6 +60,7 @@ class ObjectKind:
     paired_distance: Callable   # (ia, ib) -> distances of pairs (ia[k], ib[k])
     distance_block: Callable    # (rows, cols) -> (len(rows) × len(cols)) distances
     similarity_block: Callable = None  # (rows, cols) -> (len(rows) × len(cols)) similarities
+    candidates: Callable = None  # (rows, cols) -> (r, c, s): every pair that may have similarity > 0, with it
 
     def block(self, rows, cols):
         """Similarity of objects ``rows`` × ``cols``: the kind's own block, else cut from its square."""
@@ -117,7 +118,7 @@ def item_similarities(objects, kind):
     for i in range(objects.n_items):
         start, stop = objects.offsets[i], objects.offsets[i + 1]
         if stop - start > object_sets.DENSE_ITEM_OBJECTS:
-            out.append(LargeItem(int(start), kind.block))
+            out.append(LargeItem(int(start), kind.block, kind.candidates))
         else:
             out.append(kind.similarity(np.arange(start, stop)) if stop > start else np.zeros((0, 0)))
     return out

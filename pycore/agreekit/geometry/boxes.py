@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .. import runtime
+from . import intervals
 
 DISTANCES = ("giou", "iou", "centroid")
 
@@ -73,6 +74,22 @@ def iou_matrix(a, b):
     """IoU of every box in ``a`` (n × 4) with every box in ``b`` (m × 4): (n × m)."""
     pa, pb = _parts(a), _parts(b)
     return _iou([p[:, None] for p in pa], [p[None, :] for p in pb])
+
+
+def paired_iou(a, b):
+    """IoU of box ``a[k]`` with box ``b[k]`` for each k: the arithmetic of :func:`iou_matrix`, bit for bit."""
+    return _iou(_parts(a), _parts(b))
+
+
+def overlapping_pairs(a, b):
+    """``(r, c)``: every pair of boxes ``a[r]``, ``b[c]`` that may overlap (closed, with a slack of
+    1e-9 of the coordinates' scale for rounding), by r then c: a superset of the pairs with IoU > 0."""
+    a = np.asarray(a, dtype=float).reshape(-1, 4)
+    b = np.asarray(b, dtype=float).reshape(-1, 4)
+    slack = 1e-9 * (1.0 + max(float(np.abs(a).max(initial=0.0)), float(np.abs(b).max(initial=0.0))))
+    r, c = intervals.overlapping_pairs(a[:, 0] - slack, a[:, 0] + a[:, 2] + slack, b[:, 0], b[:, 0] + b[:, 2])
+    keep = (a[r, 1] - slack <= b[c, 1] + b[c, 3]) & (b[c, 1] <= a[r, 1] + a[r, 3] + slack)
+    return r[keep], c[keep]
 
 
 def potato_iou_matrix(a, b):
