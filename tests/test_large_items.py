@@ -165,3 +165,20 @@ def test_overlapping_pairs_is_every_meeting_pair():
     r, c = overlapping_pairs(low_a, high_a, low_b, high_b, chunk=7)
     meet = (low_a[:, None] <= high_b[None, :]) & (low_b[None, :] <= high_a[:, None])
     assert np.array_equal(np.column_stack([r, c]), np.argwhere(meet))
+
+
+def test_unitizing_observed_sums_in_blocks(monkeypatch):
+    """α_U's observed disagreement in blocks of a few (unit, other observer) rows equals one block."""
+    from agreekit.measures import unitizing
+    rng = np.random.default_rng(11)
+    n_observers, per = 7, 6
+    item = np.zeros(n_observers * per, dtype=np.intp)
+    observer = np.repeat(np.arange(n_observers), per)
+    start = np.tile(np.arange(per) * 10.0, n_observers) + rng.integers(0, 3, n_observers * per)
+    end = start + rng.integers(1, 6, n_observers * per)
+    continua = unitizing.Continua.of(item, start, end, observer, rng.integers(0, 2, len(item)), [80.0],
+                                     [n_observers + 1], 2)
+    whole = unitizing.observed_sums(continua)
+    monkeypatch.setattr(unitizing, "BLOCK_ELEMENTS", 5)
+    assert whole.sum() > 0
+    assert np.allclose(unitizing.observed_sums(continua), whole, rtol=1e-13, atol=0)
