@@ -182,3 +182,14 @@ def test_unitizing_observed_sums_in_blocks(monkeypatch):
     monkeypatch.setattr(unitizing, "BLOCK_ELEMENTS", 5)
     assert whole.sum() > 0
     assert np.allclose(unitizing.observed_sums(continua), whole, rtol=1e-13, atol=0)
+
+
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+def test_item_detail_of_a_large_item(monkeypatch, match):
+    """The item view matches a large item by blocks too, with the same matches."""
+    rows = crowded_boxes(5, n_items=2)
+    detail = agreekit.KINDS["boxes"].item_detail
+    dense = detail.detail(detail.setup(rows, match=match), "i1")
+    blocked(monkeypatch)
+    assert dense["matches"]
+    assert_same(detail.detail(detail.setup(rows, match=match), "i1"), dense)
