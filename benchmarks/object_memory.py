@@ -6,6 +6,8 @@ Goal: memory grows with the annotations, not with their square:
   4,000 small objects with edge noise of 4% of their size, 5% missed, 5% spurious): < 500 MB;
 * ``segments-10k``: one clip, 2 annotators × 10,000 segments each (the same events with
   jittered boundaries, σ = 0.3 of a 1–3 s event): < 1 GB and ≤ 30 s;
+* ``boxes-4k-potato``: ``boxes-4k`` in Potato's mode, which assigns over all pairs and so keeps
+  each annotator pair's dense block (4,000 × 4,000, never the item's 8,000 × 8,000);
 * ``spans-1000``: :mod:`pair_memory`'s span case with 1,000 annotators, each marking 20
   entities on one document of 2,000 characters (α_U meets every unit with every other
   observer: 20 million rows): < 1 GB;
@@ -30,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ("boxes-4k", "segments-10k", "spans-1000")
+CASES = ("boxes-4k", "boxes-4k-potato", "segments-10k", "spans-1000")
 LABELS = ("car", "person", "bike", "dog")
 
 
@@ -73,8 +75,8 @@ def crowded_segments(n=10000, annotators=2, seed=6):
 def run_case(case):
     """Build the case's rows, run its report, print ``{"seconds": …}`` (the child side)."""
     import agreekit
-    if case == "boxes-4k":
-        rows, report, kwargs = crowded_boxes(), agreekit.boxes, {}
+    if case.startswith("boxes-4k"):
+        rows, report, kwargs = crowded_boxes(), agreekit.boxes, {"match": "potato"} if "potato" in case else {}
     elif case == "segments-10k":
         rows, report, kwargs = crowded_segments(), agreekit.segments, {}
     else:

@@ -14,6 +14,10 @@ Two modes (``docs/potato-differences.md`` §2–3; the differences are deliberat
   engine makes canonical (sorted by geometry, then label), so the result does
   not depend on the order of the input rows.  When the allowed pairs share no
   object (most annotator pairs), they are that matching and none is solved.
+  Blocks too large to hold (:mod:`agreekit.object_blocks`) are solved from
+  their allowed pairs alone, component by component (:func:`match_allowed`):
+  the same matching, except that among matchings equally good to the last bit
+  (exact duplicates) the solver's choice is made within each component.
 * ``potato`` — Potato 2.8: ``linear_sum_assignment`` on 1 − s over all pairs,
   then drop assigned pairs below the threshold.  A sub-threshold pairing can
   thereby displace a valid match.
