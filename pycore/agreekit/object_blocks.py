@@ -37,6 +37,14 @@ class LargeItem:
         """Similarity of objects ``rows`` × ``cols`` (local indices): (len(rows) × len(cols))."""
         return self.block(np.asarray(rows, dtype=np.intp) + self.start, np.asarray(cols, dtype=np.intp) + self.start)
 
+    def dense(self, rows, cols):
+        """:meth:`similarity`, filled :data:`CHUNK_PAIRS` pairs at a time (so the kind's temporaries stay small)."""
+        out = np.empty((len(rows), len(cols)))
+        step = max(1, CHUNK_PAIRS // max(1, len(cols)))
+        for low in range(0, len(rows), step):
+            out[low:low + step] = self.similarity(rows[low:low + step], cols)
+        return out
+
     def allowed_pairs(self, rows, cols, threshold):
         """``(r, c, s)``: the pairs ``rows[r]`` × ``cols[c]`` with similarity s ≥ ``threshold``, by row:
         from the kind's candidates (pairs that may overlap) when it has them and the threshold is
@@ -78,8 +86,8 @@ def block_matches(item, labels, rows, cols, threshold, mode):
     """
     rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
     if mode == "potato" or len(rows) * len(cols) <= DENSE_PAIRS:
-        sim = item.similarity(rows, cols)
-        r, c = match(sim, threshold, mode, labels.block(rows, cols))
+        sim = item.dense(rows, cols)
+        r, c = match(sim, threshold, mode, None if mode == "potato" else labels.block(rows, cols))
         return r, c, sim[r, c]
     r, c, s = item.allowed_pairs(rows, cols, threshold)
     keep = match_allowed(r, c, s, (len(rows), len(cols)), labels.pairs(rows[r], cols[c]))
