@@ -118,7 +118,7 @@ def overlapping_pairs(low_a, high_a, low_b, high_b, chunk=1 << 20):
     sorted_low = low_b[order]
     first = np.searchsorted(sorted_low, low_a - float(np.max(high_b - low_b)), side="left")
     counts = np.maximum(np.searchsorted(sorted_low, high_a, side="right") - first, 0)
-    ends = np.cumsum(counts)
+    ends = np.cumsum(counts, dtype=np.int64)  # n·m may outgrow a 32-bit intp (Pyodide)
     found_r, found_c, row = [], [], 0
     while row < len(low_a):  # rows in groups of about ``chunk`` looked-at pairs (at least one row)
         stop = max(row + 1, int(np.searchsorted(ends, ends[row] - counts[row] + chunk, side="right")))

@@ -199,7 +199,7 @@ def observed_sums(continua):
     # Every unit against every other observer of its item, in blocks of about BLOCK_ELEMENTS (unit, other
     # observer) rows: with m observers there are U·(m − 1) of them, which must not all be held at once.
     per_unit = c.item_observers[item].astype(np.intp)
-    ends = np.cumsum(per_unit)
+    ends = np.cumsum(per_unit, dtype=np.int64)  # U·m may outgrow a 32-bit intp (Pyodide)
     low = 0
     while low < len(start):
         high = max(low + 1, int(np.searchsorted(ends, ends[low] - per_unit[low] + BLOCK_ELEMENTS, side="right")))
