@@ -16,13 +16,15 @@ Goal: memory grows with the annotations, not with their square:
 Each case runs in a fresh interpreter with one BLAS thread and a capped address space
 (``--limit-gb``, 12 by default), which reports its peak resident set size (``ru_maxrss``,
 which includes building the rows) and the report's wall time.  ``--compare REV`` also runs
-the cases on the package as of git revision ``REV`` (``git archive``), side by side.
+the cases on the package as of git revision ``REV`` (``git archive``), side by side;
+``--repeats N`` prints the medians of N runs.
 
-    PYTHONPATH=pycore python3 benchmarks/object_memory.py [--compare REV] [--cases boxes-4k,segments-10k]
+    PYTHONPATH=pycore python3 benchmarks/object_memory.py [--compare REV] [--repeats 3] [--cases boxes-4k,...]
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -139,6 +141,7 @@ def main(argv=None):
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated: " + ", ".join(CASES))
     parser.add_argument("--limit-gb", type=float, default=12.0, help="address-space cap of each case")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a case is stopped")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per case and package (medians printed)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         packages = [("after", ROOT / "pycore")]
@@ -146,7 +149,17 @@ def main(argv=None):
             packages.insert(0, ("before", old_package(args.compare, folder)))
         for case in [c for c in args.cases.split(",") if c]:
             for label, pycore in packages:
-                _line(label, case, measure(case, pycore, args.limit_gb, args.timeout))
+                runs = [measure(case, pycore, args.limit_gb, args.timeout) for _ in range(args.repeats)]
+                _line(label, case, median_run(runs))
+
+
+def median_run(runs):
+    """The last run's figures with the medians of its peak and times over ``runs``."""
+    out = dict(runs[-1])
+    for key in ("peak_mb", "wall_seconds", "seconds"):
+        if all(key in run for run in runs):
+            out[key] = statistics.median(run[key] for run in runs)
+    return out
 
 
 if __name__ == "__main__":
