@@ -193,3 +193,31 @@ def test_item_detail_of_a_large_item(monkeypatch, match):
     blocked(monkeypatch)
     assert dense["matches"]
     assert_same(detail.detail(detail.setup(rows, match=match), "i1"), dense)
+
+
+def test_cuboids_blocked_equal_square(monkeypatch):
+    """A kind without candidates (cuboids) scans its large blocks in chunks: the same report."""
+    rng = np.random.default_rng(12)
+    rows = []
+    for a in range(3):
+        for k in range(30):
+            cx, cy = (k % 6) * 1.5 + rng.normal(0, 0.2), (k // 6) * 1.5 + rng.normal(0, 0.2)
+            angle = rng.normal(0, 0.2)
+            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
+                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
+                         "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
+    rows += [{**row, "item": "other"} for row in rows[:40]]
+    dense = agreekit.cuboids(rows, bootstrap=20).to_dict()
+    assert dense["n_matched_pairs"] > 0
+    blocked(monkeypatch)
+    assert_same(agreekit.cuboids(rows, bootstrap=20).to_dict(), dense)
+
+
+def test_object_kind_block_defaults_to_the_square():
+    """A kind that gives only its square similarity still answers rectangular blocks."""
+    from agreekit.objects import ObjectKind
+    points = np.random.default_rng(13).random(9)
+    kind = ObjectKind(similarity=lambda idx: 1.0 - np.abs(points[idx][:, None] - points[idx][None, :]),
+                      paired_distance=None, distance_block=None)
+    rows, cols = np.array([4, 1, 7]), np.array([0, 8])
+    assert np.array_equal(kind.block(rows, cols), 1.0 - np.abs(points[rows][:, None] - points[cols][None, :]))
