@@ -7,7 +7,8 @@ Goal: memory grows with the annotations, not with their square:
 * ``segments-10k``: one clip, 2 annotators × 10,000 segments each (the same events with
   jittered boundaries, σ = 0.3 of a 1–3 s event): < 1 GB and ≤ 30 s;
 * ``boxes-4k-potato``: ``boxes-4k`` in Potato's mode, which assigns over all pairs and so keeps
-  each annotator pair's dense block (4,000 × 4,000, never the item's 8,000 × 8,000);
+  each annotator pair's dense block (4,000 × 4,000, never the item's 8,000 × 8,000), and
+  ``segments-10k-potato`` likewise (10,000 × 10,000: 800 MB of doubles);
 * ``spans-1000``: :mod:`pair_memory`'s span case with 1,000 annotators, each marking 20
   entities on one document of 2,000 characters (α_U meets every unit with every other
   observer: 20 million rows): < 1 GB;
@@ -34,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ("boxes-4k", "boxes-4k-potato", "segments-10k", "spans-1000")
+CASES = ("boxes-4k", "boxes-4k-potato", "segments-10k", "segments-10k-potato", "spans-1000")
 LABELS = ("car", "person", "bike", "dog")
 
 
@@ -79,8 +80,8 @@ def run_case(case):
     import agreekit
     if case.startswith("boxes-4k"):
         rows, report, kwargs = crowded_boxes(), agreekit.boxes, {"match": "potato"} if "potato" in case else {}
-    elif case == "segments-10k":
-        rows, report, kwargs = crowded_segments(), agreekit.segments, {}
+    elif case.startswith("segments-10k"):
+        rows, report, kwargs = crowded_segments(), agreekit.segments, {"match": "potato"} if "potato" in case else {}
     else:
         import pair_memory
         pair_memory.SPAN_ANNOTATORS, pair_memory.SPAN_ENTITIES = 1000, 20

@@ -10,7 +10,8 @@ only the pairs at or above the threshold (the only ones ``optimal`` may match)
 are kept and matched (:func:`agreekit.matching.match_allowed`).  Peak memory
 then grows with the objects and the pairs that reach the threshold, not with
 their square.  Potato's mode assigns over all pairs, so it keeps the dense
-block of each annotator pair (n_a × n_b, never the item's n × n).
+block of each annotator pair (n_a × n_b, never the item's n × n; above
+:data:`DENSE_PAIRS` one such array, the cost computed in place).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from typing import Callable
 import numpy as np
 
 from .matching import block_clusters, match, match_allowed
+from .runtime import linear_sum_assignment
 
 DENSE_PAIRS = 1 << 22   # an annotator pair's block of at most this many pairs (32 MB of doubles) is dense
 CHUNK_PAIRS = 1 << 20   # pairs per chunk when a larger block is scanned for the pairs that reach the threshold
@@ -85,6 +87,8 @@ def block_matches(item, labels, rows, cols, threshold, mode):
     else the allowed pairs and :func:`agreekit.matching.match_allowed`.
     """
     rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    if mode == "potato" and len(rows) * len(cols) > DENSE_PAIRS:
+        return _potato_matches(item, rows, cols, threshold)
     if mode == "potato" or len(rows) * len(cols) <= DENSE_PAIRS:
         sim = item.dense(rows, cols)
         r, c = match(sim, threshold, mode, None if mode == "potato" else labels.block(rows, cols))
@@ -92,6 +96,21 @@ def block_matches(item, labels, rows, cols, threshold, mode):
     r, c, s = item.allowed_pairs(rows, cols, threshold)
     keep = match_allowed(r, c, s, (len(rows), len(cols)), labels.pairs(rows[r], cols[c]))
     return r[keep], c[keep], s[keep]
+
+
+def _potato_matches(item, rows, cols, threshold):
+    """:func:`agreekit.matching.match` in Potato's mode on a large block, in one n_a × n_b array, not
+    three: the cost 1 − s is computed in place of the similarity, and the similarity of the assigned
+    pairs again afterwards (the same arithmetic, so the same bits)."""
+    cost = item.dense(rows, cols)
+    np.subtract(1.0, cost, out=cost)
+    r, c = linear_sum_assignment(cost)
+    del cost
+    step = max(1, int(np.sqrt(CHUNK_PAIRS)))
+    sim = np.concatenate([np.diagonal(item.similarity(rows[r[k:k + step]], cols[c[k:k + step]]))
+                          for k in range(0, len(r), step)]) if len(r) else np.zeros(0)
+    keep = sim >= threshold
+    return r[keep], c[keep], sim[keep]
 
 
 def large_item_clusters(item, labels, members, threshold, mode):
