@@ -195,7 +195,8 @@ def test_item_detail_of_a_large_item(monkeypatch, match):
     assert_same(detail.detail(detail.setup(rows, match=match), "i1"), dense)
 
 
-def test_cuboids_blocked_equal_square(monkeypatch):
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+def test_cuboids_blocked_equal_square(monkeypatch, match):
     """A kind without candidates (cuboids) scans its large blocks in chunks: the same report."""
     rng = np.random.default_rng(12)
     rows = []
@@ -207,10 +208,10 @@ def test_cuboids_blocked_equal_square(monkeypatch):
                          "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
                          "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
     rows += [{**row, "item": "other"} for row in rows[:40]]
-    dense = agreekit.cuboids(rows, bootstrap=20).to_dict()
+    dense = agreekit.cuboids(rows, bootstrap=20, match=match).to_dict()
     assert dense["n_matched_pairs"] > 0
     blocked(monkeypatch)
-    assert_same(agreekit.cuboids(rows, bootstrap=20).to_dict(), dense)
+    assert_same(agreekit.cuboids(rows, bootstrap=20, match=match).to_dict(), dense)
 
 
 def test_object_kind_block_defaults_to_the_square():

@@ -206,13 +206,13 @@ def _components(rows, cols, n_rows):
     return np.split(order, breaks)
 
 
-def block_clusters(members, match_block, allowed_block, mode="optimal"):
+def block_clusters(members, match_block, reached_founders, mode="optimal"):
     """:func:`clusters` of an item too large for its square similarity, from blocks computed on demand.
 
     ``match_block(objects, founders)`` returns the ``(rows, cols)`` of :func:`match` (``optimal``)
-    on the objects × founders block; ``allowed_block(founders, objects)`` whether each founder
-    and object reach the threshold (``potato``).  Same clusters, in the same order, as
-    :func:`clusters` on the square matrix.
+    on the objects × founders block; ``reached_founders(founders, objects)`` yields, for each
+    object in turn, the positions of the founders it reaches at the threshold, ascending
+    (``potato``).  Same clusters, in the same order, as :func:`clusters` on the square matrix.
     """
     found = []
     for position, objects in enumerate(members):
@@ -224,9 +224,9 @@ def block_clusters(members, match_block, allowed_block, mode="optimal"):
         if founders.size and mode == "potato":
             # First fit: each object joins the first founder, in creation order, that it reaches and that
             # no object of this annotator joined yet (founders of this annotator's own are never eligible).
-            allowed, taken = allowed_block(founders, objects), np.zeros(len(founders), dtype=bool)
-            for r in range(len(indices)):
-                free = np.flatnonzero(allowed[:, r] & ~taken)
+            taken = np.zeros(len(founders), dtype=bool)
+            for r, reached in enumerate(reached_founders(founders, objects)):
+                free = reached[~taken[reached]]
                 if free.size:
                     taken[free[0]] = True
                     found[free[0]][1][position] = indices[r]

@@ -69,13 +69,24 @@ class LargeItem:
         return (np.concatenate(found_r).astype(np.intp), np.concatenate(found_c).astype(np.intp),
                 np.concatenate(found_s))
 
-    def reaches(self, rows, cols, threshold):
-        """Whether objects ``rows`` × ``cols`` reach ``threshold``: a bool block, computed in chunks."""
-        out = np.zeros((len(rows), len(cols)), dtype=bool)
-        step = max(1, CHUNK_PAIRS // max(1, len(cols)))
-        for low in range(0, len(rows), step):
-            out[low:low + step] = self.similarity(rows[low:low + step], cols) >= threshold
-        return out
+    def reached(self, founders, objects, threshold):
+        """For each of ``objects`` in turn, the positions of the ``founders`` it reaches (similarity ≥
+        ``threshold``), ascending: from the allowed pairs when the kind has candidates, else from a bool
+        founders × objects block computed in chunks (similarity in founder × object order, as
+        :func:`agreekit.matching.clusters` takes it)."""
+        if self.candidates is not None and threshold > 0:
+            f, o, _ = self.allowed_pairs(founders, objects, threshold)
+            order = np.lexsort((f, o))
+            bounds = np.searchsorted(o[order], np.arange(len(objects) + 1))
+            for k in range(len(objects)):
+                yield f[order[bounds[k]:bounds[k + 1]]]
+            return
+        block = np.zeros((len(founders), len(objects)), dtype=bool)
+        step = max(1, CHUNK_PAIRS // max(1, len(objects)))
+        for low in range(0, len(founders), step):
+            block[low:low + step] = self.similarity(founders[low:low + step], objects) >= threshold
+        for k in range(len(objects)):
+            yield np.flatnonzero(block[:, k])
 
 
 def block_matches(item, labels, rows, cols, threshold, mode):
@@ -102,8 +113,13 @@ def _potato_matches(item, rows, cols, threshold):
     """:func:`agreekit.matching.match` in Potato's mode on a large block, in one n_a × n_b array, not
     three: the cost 1 − s is computed in place of the similarity, and the similarity of the assigned
     pairs again afterwards (the same arithmetic, so the same bits)."""
-    cost = item.dense(rows, cols)
-    np.subtract(1.0, cost, out=cost)
+    if item.candidates is not None:  # every other pair has similarity 0, so cost 1
+        cost = np.ones((len(rows), len(cols)))
+        r, c, s = item.candidates(rows + item.start, cols + item.start)
+        cost[r, c] = 1.0 - s
+    else:
+        cost = item.dense(rows, cols)
+        np.subtract(1.0, cost, out=cost)
     r, c = linear_sum_assignment(cost)
     del cost
     step = max(1, int(np.sqrt(CHUNK_PAIRS)))
@@ -119,4 +135,4 @@ def large_item_clusters(item, labels, members, threshold, mode):
         r, c, _ = block_matches(item, labels, objects, founders, threshold, mode)
         return r, c
 
-    return block_clusters(members, match_block, lambda f, o: item.reaches(f, o, threshold), mode)
+    return block_clusters(members, match_block, lambda f, o: item.reached(f, o, threshold), mode)

@@ -106,8 +106,18 @@ def potato_iou_matrix(a, b):
     """
     a = np.asarray(a, dtype=float).reshape(-1, 4)
     b = np.asarray(b, dtype=float).reshape(-1, 4)
-    ax, ay, aw, ah = (column[:, None] for column in a.T)
-    bx, by, bw, bh = (column[None, :] for column in b.T)
+    return _potato_iou([column[:, None] for column in a.T], [column[None, :] for column in b.T])
+
+
+def paired_potato_iou(a, b):
+    """:func:`potato_iou_matrix` of box ``a[k]`` with box ``b[k]`` for each k, bit for bit."""
+    return _potato_iou(np.asarray(a, dtype=float).reshape(-1, 4).T, np.asarray(b, dtype=float).reshape(-1, 4).T)
+
+
+def _potato_iou(a, b):
+    """Potato 2.8's IoU of broadcastable box columns ``(x, y, w, h)`` (:func:`potato_iou_matrix`)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
     ix = np.maximum(0.0, np.minimum(ax + aw, bx + bw) - np.maximum(ax, bx))
     iy = np.maximum(0.0, np.minimum(ay + ah, by + bh) - np.maximum(ay, by))
     inter = ix * iy

@@ -73,16 +73,19 @@ def temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
     return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
 
 
-def paired_temporal_iou(start_a, end_a, start_b, end_b):
-    """Temporal IoU of segment ``a[k]`` with segment ``b[k]``, elementwise (the ``"default"`` rule).
+def paired_temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
+    """Temporal IoU of segment ``a[k]`` with segment ``b[k]``, elementwise.
 
-    The same arithmetic, operation for operation, as :func:`temporal_iou`, so a
-    pair gets bit-equal values from both.  Arrays of any one broadcastable shape.
+    The same arithmetic, operation for operation, as :func:`temporal_iou` (and
+    its ``rule``), so a pair gets bit-equal values from both.  Arrays of any one
+    broadcastable shape.
     """
     sa, ea, sb, eb = (np.asarray(x, dtype=float) for x in (start_a, end_a, start_b, end_b))
     intersection = np.maximum(0.0, np.minimum(ea, eb) - np.maximum(sa, sb))
     union = (ea - sa) + (eb - sb) - intersection
     iou = np.where(union > 0, safe_ratio(intersection, union), 0.0)
+    if rule == "potato":
+        return np.where((ea > sa) & (eb > sb), iou, 0.0)
     return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
 
 

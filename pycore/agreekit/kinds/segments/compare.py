@@ -95,15 +95,14 @@ def segment_kind(start, end, rule):
                       paired_distance=None, distance_block=None,
                       similarity_block=lambda rows, cols: temporal_iou(start[rows], end[rows], start[cols], end[cols],
                                                                        rule),
-                      candidates=(lambda rows, cols: _candidates(start[rows], end[rows], start[cols], end[cols]))
-                      if rule == "default" else None)
+                      candidates=lambda rows, cols: _candidates(start[rows], end[rows], start[cols], end[cols], rule))
 
 
-def _candidates(start_a, end_a, start_b, end_b):
+def _candidates(start_a, end_a, start_b, end_b, rule):
     """The pairs of segments a × b that meet, with their temporal IoU (``ObjectKind.candidates``): a
     superset of the pairs with IoU > 0 (two identical instants included)."""
     r, c = overlapping_pairs(start_a, end_a, start_b, end_b)
-    return r, c, paired_temporal_iou(start_a[r], end_a[r], start_b[c], end_b[c])
+    return r, c, paired_temporal_iou(start_a[r], end_a[r], start_b[c], end_b[c], rule)
 
 
 class PairBlocks(NamedTuple):
