@@ -147,9 +147,10 @@ def prepare(records, hook, threshold):
 
 def clusters(votes, excluded=frozenset()):
     """The item's clusters without the voters ``excluded``: lists of object indices (see step 3)."""
-    keep = [k for k in range(len(votes.geometries)) if int(votes.owner[k]) not in excluded]
+    owner = votes.owner.tolist()
+    keep = [k for k, v in enumerate(owner) if v not in excluded]
     parent = {k: k for k in keep}
-    owners = {k: {int(votes.owner[k])} for k in keep}
+    owners = {k: {owner[k]} for k in keep}
 
     def root(k):
         while parent[k] != k:
@@ -180,6 +181,12 @@ def weighted_median(values, weights):
     """
     values = np.asarray(values, dtype=float)
     weights = np.asarray(weights, dtype=float)
+    n = len(values)
+    if n == 1:
+        return values[0].copy()
+    if weights.min() == weights.max():  # the common case, without the cumulative weights
+        ordered = np.sort(values, axis=0)
+        return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2.0
     order = np.argsort(values, axis=0, kind="stable")
     ordered = np.take_along_axis(values, order, axis=0)
     cumulative = np.cumsum(weights[order], axis=0) / weights.sum()
@@ -187,7 +194,7 @@ def weighted_median(values, weights):
     columns = np.arange(values.shape[1])
     low = ordered[half, columns]
     exact = np.abs(cumulative[half, columns] - 0.5) <= 1e-12
-    high = ordered[np.minimum(half + 1, len(values) - 1), columns]
+    high = ordered[np.minimum(half + 1, n - 1), columns]
     return np.where(exact, (low + high) / 2.0, low)
 
 
@@ -200,41 +207,45 @@ def majority_label(labels, weights):
     return min(label for label, total in totals.items() if total >= best - 1e-12)
 
 
-def _fused(votes, members, weights, hook):
-    """The :class:`ConsensusObject` fields of one cluster: geometry, label, spread."""
-    member_weights = np.array([weights[int(votes.owner[k])] for k in members], dtype=float)
+def _fused(votes, members, weights, hook, spread):
+    """The :class:`ConsensusObject` fields of one cluster: geometry, label, spread (NaN unless ``spread``)."""
+    member_weights = weights[votes.owner[members]]
     if not member_weights.sum() > 0:
         member_weights = np.ones(len(members))
     geometries = [votes.geometries[k] for k in members]
     geometry = hook.fuse(geometries, member_weights)
-    label = majority_label([votes.labels[k] for k in members], member_weights)
+    labels = [votes.labels[k] for k in members]
+    label = labels[0] if len(set(labels)) == 1 else majority_label(labels, member_weights)
+    if not spread:
+        return geometry, label, float("nan")
     to_fused = np.asarray(hook.similarity([geometry] + geometries), dtype=float)[0, 1:]
     return geometry, label, float(np.mean(1.0 - to_fused))
 
 
-def item_consensus(votes, prepared, excluded=frozenset(), weights=None, quorum=None):
+def item_consensus(votes, prepared, excluded=frozenset(), weights=None, quorum=None, spread=True):
     """The consensus objects of one item without the voters ``excluded`` (None: nobody else saw it).
 
     ``weights`` (one per voter, default 1) weigh the votes for membership and the
     fusion; ``quorum`` (an int) asks for that many supporting voters instead of
-    the weighted strict majority.
+    the weighted strict majority; ``spread=False`` skips the spreads (NaN), which ranking does not use.
     """
     voters = [v for v in votes.voters if v not in excluded]
     if not voters:
         return None
     weights = np.ones(len(prepared.voters)) if weights is None else np.asarray(weights, dtype=float)
-    seen_weight = float(sum(weights[v] for v in voters))
+    seen_weight = float(weights[voters].sum())
     out = []
     for members in clusters(votes, excluded):
-        owners = sorted({int(votes.owner[k]) for k in members})
+        owners = votes.owner[members]  # distinct: a cluster holds one object per voter
         if quorum is not None:
             if len(owners) < quorum:
                 continue
-        elif not sum(weights[v] for v in owners) > seen_weight / 2.0 + 1e-12:
+        elif not float(weights[owners].sum()) > seen_weight / 2.0 + 1e-12:
             continue
-        geometry, label, spread = _fused(votes, members, weights, prepared.hook)
+        owners = sorted(owners.tolist())
+        geometry, label, dispersion = _fused(votes, members, weights, prepared.hook, spread)
         names = tuple(sorted(name for v in owners for name in prepared.voters[v]))
-        out.append(ConsensusObject(votes.item, geometry, label, len(owners), len(voters), spread, names))
+        out.append(ConsensusObject(votes.item, geometry, label, len(owners), len(voters), dispersion, names))
     out.sort(key=lambda o: (prepared.hook.key(o.geometry), o.label))
     return out
 

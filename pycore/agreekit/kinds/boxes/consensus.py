@@ -29,8 +29,7 @@ def similarity(boxes):
 def fuse(boxes, weights):
     """The box whose corners are the weighted medians of the boxes' corners."""
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
-    corners = np.column_stack([boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]])
-    x1, y1, x2, y2 = weighted_median(corners, weights)
+    x1, y1, x2, y2 = weighted_median(np.concatenate([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]], axis=1), weights)
     return (float(x1), float(y1), float(x2 - x1), float(y2 - y1))
 
 
