@@ -301,7 +301,8 @@ def check_quorum(quorum):
 def read(kind, rows, kind_options):
     """``(hook, Prepared)`` of ``rows`` with the kind's options checked as its report checks them."""
     hook = consensus_hook(kind)
-    checked = opts.check(get(kind).options, kind_options, kind)
+    used = [option for option in get(kind).options if option.name in hook.options]
+    checked = opts.check(used, kind_options, f"the consensus of {kind}")
     records, threshold, warnings = hook.read(rows, **checked)
     prepared = prepare(records, hook, threshold)
     return hook, Prepared(prepared.items, prepared.voters, prepared.voter_of, hook, threshold,

@@ -53,7 +53,8 @@ class ConsensusHook:
     object-by-object similarity matrix (1 for identical objects);
     ``fuse(geometries, weights)`` one object standing for a cluster;
     ``key(geometry)`` a sortable tuple of its content; ``to_row(item, annotator,
-    geometry, label)`` a row the kind's report reads (geometry None: drew nothing).
+    geometry, label)`` a row the kind's report reads (geometry None: drew nothing);
+    ``options`` the names of the kind's report options ``read`` uses.
     """
 
     read: Callable
@@ -61,6 +62,7 @@ class ConsensusHook:
     fuse: Callable
     key: Callable
     to_row: Callable
+    options: tuple = ("threshold",)
 
 
 @dataclass(frozen=True)
