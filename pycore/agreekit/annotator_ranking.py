@@ -1,8 +1,8 @@
 """Ranking annotators without gold: each scored against the consensus of the others (leave-one-out).
 
-For each voter (:mod:`agreekit.object_consensus`; identical annotators are one
-voter and share one score) and each item it saw with someone else, the
-consensus of the *other* voters is built and the voter's objects are matched
+For each annotator (:mod:`agreekit.object_consensus`) and each item it saw
+with someone else, the consensus of the *other* annotators (its identical
+copies left out with it) is built and the voter's objects are matched
 to it one-to-one at the threshold (:func:`agreekit.matching.match`).  Pooled
 over its items: TP matched, FP its unmatched objects, FN the consensus's
 unmatched objects, and the mean similarity of its matches.
@@ -95,9 +95,10 @@ def voter_counts(prepared, voter, weights=None, quorum=None, items=None):
     """The pooled :class:`Counts` of ``voter`` against the leave-one-out consensus on its items."""
     total = [0, 0, 0, 0, 0.0]
     for votes in (items if items is not None else prepared.items):
-        if voter not in votes.voters or len(votes.voters) < 2:
+        excluded = prepared.copies[voter]
+        if voter not in votes.voters or all(v in excluded for v in votes.voters):
             continue
-        reference = item_consensus(votes, prepared, frozenset({voter}), weights, quorum, spread=False)
+        reference = item_consensus(votes, prepared, excluded, weights, quorum, spread=False)
         counts = _item_counts(votes, voter, reference, prepared.hook, prepared.threshold)
         total = [total[0] + 1] + [t + c for t, c in zip(total[1:], counts)]
     return Counts(*total)
@@ -154,8 +155,8 @@ def annotator_ranking(kind, rows, *, quorum=None, rounds=1, **kind_options):
     counts = voter_reliabilities(prepared, None, quorum)
     for _ in range(rounds):
         counts = voter_reliabilities(prepared, weights_from(counts), quorum)
-    scores = [score(name, c, tuple(n for n in group if n != name))
-              for group, c in zip(prepared.voters, counts) for name in group]
+    scores = [score(name, c, tuple(prepared.voters[v] for v in sorted(prepared.copies[k]) if v != k))
+              for k, (name, c) in enumerate(zip(prepared.voters, counts))]
     scores.sort(key=lambda s: (not math.isfinite(s.reliability), -s.reliability if math.isfinite(s.reliability)
                                else 0.0, s.annotator))
     return Ranking(tuple(scores), rounds, prepared.warnings)

@@ -3,10 +3,11 @@
 The rule (``docs/consensus.md``), for any kind that gives a
 :class:`~agreekit.registry.ConsensusHook`:
 
-1. **Voters.**  Annotators whose rows are identical (the same multiset of
-   item, geometry and label, "saw nothing" rows included: the same export twice,
-   a copied account) are one voter, named in a warning.  A voter *saw* an item
-   when it has any row on it.
+1. **Voters.**  Every annotator votes; it *saw* an item when it has any row
+   on it.  Annotators whose rows are identical (the same multiset of item,
+   geometry and label, "saw nothing" rows included: the same export twice, a
+   copied account) are named in a warning and are left out together: leaving
+   one out leaves out its copies, so a copy cannot vote for its twin.
 2. **Pairs.**  On each item, every pair of voters is matched one-to-one at the
    threshold (:func:`agreekit.matching.match`, ``optimal``: most matches, then
    total similarity).
@@ -24,7 +25,7 @@ The rule (``docs/consensus.md``), for any kind that gives a
    text), the support, and the spread: the members' mean of 1 − similarity to
    the fused object.
 
-Leaving a voter out (``exclude``) drops its objects and its pairs before
+Leaving voters out (``excluded``) drops their objects and their pairs before
 step 3; the pairwise matchings of the others do not change, so they are
 computed once (:func:`prepare`) and every leave-one-out consensus reuses them.
 """
@@ -51,7 +52,7 @@ class ConsensusObject:
     support: int         # voters who drew a member
     n_voters: int        # voters who saw the item (the quorum's base)
     spread: float        # mean of 1 − similarity between each member and the fused object
-    annotators: tuple    # the annotators behind the members (every name of a duplicate group)
+    annotators: tuple    # the annotators who drew a member
 
     def to_dict(self):
         geometry = self.geometry if not isinstance(self.geometry, np.ndarray) else self.geometry.tolist()
@@ -74,18 +75,19 @@ class ItemVotes:
 
 @dataclass(frozen=True)
 class Prepared:
-    """Every item's :class:`ItemVotes`, the voters (groups of identical annotators) and the hook."""
+    """Every item's :class:`ItemVotes`, the voters (annotators) and the hook."""
 
     items: list
-    voters: list             # tuples of annotator names, each group sorted
+    voters: list             # annotator names, sorted: voter index → name
     voter_of: dict           # annotator name → voter index
+    copies: list             # voter index → frozenset of the voters with identical rows (itself included)
     hook: object
     threshold: float
     warnings: tuple
 
 
-def voter_groups(records, key):
-    """Groups of annotators with identical rows: ``[(name, …), …]`` sorted, and the duplicate groups."""
+def identical_groups(records, key):
+    """Groups of annotators with identical rows: ``[(name, …), …]``, each sorted, in sorted order."""
     content = {}
     for r in records:
         geometry = None if r.geometry is None else key(r.geometry)
@@ -94,8 +96,7 @@ def voter_groups(records, key):
     by_content = {}
     for name, rows in content.items():
         by_content.setdefault(tuple(sorted(rows)), []).append(name)
-    groups = sorted(tuple(sorted(names)) for names in by_content.values())
-    return groups, [g for g in groups if len(g) > 1]
+    return sorted(tuple(sorted(names)) for names in by_content.values())
 
 
 def _object_key(hook, geometry, label):
@@ -129,20 +130,25 @@ def _item_votes(item, drawn, seen, hook, threshold):
 
 def prepare(records, hook, threshold):
     """Group ``records`` (:class:`~agreekit.object_sets.Annotation`) by item and voter and match the pairs."""
-    groups, duplicates = voter_groups(records, hook.key)
-    voter_of = {name: v for v, group in enumerate(groups) for name in group}
+    groups = identical_groups(records, hook.key)
+    names = sorted(name for group in groups for name in group)
+    voter_of = {name: v for v, name in enumerate(names)}
+    copies = [None] * len(names)
+    for group in groups:
+        for name in group:
+            copies[voter_of[name]] = frozenset(voter_of[n] for n in group)
     drawn, seen, order = {}, {}, []
     for r in records:
         if r.item not in seen:
             order.append(r.item)
         seen.setdefault(r.item, set()).add(voter_of[r.annotator])
-        if r.geometry is not None and r.annotator == groups[voter_of[r.annotator]][0]:  # one copy per group
+        if r.geometry is not None:
             label = "" if r.label is None else str(r.label)
             drawn.setdefault(r.item, {}).setdefault(voter_of[r.annotator], []).append((r.geometry, label))
     items = [_item_votes(item, drawn.get(item, {}), seen[item], hook, threshold) for item in sorted(order)]
-    warnings = tuple(f"annotators with identical rows count once in the consensus and are left out together: "
-                     f"{name_list(group)}" for group in duplicates)
-    return Prepared(items, groups, voter_of, hook, threshold, warnings)
+    warnings = tuple(f"annotators with identical rows (left out together when one is left out): {name_list(group)}"
+                     for group in groups if len(group) > 1)
+    return Prepared(items, names, voter_of, copies, hook, threshold, warnings)
 
 
 def clusters(votes, excluded=frozenset()):
@@ -244,7 +250,7 @@ def item_consensus(votes, prepared, excluded=frozenset(), weights=None, quorum=N
             continue
         owners = sorted(owners.tolist())
         geometry, label, dispersion = _fused(votes, members, weights, prepared.hook, spread)
-        names = tuple(sorted(name for v in owners for name in prepared.voters[v]))
+        names = tuple(prepared.voters[v] for v in owners)
         out.append(ConsensusObject(votes.item, geometry, label, len(owners), len(voters), dispersion, names))
     out.sort(key=lambda o: (prepared.hook.key(o.geometry), o.label))
     return out
@@ -305,18 +311,19 @@ def read(kind, rows, kind_options):
     checked = opts.check(used, kind_options, f"the consensus of {kind}")
     records, threshold, warnings = hook.read(rows, **checked)
     prepared = prepare(records, hook, threshold)
-    return hook, Prepared(prepared.items, prepared.voters, prepared.voter_of, hook, threshold,
+    return hook, Prepared(prepared.items, prepared.voters, prepared.voter_of, prepared.copies, hook, threshold,
                           tuple(warnings) + prepared.warnings)
 
 
 def excluded_voters(prepared, exclude_annotator):
-    """The voter of ``exclude_annotator`` (a frozenset, empty for None); unknown names are an InputError."""
+    """The voter of ``exclude_annotator`` and its identical copies (empty for None); unknown names are an
+    InputError."""
     if exclude_annotator is None:
         return frozenset()
     if exclude_annotator not in prepared.voter_of:
         raise InputError(f"exclude_annotator {exclude_annotator!r} is not an annotator of these rows",
                          column="exclude_annotator", value=exclude_annotator)
-    return frozenset({prepared.voter_of[exclude_annotator]})
+    return prepared.copies[prepared.voter_of[exclude_annotator]]
 
 
 def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator="consensus", weights=None,
@@ -345,14 +352,14 @@ def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator
     excluded = excluded_voters(prepared, exclude_annotator)
     voter_weights = None
     if weights is not None:
-        voter_weights = [float(weights.get(group[0], 1.0)) for group in prepared.voters]
+        voter_weights = [float(weights.get(name, 1.0)) for name in prepared.voters]
     fused = build(prepared, excluded, voter_weights, quorum)
     out_rows, objects = [], []
     for item in sorted(fused):
         objects += fused[item]
         out_rows += [hook.to_row(item, annotator, o.geometry, o.label) for o in fused[item]] or \
             [hook.to_row(item, annotator, None, "")]
-    names = tuple(name for v in sorted(excluded) for name in prepared.voters[v])
-    duplicates = tuple(g for g in prepared.voters if len(g) > 1)
+    names = tuple(prepared.voters[v] for v in sorted(excluded))
+    duplicates = tuple(sorted({tuple(prepared.voters[v] for v in sorted(c)) for c in prepared.copies if len(c) > 1}))
     return ConsensusResult(kind, annotator, tuple(out_rows), tuple(objects), prepared.threshold, quorum, names,
                            duplicates, prepared.warnings)

@@ -27,9 +27,18 @@ def similarity(boxes):
 
 
 def fuse(boxes, weights):
-    """The box whose corners are the weighted medians of the boxes' corners."""
+    """The box whose corners are the weighted medians of the boxes' corners.
+
+    When a member has exactly those corners it is returned as given (x + w − x
+    need not give back w in floating point), so identical boxes fuse to themselves.
+    """
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
-    x1, y1, x2, y2 = weighted_median(np.concatenate([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]], axis=1), weights)
+    corners = np.concatenate([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]], axis=1)
+    fused = weighted_median(corners, weights)
+    same = np.flatnonzero((corners == fused).all(axis=1))
+    if same.size:
+        return tuple(float(v) for v in boxes[same[0]])
+    x1, y1, x2, y2 = fused
     return (float(x1), float(y1), float(x2 - x1), float(y2 - y1))
 
 

@@ -1,0 +1,204 @@
+"""Consensus without gold (agreekit.object_consensus) and the annotator ranking against it (issue 24)."""
+import csv
+import io
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+
+import agreekit
+from agreekit import InputError, annotator_ranking, consensus_rows
+from agreekit.cli import main
+from agreekit.geometry.boxes import iou_matrix
+from agreekit.object_consensus import majority_label, weighted_median
+from agreekit.simulate import crowd_annotators, ranking_corpus, true_quality
+
+
+def box(item, annotator, x=None, y=None, w=None, h=None, label="obj"):
+    if x is None:
+        return {"item": item, "annotator": annotator, "x": "", "y": "", "w": "", "h": "", "label": ""}
+    return {"item": item, "annotator": annotator, "x": x, "y": y, "w": w, "h": h, "label": label}
+
+
+def geometry_set(result):
+    return sorted((r["item"], r["x"], r["y"], r["w"], r["h"], r["label"]) for r in result.rows)
+
+
+# ----------------------------------------------------------------- fusion, by hand
+
+def test_three_boxes_fuse_to_the_median_of_each_corner():
+    rows = [box("i", "a", 0, 0, 10, 10), box("i", "b", 1, 1, 10, 10), box("i", "c", 2, 0, 10, 12)]
+    result = consensus_rows("boxes", rows)
+    # x1 ∈ {0, 1, 2} → 1; y1 ∈ {0, 1, 0} → 0; x2 ∈ {10, 11, 12} → 11; y2 ∈ {10, 11, 12} → 11
+    assert [(r["x"], r["y"], r["w"], r["h"]) for r in result.rows] == [(1.0, 0.0, 10.0, 11.0)]
+    (obj,) = result.objects
+    assert (obj.support, obj.n_voters, obj.annotators) == (3, 3, ("a", "b", "c"))
+    members = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [2, 0, 10, 12]], float)
+    expected = np.mean(1 - iou_matrix(members, np.array([[1, 0, 10, 11]], float))[:, 0])
+    assert obj.spread == pytest.approx(expected)
+
+
+def test_weighted_median_is_the_median_with_equal_weights_and_follows_heavy_weights():
+    values = np.random.default_rng(0).normal(size=(7, 3))
+    assert np.allclose(weighted_median(values, np.ones(7)), np.median(values, axis=0))
+    assert np.allclose(weighted_median(values[:6], np.ones(6)), np.median(values[:6], axis=0))
+    assert weighted_median(np.array([[0.0], [1.0], [5.0]]), np.array([1.0, 1.0, 3.0]))[0] == 5.0
+    assert weighted_median(np.array([[0.0], [1.0], [5.0]]), np.array([1.0, 1.0, 2.0]))[0] == 3.0  # exactly half
+
+
+def test_majority_label_ties_go_to_the_smallest_label_text():
+    assert majority_label(["dog", "cat", "dog"], [1, 1, 1]) == "dog"
+    assert majority_label(["dog", "cat"], [1, 1]) == "cat"
+    assert majority_label(["dog", "cat", "cat"], [3, 1, 1]) == "dog"
+
+
+# ----------------------------------------------------------------- quorum and clusters
+
+def test_default_quorum_is_a_strict_majority_of_those_who_saw_the_item():
+    lone = [box("i", "a", 50, 50, 5, 5)]                                  # 1 of 3: out
+    shared = [box("i", n, 0, 0, 10, 10) for n in ("a", "b")]              # 2 of 3: in
+    rows = lone + shared + [box("i", "c", 20, 20, 5, 5)]
+    assert [(r["x"], r["y"]) for r in consensus_rows("boxes", rows).rows] == [(0.0, 0.0)]
+    assert len(consensus_rows("boxes", rows, quorum=1).rows) == 3
+
+
+def test_annotators_who_saw_nothing_count_in_the_quorum():
+    drawn = [box("i", n, 0, 0, 10, 10) for n in ("a", "b")]
+    assert len(consensus_rows("boxes", drawn + [box("i", "c")]).objects) == 1       # 2 of 3
+    result = consensus_rows("boxes", drawn + [box("i", "c"), box("i", "d")])        # 2 of 4: no majority
+    assert result.objects == () and result.rows == (box("i", "consensus"),)
+    assert len(consensus_rows("boxes", drawn + [box("i", "c"), box("i", "d")], quorum=2).objects) == 1
+
+
+def test_a_cluster_never_holds_two_objects_of_one_annotator():
+    rows = [box("i", "a", 0, 0, 10, 10), box("i", "a", 1, 0, 10, 10), box("i", "b", 0.5, 0, 10, 10),
+            box("i", "c", 0.4, 0, 10, 10)]
+    result = consensus_rows("boxes", rows, quorum=1)
+    assert sorted(o.support for o in result.objects) == [1, 3]
+
+
+def test_the_majority_label_wins():
+    rows = [box("i", "a", 0, 0, 10, 10, "cat"), box("i", "b", 0, 0, 10, 10, "dog"), box("i", "c", 0, 0, 10, 10, "dog")]
+    assert consensus_rows("boxes", rows).rows[0]["label"] == "dog"
+
+
+# ----------------------------------------------------------------- identical annotators and leave-one-out
+
+def small_crowd(n=12, images=30, per_image=5, seed=4):
+    return ranking_corpus(crowd_annotators(n, seed, spammers=0.1, fixed=0.1), images, per_image, seed=seed)
+
+
+def test_the_consensus_of_identical_annotators_is_their_annotation():
+    rows = [r for r in small_crowd().rows if r["annotator"] == "a003"]
+    copies = rows + [dict(r, annotator=name) for name in ("copy1", "copy2") for r in rows]
+    result = consensus_rows("boxes", copies, annotator="a003")
+    assert sorted(map(tuple, (r.values() for r in result.rows))) == sorted(map(tuple, (r.values() for r in rows)))
+    assert result.duplicates == (("a003", "copy1", "copy2"),)
+    assert any("a003, copy1, copy2" in w for w in result.warnings)
+    assert {o.support for o in result.objects} == {3}
+
+
+def test_leave_one_out_is_the_consensus_of_the_others():
+    rows = small_crowd().rows
+    left_out = consensus_rows("boxes", rows, exclude_annotator="a002")
+    others = consensus_rows("boxes", [r for r in rows if r["annotator"] != "a002"])
+    assert left_out.excluded == ("a002",)
+    assert left_out.rows == others.rows
+
+
+def test_a_duplicate_cannot_raise_its_own_leave_one_out_score():
+    corpus = small_crowd()
+    worst = min(annotator_ranking("boxes", corpus.rows, rounds=0).scores, key=lambda s: s.reliability)
+    copied = corpus.rows + [dict(r, annotator="twin") for r in corpus.rows if r["annotator"] == worst.annotator]
+    ranked = {s.annotator: s for s in annotator_ranking("boxes", copied, rounds=0).scores}
+    assert ranked[worst.annotator].reliability == pytest.approx(worst.reliability)
+    assert ranked["twin"].reliability == ranked[worst.annotator].reliability
+    assert ranked["twin"].same_as == (worst.annotator,)
+    left_out = consensus_rows("boxes", copied, exclude_annotator="twin")
+    assert left_out.excluded == (worst.annotator, "twin") or left_out.excluded == ("twin", worst.annotator)
+    assert left_out.rows == consensus_rows("boxes", corpus.rows, exclude_annotator=worst.annotator).rows
+
+
+def test_consensus_and_ranking_are_invariant_to_row_order_and_names():
+    rows = small_crowd().rows
+    shuffled = rows[:]
+    random.Random(3).shuffle(shuffled)
+    rename_item = {r["item"]: f"z{k}" for k, r in enumerate(reversed(rows))}
+    rename_annotator = {r["annotator"]: f"person-{k}" for k, r in enumerate(reversed(rows))}
+    renamed = [dict(r, item=rename_item[r["item"]], annotator=rename_annotator[r["annotator"]]) for r in shuffled]
+    plain, other = consensus_rows("boxes", rows), consensus_rows("boxes", renamed)
+    back = {v: k for k, v in rename_item.items()}
+    assert sorted((back[i], *rest) for i, *rest in geometry_set(other)) == geometry_set(plain)
+    scores = {s.annotator: (s.reliability, s.f1) for s in annotator_ranking("boxes", rows).scores}
+    renamed_scores = {s.annotator: (s.reliability, s.f1) for s in annotator_ranking("boxes", renamed).scores}
+    assert {rename_annotator[a]: v for a, v in scores.items()} == renamed_scores
+
+
+# ----------------------------------------------------------------- the ranking
+
+def test_ranking_follows_true_quality_on_a_clean_simulation():
+    annotators = crowd_annotators(20, 5, spammers=0.0, fixed=0.0)
+    corpus = ranking_corpus(annotators, n_images=25, per_image=20, seed=5)
+    truth = true_quality(corpus)
+    scores = annotator_ranking("boxes", corpus.rows).scores
+    rho = spearmanr([s.reliability for s in scores], [truth[s.annotator].recall for s in scores]).statistic
+    assert rho >= 0.9
+
+
+def test_spammers_and_fixed_boxes_rank_last():
+    annotators = crowd_annotators(12, 8, spammers=0.0, fixed=0.0)
+    annotators = annotators[:10] + (annotators[10].__class__("spam", 0.05, 0.0, 0.0, "spammer"),
+                                    annotators[11].__class__("fixed", 0.05, 0.0, 0.0, "fixed"))
+    corpus = ranking_corpus(annotators, n_images=30, per_image=12, seed=8)
+    last_two = {s.annotator for s in annotator_ranking("boxes", corpus.rows).scores[-2:]}
+    assert last_two == {"spam", "fixed"}
+
+
+# ----------------------------------------------------------------- rows, API, CLI, errors
+
+def test_consensus_rows_are_rows_the_report_reads():
+    corpus = small_crowd()
+    result = agreekit.consensus("boxes", corpus.rows, threshold=0.4)
+    report = agreekit.boxes(list(result.rows) + corpus.rows, bootstrap=0)
+    assert report.n_annotators == len({r["annotator"] for r in corpus.rows}) + 1
+    assert result.threshold == 0.4 and result.to_dict()["objects"][0]["support"] >= 1
+
+
+def test_the_command_line_prints_the_consensus_rows_and_the_ranking(tmp_path, capsys):
+    rows = small_crowd().rows
+    path = tmp_path / "boxes.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["consensus", "boxes", str(path), "--threshold", "0.5"]) == 0
+    printed = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    expected = consensus_rows("boxes", rows).rows
+    assert [(r["item"], float(r["x"] or "nan")) for r in printed if r["x"]] == \
+        [(r["item"], r["x"]) for r in expected if r["x"] != ""]
+    assert main(["consensus", "boxes", str(path), "--ranking"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["annotator"] for r in table] == [s.annotator for s in annotator_ranking("boxes", rows).scores]
+    assert main(["consensus", "boxes", str(path), "--exclude-annotator", "nobody"]) == 2
+    assert "nobody" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda rows: consensus_rows("boxes", rows, quorum=0), "quorum"),
+    (lambda rows: consensus_rows("boxes", rows, exclude_annotator="nobody"), "nobody"),
+    (lambda rows: consensus_rows("boxes", rows, bootstrap=10), "unknown option 'bootstrap'"),
+    (lambda rows: consensus_rows("boxes", rows, threshold=2), "threshold"),
+    (lambda rows: annotator_ranking("boxes", rows, rounds=-1), "rounds"),
+    (lambda rows: consensus_rows("no such kind", rows), "unknown kind"),
+])
+def test_bad_options_are_one_readable_error(call, fragment):
+    with pytest.raises(InputError, match=fragment):
+        call([box("i", "a", 0, 0, 1, 1), box("i", "b", 0, 0, 1, 1)])
+
+
+def test_every_consensus_hook_reads_only_options_its_kind_declares():
+    hooked = {name: kind for name, kind in agreekit.KINDS.items() if kind.consensus is not None}
+    assert "boxes" in hooked
+    for name, kind in hooked.items():
+        assert set(kind.consensus.options) <= {o.name for o in kind.options}, name
