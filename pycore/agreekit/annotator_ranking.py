@@ -82,7 +82,7 @@ def _ratio(a, b):
 
 def _item_counts(votes, voter, reference, hook, threshold):
     """``(objects, reference, matched, similarity sum)`` of one voter against one item's reference objects."""
-    mine = [votes.geometries[k] for k in np.flatnonzero(votes.owner == voter).tolist()]
+    mine = [g for g, v in zip(votes.geometries, votes.owner) if v == voter]
     if not mine or not reference:
         return len(mine), len(reference), 0, 0.0
     sim = np.asarray(hook.similarity(mine + [o.geometry for o in reference]), dtype=float)
@@ -129,7 +129,7 @@ def weights_from(counts):
     """Voter weights from their last F1 (floored; never-scored voters weigh the median)."""
     values = np.array([score("", c).f1 for c in counts], dtype=float)
     fallback = float(np.nanmedian(values)) if np.isfinite(values).any() else 1.0
-    return np.maximum(np.where(np.isfinite(values), values, fallback), WEIGHT_FLOOR)
+    return np.maximum(np.where(np.isfinite(values), values, fallback), WEIGHT_FLOOR).tolist()
 
 
 def annotator_ranking(kind, rows, *, quorum=None, rounds=1, **kind_options):

@@ -68,7 +68,7 @@ class ItemVotes:
     voters: tuple            # voter indices that saw the item
     geometries: list
     labels: list
-    owner: np.ndarray        # voter index of each object
+    owner: list              # voter index of each object
     similarity: np.ndarray   # object × object
     edges: list              # matched pairs (i, j), strongest first
 
@@ -125,7 +125,7 @@ def _item_votes(item, drawn, seen, hook, threshold):
             edges += [(int(ia[r]), int(ib[c])) for r, c in zip(rows.tolist(), cols.tolist())]
     keys = [_object_key(hook, g, lab) for g, lab in zip(geometries, labels)]
     edges.sort(key=lambda e: (-sim[e], min(keys[e[0]], keys[e[1]]), max(keys[e[0]], keys[e[1]])))
-    return ItemVotes(item, voters, geometries, labels, np.array(owner, dtype=np.intp), sim, edges)
+    return ItemVotes(item, voters, geometries, labels, owner, sim, edges)
 
 
 def prepare(records, hook, threshold):
@@ -153,10 +153,9 @@ def prepare(records, hook, threshold):
 
 def clusters(votes, excluded=frozenset()):
     """The item's clusters without the voters ``excluded``: lists of object indices (see step 3)."""
-    owner = votes.owner.tolist()
-    keep = [k for k, v in enumerate(owner) if v not in excluded]
-    parent = {k: k for k in keep}
-    owners = {k: {owner[k]} for k in keep}
+    owner = votes.owner
+    parent = list(range(len(owner)))
+    mask = [0 if v in excluded else 1 << v for v in owner]  # the voters in each root's cluster, as bits
 
     def root(k):
         while parent[k] != k:
@@ -165,43 +164,46 @@ def clusters(votes, excluded=frozenset()):
         return k
 
     for i, j in votes.edges:
-        if i not in parent or j not in parent:
+        if not mask[i] or not mask[j]:
             continue
         ri, rj = root(i), root(j)
-        if ri == rj or owners[ri] & owners[rj]:
+        if ri == rj or mask[ri] & mask[rj]:
             continue
         parent[rj] = ri
-        owners[ri] |= owners.pop(rj)
+        mask[ri] |= mask[rj]
     groups = {}
-    for k in keep:
-        groups.setdefault(root(k), []).append(k)
+    for k, v in enumerate(owner):
+        if v not in excluded:
+            groups.setdefault(root(k), []).append(k)
     return list(groups.values())
 
 
 def weighted_median(values, weights):
-    """The weighted median of each column of ``values`` (n × d); equal weights give :func:`numpy.median`.
+    """The weighted median of each column of ``values`` (n rows of d numbers), a list of d numbers.
 
     The smallest value whose cumulative weight reaches half the total; when it
-    reaches exactly half, the mean of it and the next value (the textbook median
-    for an even count).
+    reaches exactly half, the mean of it and the next value, so equal weights
+    give the textbook median (:func:`numpy.median`).  Plain Python: clusters
+    are small, and numpy's per-call cost would dominate.
     """
-    values = np.asarray(values, dtype=float)
-    weights = np.asarray(weights, dtype=float)
-    n = len(values)
-    if n == 1:
-        return values[0].copy()
-    if weights.min() == weights.max():  # the common case, without the cumulative weights
-        ordered = np.sort(values, axis=0)
-        return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2.0
-    order = np.argsort(values, axis=0, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=0)
-    cumulative = np.cumsum(weights[order], axis=0) / weights.sum()
-    half = np.argmax(cumulative >= 0.5 - 1e-12, axis=0)
-    columns = np.arange(values.shape[1])
-    low = ordered[half, columns]
-    exact = np.abs(cumulative[half, columns] - 0.5) <= 1e-12
-    high = ordered[np.minimum(half + 1, n - 1), columns]
-    return np.where(exact, (low + high) / 2.0, low)
+    rows = [[float(v) for v in row] for row in values]
+    weights = [float(w) for w in weights]
+    if len(rows) == 1:
+        return rows[0]
+    half = sum(weights) / 2.0
+    tolerance = 1e-12 * max(1.0, half)
+    out = []
+    for column in zip(*rows):
+        ordered = sorted(zip(column, weights))
+        cumulative = 0.0
+        for k, (value, weight) in enumerate(ordered):
+            cumulative += weight
+            if cumulative >= half - tolerance:
+                if abs(cumulative - half) <= tolerance and k + 1 < len(ordered):
+                    value = (value + ordered[k + 1][0]) / 2.0
+                out.append(value)
+                break
+    return out
 
 
 def majority_label(labels, weights):
@@ -215,9 +217,9 @@ def majority_label(labels, weights):
 
 def _fused(votes, members, weights, hook, spread):
     """The :class:`ConsensusObject` fields of one cluster: geometry, label, spread (NaN unless ``spread``)."""
-    member_weights = weights[votes.owner[members]]
-    if not member_weights.sum() > 0:
-        member_weights = np.ones(len(members))
+    member_weights = [weights[votes.owner[k]] for k in members]
+    if not sum(member_weights) > 0:
+        member_weights = [1.0] * len(members)
     geometries = [votes.geometries[k] for k in members]
     geometry = hook.fuse(geometries, member_weights)
     labels = [votes.labels[k] for k in members]
@@ -231,26 +233,27 @@ def _fused(votes, members, weights, hook, spread):
 def item_consensus(votes, prepared, excluded=frozenset(), weights=None, quorum=None, spread=True):
     """The consensus objects of one item without the voters ``excluded`` (None: nobody else saw it).
 
-    ``weights`` (one per voter, default 1) weigh the votes for membership and the
-    fusion; ``quorum`` (an int) asks for that many supporting voters instead of
-    the weighted strict majority; ``spread=False`` skips the spreads (NaN), which ranking does not use.
+    ``weights`` (a list, one per voter, default 1) weigh the votes for membership
+    and the fusion; ``quorum`` (an int) asks for that many supporting voters
+    instead of the weighted strict majority; ``spread=False`` skips the spreads
+    (NaN), which ranking does not use.
     """
     voters = [v for v in votes.voters if v not in excluded]
     if not voters:
         return None
-    weights = np.ones(len(prepared.voters)) if weights is None else np.asarray(weights, dtype=float)
-    seen_weight = float(weights[voters].sum())
+    if weights is None:
+        weights = [1.0] * len(prepared.voters)
+    seen_weight = sum(weights[v] for v in voters)
     out = []
     for members in clusters(votes, excluded):
-        owners = votes.owner[members]  # distinct: a cluster holds one object per voter
+        owners = [votes.owner[k] for k in members]  # distinct: a cluster holds one object per voter
         if quorum is not None:
             if len(owners) < quorum:
                 continue
-        elif not float(weights[owners].sum()) > seen_weight / 2.0 + 1e-12:
+        elif not sum(weights[v] for v in owners) > seen_weight / 2.0 + 1e-12:
             continue
-        owners = sorted(owners.tolist())
         geometry, label, dispersion = _fused(votes, members, weights, prepared.hook, spread)
-        names = tuple(prepared.voters[v] for v in owners)
+        names = tuple(prepared.voters[v] for v in sorted(owners))
         out.append(ConsensusObject(votes.item, geometry, label, len(owners), len(voters), dispersion, names))
     out.sort(key=lambda o: (prepared.hook.key(o.geometry), o.label))
     return out
@@ -353,6 +356,8 @@ def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator
     voter_weights = None
     if weights is not None:
         voter_weights = [float(weights.get(name, 1.0)) for name in prepared.voters]
+        if any(not w >= 0 or w == float("inf") for w in voter_weights):
+            raise InputError("weights must be finite numbers ≥ 0", column="weights")
     fused = build(prepared, excluded, voter_weights, quorum)
     out_rows, objects = [], []
     for item in sorted(fused):

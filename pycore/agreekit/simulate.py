@@ -220,15 +220,16 @@ class RankingCorpus:
     annotators: tuple
 
 
-def crowd_annotators(n, seed, spammers=0.05, fixed=0.03):
-    """``n`` annotators: noise 1–15 %, miss 0–50 %, 0–0.6 spurious boxes an image; some spammers and fixed."""
+def crowd_annotators(n, seed, spammers=0.05, fixed=0.03, noise=0.15, miss=0.5, extra=0.6):
+    """``n`` annotators: edge noise uniform in 1 %–``noise``, miss probability in 0–``miss``, spurious boxes
+    per image in 0–``extra``; a share ``spammers`` draws random boxes, a share ``fixed`` one fixed box."""
     rng = np.random.default_rng(seed)
     out = []
     for k in range(n):
         u = rng.random()
         style = "spammer" if u < spammers else "fixed" if u < spammers + fixed else "careful"
-        out.append(Annotator(f"a{k:03d}", float(rng.uniform(0.01, 0.15)), float(rng.uniform(0.0, 0.5)),
-                             float(rng.uniform(0.0, 0.6)), style))
+        out.append(Annotator(f"a{k:03d}", float(rng.uniform(0.01, noise)), float(rng.uniform(0.0, miss)),
+                             float(rng.uniform(0.0, extra)), style))
     return tuple(out)
 
 

@@ -32,14 +32,13 @@ def fuse(boxes, weights):
     When a member has exactly those corners it is returned as given (x + w − x
     need not give back w in floating point), so identical boxes fuse to themselves.
     """
-    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
-    corners = np.concatenate([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]], axis=1)
-    fused = weighted_median(corners, weights)
-    same = np.flatnonzero((corners == fused).all(axis=1))
-    if same.size:
-        return tuple(float(v) for v in boxes[same[0]])
+    corners = [(x, y, x + w, y + h) for x, y, w, h in ((float(v) for v in b) for b in boxes)]
+    fused = tuple(weighted_median(corners, weights))
+    for k, c in enumerate(corners):
+        if c == fused:
+            return tuple(float(v) for v in boxes[k])
     x1, y1, x2, y2 = fused
-    return (float(x1), float(y1), float(x2 - x1), float(y2 - y1))
+    return (x1, y1, x2 - x1, y2 - y1)
 
 
 def to_row(item, annotator, box, label):
