@@ -1,7 +1,9 @@
 """Consensus without gold (agreekit.object_consensus) and the annotator ranking against it (issue 24)."""
 import csv
 import io
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -202,3 +204,96 @@ def test_every_consensus_hook_reads_only_options_its_kind_declares():
     assert "boxes" in hooked
     for name, kind in hooked.items():
         assert set(kind.consensus.options) <= {o.name for o in kind.options}, name
+
+
+# ----------------------------------------------------------------- every kind with a consensus
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "web" / "examples"
+HOOKED = sorted(name for name, kind in agreekit.KINDS.items() if kind.consensus is not None)
+
+
+def example_rows(kind):
+    if kind == "boxes":  # the page's box example is written by the build (agreekit.simulate)
+        return [dict(r) for r in small_crowd().rows]
+    return list(csv.DictReader(io.StringIO((EXAMPLES / f"{kind}.csv").read_text(encoding="utf-8"))))
+
+
+def annotations(kind, rows):
+    """The multiset of (item, geometry key, label) the kind's hook reads from ``rows`` (annotators aside)."""
+    hook = agreekit.KINDS[kind].consensus
+    records = hook.read(rows)[0]
+    rounded = lambda key: tuple(round(v, 12) if isinstance(v, float) else v for v in key)  # noqa: E731 re-read
+    return sorted((r.item, (0,) if r.geometry is None else rounded(hook.key(r.geometry)), r.label or "")
+                  for r in records)
+
+
+def test_every_kind_but_traces_has_a_consensus():
+    assert set(HOOKED) == set(agreekit.KINDS) - {"traces"}
+
+
+@pytest.mark.parametrize("kind", HOOKED)
+def test_each_kinds_consensus_of_identical_annotators_is_their_annotation(kind):
+    rows = example_rows(kind)
+    first = sorted({r["annotator"] for r in rows})[0]
+    mine = [r for r in rows if r["annotator"] == first]
+    copies = [dict(r, annotator=name) for name in ("x", "y", "z") for r in mine]
+    result = consensus_rows(kind, copies)
+    assert annotations(kind, list(result.rows)) == annotations(kind, mine)
+    assert {o.support for o in result.objects} == {3}
+
+
+@pytest.mark.parametrize("kind", HOOKED)
+def test_each_kinds_consensus_rows_are_read_by_its_report_and_invariant_to_order(kind):
+    rows = example_rows(kind)
+    result = consensus_rows(kind, rows)
+    options = {"bootstrap": 0} if "bootstrap" in {o.name for o in agreekit.KINDS[kind].options} else {}
+    report = agreekit.report(kind, list(result.rows) + rows, **options)
+    assert report.n_annotators == len({r["annotator"] for r in rows}) + 1
+    shuffled = rows[::-1]
+    assert sorted(map(str, consensus_rows(kind, shuffled).rows)) == sorted(map(str, result.rows))
+    scores = agreekit.annotator_ranking(kind, rows).scores
+    assert {s.annotator for s in scores} == {r["annotator"] for r in rows}
+
+
+def test_segments_fuse_by_mean_boundaries():
+    rows = [{"item": "c", "annotator": a, "start": s, "end": e, "label": "speech"}
+            for a, s, e in (("a", 1.0, 4.0), ("b", 1.5, 4.5), ("c", 2.0, 5.5))]
+    (row,) = consensus_rows("segments", rows).rows
+    assert (row["start"], row["end"]) == (pytest.approx(1.5), pytest.approx(14.0 / 3))
+
+
+def test_spans_fuse_by_mean_boundaries_rounded_half_up():
+    rows = [{"item": "d", "annotator": a, "start": s, "end": e, "label": "PER"}
+            for a, s, e in (("a", 10, 20), ("b", 11, 20))]
+    assert [(r["start"], r["end"]) for r in consensus_rows("spans", rows).rows] == [(11, 20)]  # 10.5 → 11
+
+
+def test_polygons_fuse_to_the_medoid():
+    square = lambda x: f"{x} 0 {x + 10} 0 {x + 10} 10 {x} 10"  # noqa: E731
+    rows = [{"item": "p", "annotator": a, "points": square(x), "label": "car"} for a, x in (("a", 0), ("b", 2), ("c", 4.5))]
+    (row,) = consensus_rows("polygons", rows, threshold=0.3).rows
+    assert json.loads(row["points"]) == [[2, 0], [12, 0], [12, 10], [2, 10]]
+
+
+def test_cuboid_rotations_average_by_markley():
+    rows = [{"item": "s", "annotator": a, "cx": 0, "cy": 0, "cz": 0, "sx": 4, "sy": 2, "sz": 1.5, "yaw": yaw,
+             "label": "car"} for a, yaw in (("a", 0.1), ("b", 0.2), ("c", 0.3))]
+    rows = [{k: v for k, v in r.items()} for r in rows]
+    (row,) = consensus_rows("cuboids", rows).rows
+    assert (row["qx"], row["qy"]) == (pytest.approx(0, abs=1e-12), pytest.approx(0, abs=1e-12))
+    assert (row["qz"], row["qw"]) == (pytest.approx(np.sin(0.1)), pytest.approx(np.cos(0.1)))
+
+
+def test_mask_consensus_is_the_reports_majority_vote():
+    text = (EXAMPLES / "masks.csv").read_text(encoding="utf-8")
+    majority = {entry["item"]: entry["majority_rle"] for entry in agreekit.masks(text).to_dict()["items"]}
+    fused = {r["item"]: [int(v) for v in r["rle"].split()] for r in consensus_rows("masks", text).rows}
+    assert fused == majority
+
+
+def test_labels_take_the_majority_and_break_ties_by_label_text():
+    rows = [{"item": i, "annotator": a, "label": lab} for i, a, lab in
+            (("q1", "a", "yes"), ("q1", "b", "no"), ("q1", "c", "yes"), ("q2", "a", "yes"), ("q2", "b", "no"))]
+    result = consensus_rows("labels", rows)
+    assert [(r["item"], r["label"]) for r in result.rows] == [("q1", "yes"), ("q2", "no")]
+    assert [o.spread for o in result.objects] == [pytest.approx(1 / 3), 0.5]

@@ -45,7 +45,7 @@ class AnnotatorScore:
     recall: float
     f1: float
     mean_similarity: float
-    reliability: float  # recall against the others' consensus (NaN when undefined)
+    reliability: float  # recall against the others' consensus (the kind's hook may name another field)
     same_as: tuple      # annotators with rows identical to its own
 
     def to_dict(self):
@@ -104,16 +104,17 @@ def voter_counts(prepared, voter, weights=None, quorum=None, items=None):
     return Counts(*total)
 
 
-def score(name, counts, same_as=()):
+def score(name, counts, same_as=(), reliability="recall"):
     """The :class:`AnnotatorScore` of pooled ``counts``."""
     tp, fp, fn = counts.matched, counts.objects - counts.matched, counts.reference - counts.matched
     f1 = 1.0 if tp + fp + fn == 0 else 2.0 * tp / (2.0 * tp + fp + fn)
     mean_sim = _ratio(counts.similarity, tp)
     if counts.items == 0:
         f1 = float("nan")
-    recall = _ratio(tp, counts.reference)
-    return AnnotatorScore(name, counts.items, counts.objects, counts.reference, tp, _ratio(tp, counts.objects),
-                          recall, f1, mean_sim, recall, tuple(same_as))
+    fields = {"recall": _ratio(tp, counts.reference), "precision": _ratio(tp, counts.objects), "f1": f1,
+              "mean_similarity": mean_sim}
+    return AnnotatorScore(name, counts.items, counts.objects, counts.reference, tp, fields["precision"],
+                          fields["recall"], f1, mean_sim, fields[reliability], tuple(same_as))
 
 
 def voter_reliabilities(prepared, weights=None, quorum=None):
@@ -125,9 +126,10 @@ def voter_reliabilities(prepared, weights=None, quorum=None):
     return [voter_counts(prepared, v, weights, quorum, by_voter[v]) for v in range(len(prepared.voters))]
 
 
-def weights_from(counts):
-    """Voter weights from their last F1 (floored; never-scored voters weigh the median)."""
-    values = np.array([score("", c).f1 for c in counts], dtype=float)
+def weights_from(counts, field="f1"):
+    """Voter weights from their last ``field`` (F1 unless the kind says; floored; never-scored voters weigh
+    the median)."""
+    values = np.array([getattr(score("", c), field) for c in counts], dtype=float)
     fallback = float(np.nanmedian(values)) if np.isfinite(values).any() else 1.0
     return np.maximum(np.where(np.isfinite(values), values, fallback), WEIGHT_FLOOR).tolist()
 
@@ -154,8 +156,9 @@ def annotator_ranking(kind, rows, *, quorum=None, rounds=1, **kind_options):
     _, prepared = read(kind, rows, kind_options)
     counts = voter_reliabilities(prepared, None, quorum)
     for _ in range(rounds):
-        counts = voter_reliabilities(prepared, weights_from(counts), quorum)
-    scores = [score(name, c, tuple(prepared.voters[v] for v in sorted(prepared.copies[k]) if v != k))
+        counts = voter_reliabilities(prepared, weights_from(counts, prepared.hook.weighting), quorum)
+    scores = [score(name, c, tuple(prepared.voters[v] for v in sorted(prepared.copies[k]) if v != k),
+                    prepared.hook.reliability)
               for k, (name, c) in enumerate(zip(prepared.voters, counts))]
     scores.sort(key=lambda s: (not math.isfinite(s.reliability), -s.reliability if math.isfinite(s.reliability)
                                else 0.0, s.annotator))

@@ -206,6 +206,19 @@ def weighted_median(values, weights):
     return out
 
 
+def weighted_mean(values, weights):
+    """The weighted mean of each column of ``values`` (n rows of d numbers), as a tuple; when a row equals
+    it (as when every row is the same) that row is returned as given, so identical members fuse to
+    themselves without rounding."""
+    rows = [tuple(float(v) for v in row) for row in values]
+    weights = [float(w) for w in weights]
+    total = sum(weights)
+    mean = tuple(sum(w * v for w, v in zip(weights, column)) / total for column in zip(*rows))
+    if len(set(rows)) == 1:
+        return rows[0]
+    return next((row for row in rows if row == mean), mean)
+
+
 def majority_label(labels, weights):
     """The label of the largest total weight; ties go to the smallest label text."""
     totals = {}

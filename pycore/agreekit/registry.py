@@ -54,7 +54,10 @@ class ConsensusHook:
     ``fuse(geometries, weights)`` one object standing for a cluster;
     ``key(geometry)`` a sortable tuple of its content; ``to_row(item, annotator,
     geometry, label)`` a row the kind's report reads (geometry None: drew nothing);
-    ``options`` the names of the kind's report options ``read`` uses.
+    ``options`` the names of the kind's report options ``read`` uses;
+    ``reliability`` and ``weighting`` the fields of
+    :class:`agreekit.annotator_ranking.AnnotatorScore` that rank annotators and
+    weigh their votes.
     """
 
     read: Callable
@@ -63,6 +66,8 @@ class ConsensusHook:
     key: Callable
     to_row: Callable
     options: tuple = ("threshold",)
+    reliability: str = "recall"
+    weighting: str = "f1"
 
 
 @dataclass(frozen=True)
