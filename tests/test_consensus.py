@@ -109,6 +109,17 @@ def test_leave_one_out_is_the_consensus_of_the_others():
     assert left_out.rows == others.rows
 
 
+def test_leave_one_out_rows_are_each_annotators_leave_one_out_consensus_on_its_items():
+    rows = small_crowd().rows
+    every = agreekit.leave_one_out_rows("boxes", rows)
+    assert set(every) == {r["annotator"] for r in rows}
+    for name in ("a000", "a005"):
+        seen = {r["item"] for r in rows if r["annotator"] == name}
+        alone = {i for i in seen if {r["annotator"] for r in rows if r["item"] == i} == {name}}
+        expected = [r for r in consensus_rows("boxes", rows, exclude_annotator=name).rows if r["item"] in seen]
+        assert list(every[name]) == expected and not alone & {r["item"] for r in every[name]}
+
+
 def test_a_duplicate_cannot_raise_its_own_leave_one_out_score():
     corpus = small_crowd()
     worst = min(annotator_ranking("boxes", corpus.rows, rounds=0).scores, key=lambda s: s.reliability)

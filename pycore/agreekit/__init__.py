@@ -34,7 +34,7 @@ from .registry import KINDS, get
 from .results import Report
 from .share import read_share_fragment, share_link
 from .formats import convert
-from .object_consensus import ConsensusResult, consensus_rows
+from .object_consensus import ConsensusResult, consensus_rows, leave_one_out_rows
 from .annotator_ranking import Ranking, annotator_ranking
 
 __version__ = "0.1.0"
@@ -44,7 +44,7 @@ __version__ = "0.1.0"
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
 __all__ = ["KINDS", "ConsensusResult", "InputError", "Ranking", "Report", "annotator_ranking", "consensus",
-           "consensus_rows", "convert", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+           "consensus_rows", "convert", "leave_one_out_rows", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

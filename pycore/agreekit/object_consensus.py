@@ -342,6 +342,12 @@ def excluded_voters(prepared, exclude_annotator):
     return prepared.copies[prepared.voter_of[exclude_annotator]]
 
 
+def item_rows(hook, item, annotator, objects):
+    """The rows of one item's consensus ``objects``: one per object, or one "saw nothing" row."""
+    return [hook.to_row(item, annotator, o.geometry, o.label) for o in objects] or \
+        [hook.to_row(item, annotator, None, "")]
+
+
 def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator="consensus", weights=None,
                    **kind_options):
     """The consensus of ``rows`` (see the module docstring) as a :class:`ConsensusResult`.
@@ -375,9 +381,28 @@ def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator
     out_rows, objects = [], []
     for item in sorted(fused):
         objects += fused[item]
-        out_rows += [hook.to_row(item, annotator, o.geometry, o.label) for o in fused[item]] or \
-            [hook.to_row(item, annotator, None, "")]
+        out_rows += item_rows(hook, item, annotator, fused[item])
     names = tuple(prepared.voters[v] for v in sorted(excluded))
     duplicates = tuple(sorted({tuple(prepared.voters[v] for v in sorted(c)) for c in prepared.copies if len(c) > 1}))
     return ConsensusResult(kind, annotator, tuple(out_rows), tuple(objects), prepared.threshold, quorum, names,
                            duplicates, prepared.warnings)
+
+
+def leave_one_out_rows(kind, rows, *, quorum=None, annotator="consensus", **kind_options):
+    """``{annotator: rows}``: for each annotator, the consensus of the others (its identical copies left out
+    too) on the items it saw, as rows of the kind, matched once for all.
+
+    Each value equals the rows of :func:`consensus_rows` ``(kind, rows, exclude_annotator=name)`` on the
+    items that annotator saw (items nobody else saw have none): the gold rows of ``reference="consensus"``.
+    """
+    quorum = check_quorum(quorum)
+    hook, prepared = read(kind, rows, kind_options)
+    out = {}
+    for v, name in enumerate(prepared.voters):
+        found = []
+        for votes in prepared.items:
+            if v in votes.voters:
+                objects = item_consensus(votes, prepared, prepared.copies[v], None, quorum, spread=False)
+                found += item_rows(hook, votes.item, annotator, objects) if objects is not None else []
+        out[name] = tuple(found)
+    return out
