@@ -238,8 +238,8 @@ def annotations(kind, rows):
                   for r in records)
 
 
-def test_every_kind_but_traces_has_a_consensus():
-    assert set(HOOKED) == set(agreekit.KINDS) - {"traces"}
+def test_every_kind_has_a_consensus():
+    assert set(HOOKED) == set(agreekit.KINDS)
 
 
 @pytest.mark.parametrize("kind", HOOKED)
@@ -307,4 +307,12 @@ def test_labels_take_the_majority_and_break_ties_by_label_text():
             (("q1", "a", "yes"), ("q1", "b", "no"), ("q1", "c", "yes"), ("q2", "a", "yes"), ("q2", "b", "no"))]
     result = consensus_rows("labels", rows)
     assert [(r["item"], r["label"]) for r in result.rows] == [("q1", "yes"), ("q2", "no")]
+    assert [o.spread for o in result.objects] == [pytest.approx(1 / 3), 0.5]
+
+
+def test_traces_take_each_steps_majority_among_the_traces_annotators():
+    rows = [{"trace": "t", "step": s, "annotator": a, "label": lab} for s, a, lab in
+            ((1, "a", "ok"), (1, "b", "ok"), (1, "c", "bad"), (2, "a", "bad"), (2, "b", "ok"), (3, "a", "ok"))]
+    result = consensus_rows("traces", rows)
+    assert [(r["step"], r["label"]) for r in result.rows] == [(1, "ok"), (2, "bad")]  # step 3: 1 of 3 labelled it
     assert [o.spread for o in result.objects] == [pytest.approx(1 / 3), 0.5]

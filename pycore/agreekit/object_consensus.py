@@ -343,9 +343,11 @@ def excluded_voters(prepared, exclude_annotator):
 
 
 def item_rows(hook, item, annotator, objects):
-    """The rows of one item's consensus ``objects``: one per object, or one "saw nothing" row."""
-    return [hook.to_row(item, annotator, o.geometry, o.label) for o in objects] or \
+    """The rows of one item's consensus ``objects``: one per object, or one "saw nothing" row (none for a
+    kind without such rows, whose ``to_row`` gives None)."""
+    rows = [hook.to_row(item, annotator, o.geometry, o.label) for o in objects] or \
         [hook.to_row(item, annotator, None, "")]
+    return [row for row in rows if row is not None]
 
 
 def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator="consensus", weights=None,
