@@ -316,3 +316,14 @@ def test_traces_take_each_steps_majority_among_the_traces_annotators():
     result = consensus_rows("traces", rows)
     assert [(r["step"], r["label"]) for r in result.rows] == [(1, "ok"), (2, "bad")]  # step 3: 1 of 3 labelled it
     assert [o.spread for o in result.objects] == [pytest.approx(1 / 3), 0.5]
+
+
+def test_weights_decide_membership_and_pull_the_median():
+    rows = [box("i", "a", 0, 0, 10, 10), box("i", "b"), box("i", "c")]
+    assert consensus_rows("boxes", rows).objects == ()                                   # 1 of 3
+    assert len(consensus_rows("boxes", rows, weights={"a": 3.0}).objects) == 1           # weight 3 of 5
+    rows = [box("i", "a", 0, 0, 10, 10), box("i", "b", 1, 0, 10, 10), box("i", "c", 2, 0, 10, 10)]
+    assert consensus_rows("boxes", rows).rows[0]["x"] == 1.0
+    assert consensus_rows("boxes", rows, weights={"c": 5.0}).rows[0]["x"] == 2.0
+    with pytest.raises(InputError, match="weights"):
+        consensus_rows("boxes", rows, weights={"c": -1.0})
