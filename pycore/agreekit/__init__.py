@@ -36,6 +36,9 @@ from .share import read_share_fragment, share_link
 from .formats import convert
 from .object_consensus import ConsensusResult, consensus_rows, leave_one_out_rows
 from .annotator_ranking import Ranking, annotator_ranking
+from .formats.writers import export
+from .formats.writers.adjudication import adjudication_csv
+from .conflicts import ItemConflict
 
 __version__ = "0.1.0"
 
@@ -43,8 +46,9 @@ __version__ = "0.1.0"
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "ConsensusResult", "InputError", "Ranking", "Report", "annotator_ranking", "consensus",
-           "consensus_rows", "convert", "leave_one_out_rows", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "ConsensusResult", "InputError", "ItemConflict", "Ranking", "Report", "adjudication_csv",
+           "annotator_ranking", "consensus", "consensus_rows", "convert", "export", "iou3d", "krippendorff_alpha",
+           "leave_one_out_rows", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 
