@@ -327,3 +327,16 @@ def test_weights_decide_membership_and_pull_the_median():
     assert consensus_rows("boxes", rows, weights={"c": 5.0}).rows[0]["x"] == 2.0
     with pytest.raises(InputError, match="weights"):
         consensus_rows("boxes", rows, weights={"c": -1.0})
+
+
+def test_a_consensus_exported_to_coco_reads_back_as_the_same_boxes(tmp_path):
+    rows = small_crowd().rows
+    result = consensus_rows("boxes", rows)
+    sizes = {item: (1, 1) for item in {r["item"] for r in rows}}
+    path = tmp_path / "consensus.json"
+    path.write_text(agreekit.export("boxes", list(result.rows), "coco", image_sizes=sizes), encoding="utf-8")
+    back = agreekit.convert([str(path)], format="coco", kind="boxes").rows
+    drawn = sorted((r["item"], r["label"], *(round(float(r[c]), 9) for c in "xywh"))
+                   for r in result.rows if r["x"] != "")
+    assert sorted((r["item"], r["label"], *(round(float(r[c]), 9) for c in "xywh"))
+                  for r in back if r.get("x") not in (None, "")) == drawn
