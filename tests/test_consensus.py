@@ -340,3 +340,10 @@ def test_a_consensus_exported_to_coco_reads_back_as_the_same_boxes(tmp_path):
                    for r in result.rows if r["x"] != "")
     assert sorted((r["item"], r["label"], *(round(float(r[c]), 9) for c in "xywh"))
                   for r in back if r.get("x") not in (None, "")) == drawn
+
+
+def test_annotators_who_drew_nothing_are_not_copies_of_each_other():
+    rows = [box("i", "a", 0, 0, 10, 10), box("i", "b", 0, 0, 10, 10), box("i", "c"), box("i", "d"), box("i", "e")]
+    result = consensus_rows("boxes", rows, exclude_annotator="c")
+    assert result.excluded == ("c",) and result.duplicates == (("a", "b"),)
+    assert len(result.objects) == 0  # a and b: 2 of the 4 others

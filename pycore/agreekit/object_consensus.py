@@ -87,7 +87,11 @@ class Prepared:
 
 
 def identical_groups(records, key):
-    """Groups of annotators with identical rows: ``[(name, …), …]``, each sorted, in sorted order."""
+    """Groups of annotators with identical rows: ``[(name, …), …]``, each sorted, in sorted order.
+
+    Annotators who drew nothing at all are never grouped: two people who each saw an
+    image and found nothing on it are not a copied account.
+    """
     content = {}
     for r in records:
         geometry = None if r.geometry is None else key(r.geometry)
@@ -95,7 +99,8 @@ def identical_groups(records, key):
                                                     "" if r.label is None else str(r.label)))
     by_content = {}
     for name, rows in content.items():
-        by_content.setdefault(tuple(sorted(rows)), []).append(name)
+        drew = any(row[1] for row in rows)
+        by_content.setdefault(tuple(sorted(rows)) if drew else name, []).append(name)
     return sorted(tuple(sorted(names)) for names in by_content.values())
 
 
