@@ -347,3 +347,13 @@ def test_annotators_who_drew_nothing_are_not_copies_of_each_other():
     result = consensus_rows("boxes", rows, exclude_annotator="c")
     assert result.excluded == ("c",) and result.duplicates == (("a", "b"),)
     assert len(result.objects) == 0  # a and b: 2 of the 4 others
+
+
+def test_the_command_line_json_holds_the_consensus_and_the_ranking(tmp_path, capsys):
+    path = tmp_path / "labels.csv"
+    path.write_text((EXAMPLES / "labels.csv").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["consensus", "labels", str(path), "--ranking", "--json", "--rounds", "0"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["consensus"]["rows"] == [dict(r) for r in consensus_rows("labels", path.read_text()).rows]
+    expected = annotator_ranking("labels", path.read_text(), rounds=0).scores
+    assert [s["annotator"] for s in data["ranking"]["scores"]] == [s.annotator for s in expected]
