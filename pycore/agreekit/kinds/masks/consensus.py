@@ -57,10 +57,12 @@ def fuse(masks, weights):
 
 
 def to_row(item, annotator, mask, label):
-    """A mask row (run lengths as integers), blank rle for "marked nothing"."""
-    if mask is None or len(mask) <= 3:
-        height, width = (mask[0], mask[1]) if mask is not None else ("", "")
-        return {"item": item, "annotator": annotator, "width": width, "height": height, "rle": "", "label": ""}
+    """A mask row (run lengths as integers), blank rle for an empty mask; None without a mask (a quorum
+    above the item's annotators), whose size the row could not give."""
+    if mask is None:
+        return None
+    if len(mask) <= 3:
+        return {"item": item, "annotator": annotator, "width": mask[1], "height": mask[0], "rle": "", "label": ""}
     return {"item": item, "annotator": annotator, "width": mask[1], "height": mask[0],
             "rle": " ".join(map(str, mask[2:])), "label": label}
 
