@@ -5,7 +5,9 @@ Every entry point answers ``{"ok": true, "result": …}`` or ``{"ok": false, "er
 """
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 from pathlib import Path
 
@@ -138,7 +140,13 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
 
 def expected_tables(conversion):
     """Every table option of the kind, with the CSV text of the lengths or durations the export holds."""
-    texts = {"lengths": conversion.lengths_csv(), "durations": conversion.durations_csv()}
+    def two_columns(column, values, text):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([("item", column), *((k, text(v)) for k, v in values.items())])
+        return out.getvalue()
+
+    texts = {"lengths": conversion.lengths and two_columns("text", conversion.lengths, str),
+             "durations": conversion.durations and two_columns("duration", conversion.durations, repr)}
     return {option.name: texts.get(option.name) if option.name in conversion.options() else None
             for option in registry.KINDS[conversion.kind].options if option.type == "table"}
 

@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from ..arrays import name_list
+from ..options import check_value
 from ..registry import KINDS
 from ..rows import InputError
 
@@ -132,27 +133,38 @@ class Conversion:
         writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in self.rows)
         return out.getvalue()
 
-    def lengths_csv(self):
-        """Span texts as ``item,text`` CSV (the page's lengths field), or None."""
-        return _two_column_csv(("item", "text"), self.lengths.items()) if self.lengths else None
-
-    def durations_csv(self):
-        """Clip durations as ``item,duration`` CSV (the page's durations field), or None."""
-        if not self.durations:
-            return None
-        return _two_column_csv(("item", "duration"), ((item, repr(s)) for item, s in self.durations.items()))
-
     def option_tables(self):
         """The table options :meth:`options` supplies, as the CSV text the page's option fields take."""
-        return {name: self.lengths_csv() if name == "lengths" else self.durations_csv() for name in self.options()}
+        return {table.option: table.csv(getattr(self, table.attribute)) for table in self._tables()}
 
     def options(self):
         """Report options the conversion supplies (span texts as ``lengths``, clip lengths as ``durations``)."""
-        if self.kind == "spans" and self.lengths:
-            return {"lengths": self.lengths}
-        if self.kind == "segments" and self.durations:
-            return {"durations": dict(self.durations)}
-        return {}
+        return {table.option: dict(getattr(self, table.attribute)) for table in self._tables()}
+
+    def _tables(self):
+        """The :data:`SUPPLIED_TABLES` of this conversion's kind that it holds."""
+        return [table for table in SUPPLIED_TABLES if table.kind == self.kind and getattr(self, table.attribute)]
+
+
+@dataclass(frozen=True)
+class SuppliedTable:
+    """A table a conversion may carry for its kind's report: the attribute holding it (item → value), the
+    report option it fills, and the column its value takes in the CSV the page's option field holds."""
+
+    kind: str
+    attribute: str
+    option: str
+    column: str
+    value_text: Callable = str
+
+    def csv(self, values):
+        """``item,<column>`` CSV text of ``values`` (item → value)."""
+        return _two_column_csv(("item", self.column), ((item, self.value_text(v)) for item, v in values.items()))
+
+
+# The one place that says which conversion attribute fills which report option of which kind.
+SUPPLIED_TABLES = (SuppliedTable("spans", "lengths", "lengths", "text"),
+                   SuppliedTable("segments", "durations", "durations", "duration", repr))
 
 
 def _two_column_csv(header, rows):
