@@ -139,7 +139,9 @@ def test_rttm_broken_line_names_the_file_line_and_field(line, field, words):
 def test_rttm_options_are_checked():
     assert "unknown option 'speakers'" in error_of(FIXTURES / "rttm", speakers=1)
     assert "annotator_from must be one of" in error_of(FIXTURES / "rttm", annotator_from="tier")
-    assert "list of names" in error_of(FIXTURES / "rttm", recordings="r1")
+    assert "list of labels" in error_of(FIXTURES / "rttm", recordings=5)
+    # A text (from the command line or the page) is a comma-separated list.
+    assert convert(FIXTURES / "rttm", recordings="r1, r9").rows == convert(FIXTURES / "rttm", recordings=["r1", "r9"]).rows
 
 
 def write_rttm(rows):
@@ -415,7 +417,9 @@ def test_elan_broken_file_names_file_and_record(data, words):
 
 def test_elan_options_are_checked():
     assert "not a regular expression" in error_of(FIXTURES / "elan", tier_pattern="(")
-    assert "list of names" in error_of(FIXTURES / "elan", tiers="gesture_A")
+    assert "list of labels" in error_of(FIXTURES / "elan", tiers={"gesture_A": 1})
+    assert "list of names" in error_of(FIXTURES / "elan", tiers=["gesture_A", " "])
+    assert convert(FIXTURES / "elan", tiers="gesture_A").rows == convert(FIXTURES / "elan", tiers=["gesture_A"]).rows
     assert "unknown option 'annotator'" in error_of(FIXTURES / "elan", annotator="tier")
 
 

@@ -300,3 +300,44 @@ def test_non_finite_coordinates_are_refused_where_they_are_read(fixture, old, ne
         convert([(f"out/ann_a/{Path(fixture).name}", text.replace(old, new, 1).encode())], kind=kind)
     assert error.value.column == field
     assert "line 1, span" in str(error.value) or "instance 'img_a', object" in str(error.value)
+
+
+# ----------------------------------------------------------------- format options declared once
+
+@pytest.mark.parametrize("format", sorted(READERS))
+def test_each_formats_declared_options_are_its_readers_keyword_parameters(format):
+    import inspect
+
+    reader = READERS[format]
+    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
+    keywords = [p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert reader_options(reader) == tuple(keywords)
+    record = reader.to_json()
+    assert [o["name"] for o in record["options"]] == keywords and record["kinds"] == list(reader.kinds)
+    assert all(o["label"] and o["help"] for o in record["options"])
+
+
+def test_formats_json_lists_every_format_in_detection_order():
+    from agreekit.formats.base import formats_json
+
+    listed = formats_json()
+    assert sorted(f["name"] for f in listed) == sorted(READERS)
+    assert [READERS[f["name"]].position for f in listed] == sorted(r.position for r in READERS.values())
+
+
+def test_a_kinds_command_takes_the_formats_options(capsys):
+    from agreekit.cli import main
+
+    assert main(["segments", str(FIXTURES / "textgrid"), "--option", "annotator=file", "--option", "item=rec",
+                 "--bootstrap", "0", "--json"]) == 0
+    assert "2 annotators" in capsys.readouterr().err
+    assert main(["segments", str(FIXTURES / "textgrid"), "--option", "annotator=speaker"]) == 2
+    assert "annotator must be one of tier, file" in capsys.readouterr().err
+
+
+def test_option_texts_are_read_in_the_declared_type():
+    # The command line and the page give texts: a number-like clip name stays a text, a list is comma-separated.
+    by_text = convert(FIXTURES / "textgrid", format="textgrid", annotator="file", item="5")
+    assert {row["item"] for row in by_text.rows} == {"5"} and by_text.format_options == {"annotator": "file",
+                                                                                         "item": "5"}
+    assert convert(FIXTURES / "elan", tiers='["gesture_A"]').format_options == {"tiers": ["gesture_A"]}

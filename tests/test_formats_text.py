@@ -328,6 +328,22 @@ def test_potato_boxes_in_pixels_with_image_sizes():
     assert not any("fractions of the image" in w for w in c.warnings)
 
 
+@pytest.mark.parametrize("table", ["item,width,height\nimg_a,100,50\nimg_b,10,10\n",
+                                   "item\twidth\theight\nimg_a\t100\t50\nimg_b\t10\t10\n",
+                                   '{"img_a": [100, 50], "img_b": [10, 10]}',
+                                   [{"item": "img_a", "width": 100, "height": 50},
+                                    {"item": "img_b", "width": 10, "height": 10}]])
+def test_potato_image_sizes_as_a_table_read_as_the_dict(table):
+    # The page's field and the command line give a table (CSV/TSV or JSON text): the same rows as the dict.
+    by_dict = convert(IMAGES, kind="boxes", image_sizes={"img_a": (100, 50), "img_b": (10, 10)})
+    assert convert(IMAGES, kind="boxes", image_sizes=table).rows == by_dict.rows
+
+
+def test_potato_image_sizes_without_their_columns_are_an_input_error():
+    with pytest.raises(InputError, match="item, width, height"):
+        convert(IMAGES, kind="boxes", image_sizes="name,w,h\nimg_a,100,50\n")
+
+
 def test_potato_polygons():
     c = convert(IMAGES, kind="polygons")
     drawn = [(r["annotator"], r["item"], json.loads(r["points"])) for r in c.rows if r["points"]]

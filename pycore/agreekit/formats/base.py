@@ -99,7 +99,8 @@ class Conversion:
     ``lengths`` maps item → text for spans when the export carries the texts
     (they give character-level α its item lengths); ``durations`` maps item →
     seconds for segments when the export carries the clip's length (a TextGrid's
-    ``xmax``); ``skipped`` lists what was left out and why.
+    ``xmax``); ``skipped`` lists what was left out and why; ``format_options`` the format's
+    options the files were read with (a share link carries them).
     """
 
     format: str
@@ -110,6 +111,7 @@ class Conversion:
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
     durations: dict | None = None
+    format_options: dict = field(default_factory=dict)  # the format's options it was read with (checked)
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
@@ -188,6 +190,11 @@ class Reader:
     a file that is no format on its own but may travel with this format's files
     (a brat ``.txt`` beside its ``.ann``, the other files of a Potato output
     folder); ``read`` receives it with the others and says what it did with it.
+
+    ``options`` declares the format's options once (:class:`agreekit.options.Option`
+    records, their defaults in ``read``'s signature): the command line's help,
+    the page's import form and share links are built from them, and
+    :func:`check_options` checks what a caller gives against them.
     """
 
     name: str
@@ -197,22 +204,55 @@ class Reader:
     read: Callable
     position: int = 100
     companion: Callable | None = None
+    options: tuple = ()
+
+    def defaults(self):
+        """``{option name: default}`` from ``read``'s signature (None: no default)."""
+        parameters = inspect.signature(self.read).parameters
+        return {o.name: (None if parameters[o.name].default is inspect.Parameter.empty
+                         else parameters[o.name].default) for o in self.options}
+
+    def to_json(self):
+        """The format for the page: name, title, kinds and its options (:meth:`Option.to_json`)."""
+        defaults = self.defaults()
+        return {"name": self.name, "title": self.title, "kinds": list(self.kinds),
+                "options": [o.to_json(defaults[o.name]) for o in self.options]}
 
 
 def reader_options(reader):
-    """The option names ``reader.read`` takes (its keyword parameters after ``sources`` and ``kind``)."""
-    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
-    return tuple(p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+    """The names of the options ``reader`` declares."""
+    return tuple(option.name for option in reader.options)
+
+
+def formats_json():
+    """Every format's :meth:`Reader.to_json`, in detection order (the page's import form is built from it)."""
+    return [reader.to_json() for reader in sorted(READERS.values(), key=lambda r: r.position)]
 
 
 def check_options(reader, options):
-    """An :class:`InputError` naming the format's options when ``options`` holds one it does not take."""
-    known = reader_options(reader)
-    unknown = sorted(name for name in options if name not in known)
+    """``options`` checked against the format's declared options: each value in its declared type (a text
+    from the command line or the page as well: a list as JSON or comma-separated); None is passed on to the
+    reader as given.
+
+    An option the format does not take is an :class:`InputError` naming the format's options.
+    """
+    declared = {option.name: option for option in reader.options}
+    unknown = sorted(name for name in options if name not in declared)
     if unknown:
-        takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+        takes = f"its options are {', '.join(declared)}" if declared else "it takes no options"
         raise InputError(f"{reader.title}: unknown option {', '.join(map(repr, unknown))}; {takes}",
                          column=unknown[0], value=options[unknown[0]])
+    return {name: value if value is None else _option_value(declared[name], value) for name, value in options.items()}
+
+
+def _option_value(option, value):
+    """``value`` in ``option``'s type: a list option given as JSON text (``["a", "b"]``) is that list."""
+    if option.type == "labels" and isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            pass  # check_value reads it as comma-separated names
+    return check_value(option, value)
 
 
 def register_format(reader):
@@ -437,9 +477,10 @@ def convert(sources, *, format="auto", kind=None, **options):
     if kind is not None and kind not in reader.kinds:
         raise InputError(f"{reader.title} exports hold {', '.join(reader.kinds)}, not {kind}", column="kind",
                          value=kind)
-    check_options(reader, options)
+    options = check_options(reader, options)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
+    conversion.format_options = options
     if ignored:
         conversion.warnings.append(f"ignored {len(ignored)} file(s) that are not {reader.title} files: "
                                    f"{name_list([s.name for s in ignored])}")

@@ -24,6 +24,7 @@ import unicodedata
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
@@ -184,4 +185,11 @@ def read(sources, kind=None, unlabelled="saw"):
                       skipped=skipped + kept.skipped)
 
 
-register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans",), detect=detect, read=read, position=45))
+OPTIONS = (
+    Option("unlabelled", "choice", "An example without spans",
+           "how an example without spans is read when every member's file lists the same examples",
+           choices=(Choice("saw", "seen, nothing marked"), Choice("unseen", "never seen"))),
+)
+
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans",), detect=detect, read=read, position=45,
+                       options=OPTIONS))

@@ -38,6 +38,7 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from ..arrays import name_list
+from ..options import Option
 from ..rows import InputError
 from ._segments import Segment, Track, check_names, decimal_time, reject_unknown, segment_conversion
 from .base import Reader, Skipped, parse_xml, register_format
@@ -299,4 +300,14 @@ def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, **unkn
                                    "or the file name)")
 
 
-register_format(Reader(name="elan", title=TITLE, kinds=("segments",), detect=detect, read=read, position=80))
+OPTIONS = (
+    Option("tier_pattern", "text", "Annotator in tier names (regular expression)",
+           "searched in the names of tiers without an ANNOTATOR attribute; its group 'annotator' (else its first "
+           "group, else the match) names the annotator, e.g. _(?P<annotator>[^_]+)$ for gesture_A"),
+    Option("tiers", "labels", "Tiers to read", "the TIER_IDs to read, comma-separated (default: every tier)"),
+    Option("item", "text", "Item of every file", "the item every file annotates (default: the linked media "
+           "file's name, else the .eaf file's)"),
+)
+
+register_format(Reader(name="elan", title=TITLE, kinds=("segments",), detect=detect, read=read, position=80,
+                       options=OPTIONS))
