@@ -28,9 +28,10 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from ..arrays import name_list
-from ..options import check_value
 from ..registry import KINDS
 from ..rows import InputError
+from .format_options import check_options, reader_options
+from .supplied_tables import SUPPLIED_TABLES
 
 READERS: dict = {}
 MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file, or one member of a zip uncompressed
@@ -149,36 +150,6 @@ class Conversion:
 
 
 @dataclass(frozen=True)
-class SuppliedTable:
-    """A table a conversion may carry for its kind's report: the attribute holding it (item → value), the
-    report option it fills, and the column its value takes in the CSV the page's option field holds."""
-
-    kind: str
-    attribute: str
-    option: str
-    column: str
-    value_text: Callable = str
-
-    def csv(self, values):
-        """``item,<column>`` CSV text of ``values`` (item → value)."""
-        return _two_column_csv(("item", self.column), ((item, self.value_text(v)) for item, v in values.items()))
-
-
-# The one place that says which conversion attribute fills which report option of which kind.
-SUPPLIED_TABLES = (SuppliedTable("spans", "lengths", "lengths", "text"),
-                   SuppliedTable("segments", "durations", "durations", "duration", repr))
-
-
-def _two_column_csv(header, rows):
-    """``header`` and ``rows`` as CSV text with ``\\n`` line ends."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
-@dataclass(frozen=True)
 class Reader:
     """A tool's export format.
 
@@ -219,40 +190,9 @@ class Reader:
                 "options": [o.to_json(defaults[o.name]) for o in self.options]}
 
 
-def reader_options(reader):
-    """The names of the options ``reader`` declares."""
-    return tuple(option.name for option in reader.options)
-
-
 def formats_json():
     """Every format's :meth:`Reader.to_json`, in detection order (the page's import form is built from it)."""
     return [reader.to_json() for reader in sorted(READERS.values(), key=lambda r: r.position)]
-
-
-def check_options(reader, options):
-    """``options`` checked against the format's declared options: each value in its declared type (a text
-    from the command line or the page as well: a list as JSON or comma-separated); None is passed on to the
-    reader as given.
-
-    An option the format does not take is an :class:`InputError` naming the format's options.
-    """
-    declared = {option.name: option for option in reader.options}
-    unknown = sorted(name for name in options if name not in declared)
-    if unknown:
-        takes = f"its options are {', '.join(declared)}" if declared else "it takes no options"
-        raise InputError(f"{reader.title}: unknown option {', '.join(map(repr, unknown))}; {takes}",
-                         column=unknown[0], value=options[unknown[0]])
-    return {name: value if value is None else _option_value(declared[name], value) for name, value in options.items()}
-
-
-def _option_value(option, value):
-    """``value`` in ``option``'s type: a list option given as JSON text (``["a", "b"]``) is that list."""
-    if option.type == "labels" and isinstance(value, str) and value.lstrip().startswith("["):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            pass  # check_value reads it as comma-separated names
-    return check_value(option, value)
 
 
 def register_format(reader):
