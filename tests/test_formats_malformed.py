@@ -265,16 +265,21 @@ def _potato_mask_state(user, size, counts):
                        "instance_id_to_span_to_value": {}}).encode()
 
 
-def test_potato_mask_on_a_huge_image_is_refused_without_allocating_its_pixels():
+def test_potato_mask_on_a_huge_image_is_read_as_runs_without_allocating_its_pixels():
     import tracemalloc
 
-    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [60_000, 60_000], [5, 7])) for u in ("a", "b")]
+    side = 60_000
+    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [side, side], [5, 7])) for u in ("a", "b")]
     tracemalloc.start()
-    with pytest.raises(InputError, match="above the ceiling of 268,435,456 pixels") as error:
-        convert(sources, kind="masks")
+    conversion = convert(sources, kind="masks")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert peak < 50 * 2 ** 20 and error.value.column == "rle"  # 60,000² pixels took 6.9 GB before
+    assert peak < 50 * 2 ** 20  # 60,000² pixels took 6.9 GB when masks were reordered as pixels
+    # Row 0, columns 5 to 11: in column order one pixel at the top of each of those 7 columns.
+    expected = [5 * side] + [1, side - 1] * 6 + [1, side * side - 11 * side - 1]
+    from agreekit.parse.rle import rle_to_string
+
+    assert [row["rle"] for row in conversion.rows] == [rle_to_string(expected)] * 2
 
 
 def test_potato_mask_runs_become_the_same_coco_runs_as_before():

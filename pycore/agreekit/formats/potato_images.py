@@ -136,7 +136,7 @@ def _mask(obj, where):
         raise InputError(f"{where}: the runs add up to {covered}, more than {height} × {width} pixels")
     rest = height * width - covered  # runs that stop short end in background
     counts = counts + [rest] if len(counts) % 2 == 0 else counts[:-1] + [counts[-1] + rest]
-    try:  # the whole image as CVAT's crop: run lengths out, pixels held only up to MAX_CROP_PIXELS
+    try:  # the whole image as CVAT's crop: reordered on runs, no pixel held
         runs = crop_runs_to_coco(counts, 0, 0, width, height, width, height)
     except ValueError as error:
         raise InputError(f"{where}: {error}", column="rle") from None
