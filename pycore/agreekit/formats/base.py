@@ -116,8 +116,10 @@ class Conversion:
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
-        # A mask's width and height are the image's, present on a saw-nothing row too.
-        geometry = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "label", "width", "height")]
+        # A mask's width and height are the image's, present on a saw-nothing row too; a kind with no geometry
+        # (labels) holds its annotation in the label.
+        columns = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "width", "height")]
+        geometry = [c for c in columns if c != "label"] or columns
         empty = sum(1 for r in self.rows if all(r.get(c) in (None, "") for c in geometry))
         return {"format": self.format, "kind": self.kind, "sources": list(self.sources),
                 "n_items": len({r["item"] for r in self.rows}),
