@@ -133,9 +133,24 @@ def test_prodigy_relations_are_counted_as_skipped():
 
 
 @pytest.mark.parametrize("name", ["textcat_choice.jsonl", "entity_links.jsonl"])
-def test_prodigy_choice_answers_are_refused_not_read_as_spans(name):
+def test_prodigy_choice_answers_are_refused_as_spans(name):
     with pytest.raises(InputError, match="no spans annotations.*choice answer"):
-        convert(PRODIGY / name)
+        convert(PRODIGY / name, kind="spans")
+
+
+def test_prodigy_choice_answers_read_as_labels_per_question():
+    # The labels kind exists (issue 23): a choice task is a question (_task_hash), its accepted options the labels.
+    textcat = convert(PRODIGY / "textcat_choice.jsonl")
+    assert textcat.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in textcat.rows] == [
+        ("38", "tc-alice", "POSITIVE"), ("38", "tc-bob", "POSITIVE"), ("39", "tc-alice", "NEGATIVE")]
+    assert textcat.summary()["skipped"] == {"accepted with no option chosen (no label)": 1}
+    links = convert(PRODIGY / "entity_links.jsonl")
+    assert [(r["item"], r["annotator"], r["label"]) for r in links.rows] == [
+        ("42", "nel-alice", "Q41421"), ("42", "nel-bob", "NIL_otherLink")]
+    report = agreekit.report("labels", links.rows, bootstrap=0).to_dict()
+    assert report == agreekit.report("labels", "item,annotator,label\n42,nel-alice,Q41421\n42,nel-bob,NIL_otherLink\n",
+                                     bootstrap=0).to_dict()
 
 
 # ----------------------------------------------------------------- Label Studio: regions skipped are not "saw nothing"

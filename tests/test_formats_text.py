@@ -116,9 +116,42 @@ def test_prodigy_a_later_reject_replaces_an_accept_and_no_annotator_means_the_fi
     assert any("their annotator is the file name" in w for w in c.warnings)
 
 
-def test_prodigy_binary_ner_is_refused():
-    with pytest.raises(InputError, match="binary 'ner' task"):
-        convert(("d.jsonl", jsonl(_prodigy_task(_view_id="ner"))))
+def test_prodigy_binary_ner_is_refused_as_spans():
+    with pytest.raises(InputError, match="binary 'ner' task .* is not spans: read it with kind labels"):
+        convert(("d.jsonl", jsonl(_prodigy_task(_view_id="ner"))), kind="spans")
+
+
+def test_prodigy_binary_tasks_read_as_labels_accept_or_reject_per_suggestion():
+    # textcat.teach: one suggested label per task; the suggestion (_task_hash) is the question.
+    def teach(annotator, task_hash, answer, stamp):
+        return _prodigy_task(_view_id="classification", label="POSITIVE", _task_hash=task_hash, answer=answer,
+                             _annotator_id=annotator, _timestamp=stamp)
+    records = [teach("a", 61, "accept", 1), teach("b", 61, "reject", 2), teach("a", 62, "reject", 3),
+               teach("b", 62, "reject", 4), teach("a", 63, "ignore", 5), teach("b", 63, "accept", 6),
+               teach("a", 61, "reject", 7)]  # a changed their mind on 61: the later answer is kept
+    c = convert(("teach.jsonl", jsonl(*records)))
+    assert c.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
+        ("61", "a", "reject"), ("61", "b", "reject"), ("62", "a", "reject"), ("62", "b", "reject"),
+        ("63", "b", "accept")]
+    assert reasons(c) == {"superseded by a later submission of the same annotator": 1,
+                          "ignored in Prodigy (counted as never seen)": 1}
+    assert any("labelled accept or reject" in w for w in c.warnings)
+
+
+def test_prodigy_multiple_choice_is_a_label_set_and_manual_tasks_beside_it_are_skipped():
+    def choice(annotator, accepted, answer="accept"):
+        return _prodigy_task(_view_id="choice", _task_hash=70, options=[{"id": "A"}, {"id": "B"}],
+                             accept=accepted, answer=answer, _annotator_id=annotator)
+    c = convert(("c.jsonl", jsonl(choice("a", ["A", "B"]), choice("b", ["B"]), choice("c", ["A"], "reject"),
+                                  _prodigy_task(_annotator_id="d"))), kind="labels")
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [("70", "a", "A"), ("70", "a", "B"),
+                                                                         ("70", "b", "B")]
+    assert reasons(c) == {"a manual task's regions (read with kind spans, boxes or polygons)": 1,
+                          "rejected in Prodigy, a bad example (counted as never seen)": 1}
+    assert any("1 answer(s) accept several options" in w and "level set" in w for w in c.warnings)
+    with pytest.raises(InputError, match="'accept' must be a list of option ids"):
+        convert(("c.jsonl", jsonl(choice("a", "A"))), kind="labels")
 
 
 def test_prodigy_image_boxes_and_polygons():
