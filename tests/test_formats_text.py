@@ -232,8 +232,26 @@ def test_doccano_errors_name_the_file_and_line():
     record = {"id": 1, "text": TEXT_2, "label": [[0, 7, "PER"], [5, 30, "PER"]]}
     with pytest.raises(InputError, match=r"ann\.jsonl line 1, span 2: end 30 is past the end"):
         convert(("ann.jsonl", jsonl(record)))
-    with pytest.raises(InputError, match="text-classification"):
-        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})))
+    with pytest.raises(InputError, match="text-classification project, not spans: read them with kind labels"):
+        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})), kind="spans")
+
+
+def test_doccano_text_classification_reads_as_labels():
+    alice = jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]},
+                  {"id": 2, "text": TEXT_3, "label": ["neg", "sarcasm"]}, {"id": 3, "text": TEXT_1, "label": []})
+    bob = jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]}, {"id": 2, "text": TEXT_3, "label": ["neg"]},
+                {"id": 3, "text": TEXT_1, "label": ["neutral"]})
+    c = convert([("alice.jsonl", alice), ("bob.jsonl", bob)])
+    assert c.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
+        ("1", "alice", "positive"), ("2", "alice", "neg"), ("2", "alice", "sarcasm"), ("1", "bob", "positive"),
+        ("2", "bob", "neg"), ("3", "bob", "neutral")]
+    assert reasons(c) == {"no label (not rated)": 1}
+    assert any("1 example(s) carry several labels" in w for w in c.warnings)
+    expected = ("item,annotator,label\n1,alice,positive\n2,alice,neg\n2,alice,sarcasm\n1,bob,positive\n2,bob,neg\n"
+                "3,bob,neutral\n")
+    assert agreekit.report("labels", c.rows, level="set", bootstrap=0).to_dict() == \
+        agreekit.report("labels", expected, level="set", bootstrap=0).to_dict()
 
 
 def test_doccano_repeated_example_keeps_the_later_line():
