@@ -302,6 +302,8 @@ FIXTURE_SETS = [
     "potato/export/annotations.jsonl", "prodigy/ner_news.jsonl", "prodigy/images.jsonl", "doccano/approved",
     "doccano/all_documents", "doccano/relations", "doccano/collaborative/all.jsonl", "brat/corpus", "rttm",
     "textgrid", "elan/session.eaf", "audacity",
+    # label answers read as the labels kind (issue 22, once issue 23's kind exists)
+    "misreads/potato/classification", "misreads/prodigy/textcat_choice.jsonl", "misreads/prodigy/entity_links.jsonl",
 ]
 
 
