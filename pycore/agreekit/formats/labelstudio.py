@@ -46,8 +46,10 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from ..arrays import name_list
+from ..options import Option
 from ..rows import InputError
 from .base import Conversion, Reader, load_json, register_format
+from .labelstudio_labels import holds_answers, label_conversion
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
@@ -55,7 +57,7 @@ __all__ = ["Submission", "detect", "read"]
 
 FORMAT = "labelstudio"
 TITLE = "Label Studio JSON"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
 # JSON_MIN keys that are neither task data nor a control tag's values
 MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
                       "drafts", "predictions"})
@@ -319,7 +321,7 @@ def _keep_latest(submissions, notes):
 
 # --------------------------------------------------------------------------- the reader
 
-def read(sources, kind, **options):
+def read(sources, kind, *, question=None):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -327,11 +329,13 @@ def read(sources, kind, **options):
     sources : list of Source
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
-        boxes, polygons, masks, spans or segments; None to take the one kind
+        boxes, polygons, masks, spans, segments or labels (task-level
+        classifications: :mod:`.labelstudio_labels`); None to take the one kind
         the regions hold (an :class:`InputError` lists them when there are
-        several).
-    **options
-        None are taken.
+        several), or labels when there are no regions and some answers.
+    question : str, optional
+        With kind labels: the classification (its control's ``from_name``)
+        whose answers are read; needed when the annotations answer several.
 
     Returns
     -------
@@ -344,26 +348,34 @@ def read(sources, kind, **options):
     InputError
         Naming the file, the task, annotation or region, and the field.
     """
-    if options:
-        raise InputError(f"{TITLE} takes no options (got {', '.join(sorted(options))})",
-                         column=sorted(options)[0])
     notes = Notes()
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
     submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
-    entries = []
+    entries, left = [], []
     for submission in submissions:
         with in_file(submission.source):
             regions, left_out = read_regions(submission.results, submission.where)
+        entries.append((submission, regions))
+        left.append(left_out)
+    if kind == "labels" or (kind is None and not any(regions for _, regions in entries)
+                            and holds_answers(submissions)):
+        return label_conversion(FORMAT, submissions, question, notes)
+    for (submission, _), left_out in zip(entries, left):
         for where, reason in left_out:
             notes.skip(submission.source, where, reason)
             if reason not in (NOT_READ["classification"], NOT_READ["relation"]):  # a region, of no kind read
                 notes.drew.add(submission.where)
-        entries.append((submission, regions))
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
     return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped)
 
 
-register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))
+OPTIONS = (
+    Option("question", "text", "Question read as labels",
+           "with kind labels: the classification (its control's name, from_name) whose answers are read"),
+)
+
+register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10,
+                       options=OPTIONS))
