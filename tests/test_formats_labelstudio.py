@@ -465,8 +465,8 @@ def test_shared_image_names_in_one_file_get_the_task_id():
     assert "same.jpg" in warning_with(c, "shared by several tasks")
 
 
-def test_unknown_options_are_refused_naming_the_formats_options():
-    with pytest.raises(InputError, match="unknown option 'from_name'; its options are question"):
+def test_unknown_options_are_refused():
+    with pytest.raises(InputError, match="unknown option 'from_name'; its options are predictions"):
         convert(FIXTURES / "ls_boxes.json", from_name="label")
 
 
@@ -617,55 +617,3 @@ def test_boxes_round_trip(case):
     rows, size = case
     c = convert(("rt.json", write_boxes(rows, size)), kind="boxes")
     assert_rows(c, [{k: float(v) if k in "xywh" and v is not None else v for k, v in row.items()} for row in rows])
-
-
-# ----------------------------------------------------------------- classifications as labels (issue 22, kind labels)
-
-def _classification_task(task, annotations):
-    """A text task whose annotations answer task-level questions: ``annotations`` is [(user, results)]."""
-    return {"id": task, "data": {"text": f"text {task}"},
-            "annotations": [{"id": 100 * task + k, "completed_by": user, "result": results}
-                            for k, (user, results) in enumerate(annotations)]}
-
-
-def _choice(question, *choices, kind="choices", field="choices"):
-    return {"id": f"{question}-{'-'.join(map(str, choices))}", "type": kind, "from_name": question,
-            "to_name": "text", "value": {field: list(choices) if field == "choices" else choices[0]}}
-
-
-def test_task_level_classifications_read_as_labels_one_question_at_a_time():
-    tasks = [_classification_task(1, [(1, [_choice("sentiment", "pos"), _choice("topics", "sport", "money")]),
-                                      (2, [_choice("sentiment", "pos"), _choice("stars", 4, kind="rating",
-                                                                                field="rating")])]),
-             _classification_task(2, [(1, [_choice("sentiment", "neg")]), (2, [])]),
-             _classification_task(3, [(1, [_choice("topics", "sport")]),
-                                      (2, [{"id": "n", "type": "textarea", "from_name": "note", "to_name": "text",
-                                            "value": {"text": ["hm"]}}])])]
-    source = [("project.json", json.dumps(tasks).encode())]
-    with pytest.raises(InputError, match=r"answer 3 questions \(sentiment, stars, topics\).*option question"):
-        convert(source)
-    sentiment = convert(source, question="sentiment")
-    assert sentiment.kind == "labels"
-    assert [(r["item"], r["annotator"], r["label"]) for r in sentiment.rows] == [
-        ("1", "1", "pos"), ("1", "2", "pos"), ("2", "1", "neg")]
-    assert sentiment.summary()["skipped"] == {
-        "answer to topics (one question is read at a time: option question)": 2,
-        "answer to stars (one question is read at a time: option question)": 1,
-        "no answer to sentiment (not rated)": 3, "textarea answer to note (not a label)": 1}
-    topics = convert(source, question="topics")
-    assert [(r["item"], r["annotator"], r["label"]) for r in topics.rows] == [
-        ("1", "1", "sport"), ("1", "1", "money"), ("3", "1", "sport")]
-    assert any("1 annotation(s) chose several labels" in w and "level set" in w for w in topics.warnings)
-    stars = convert(source, question="stars")
-    assert [r["label"] for r in stars.rows] == ["4"]
-    report = agreekit.report("labels", sentiment.rows, bootstrap=0).to_dict()
-    assert report == agreekit.report("labels", "item,annotator,label\n1,1,pos\n1,2,pos\n2,1,neg\n",
-                                     bootstrap=0).to_dict()
-    with pytest.raises(InputError, match="no answers to question 'mood'"):
-        convert(source, question="mood")
-
-
-def test_a_region_export_read_as_labels_reads_its_task_level_choices_only():
-    c = convert(FIXTURES / "ls_shapes.json", kind="labels")
-    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [("street.png", "3", "sunny")]
-    assert c.summary()["skipped"]["a region (read with its kind)"] == 4  # the per-region Choices stays the region's

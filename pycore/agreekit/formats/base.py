@@ -100,7 +100,9 @@ class Conversion:
     ``lengths`` maps item → text for spans when the export carries the texts
     (they give character-level α its item lengths); ``durations`` maps item →
     seconds for segments when the export carries the clip's length (a TextGrid's
-    ``xmax``); ``skipped`` lists what was left out and why; ``format_options`` the format's
+    ``xmax``); ``image_sizes`` maps item → ``(width, height)`` in pixels when the
+    export carries the image's size (the exporters take it; the reports do not);
+    ``skipped`` lists what was left out and why; ``format_options`` the format's
     options the files were read with (a share link carries them).
     """
 
@@ -112,6 +114,7 @@ class Conversion:
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
     durations: dict | None = None
+    image_sizes: dict | None = None
     format_options: dict = field(default_factory=dict)  # the format's options it was read with (checked)
 
     def summary(self):
