@@ -45,6 +45,21 @@ def test_runs_reordered_on_runs_are_the_pixel_paths(case):
     assert decode(got, image_height, image_width).sum() == sum(counts[1::2])
 
 
+@settings(max_examples=200, deadline=None)
+@given(masks_in_images(), st.integers(1, 4))
+def test_runs_reordered_a_few_rows_at_a_time_are_the_pixel_paths(case, chunk):
+    # Large masks are reordered a slice of row transitions at a time (CHUNK_PIECES): tiny slices here.
+    from agreekit.geometry import row_runs
+
+    counts, left, top, width, height, image_width, image_height = case
+    saved, row_runs.CHUNK_PIECES = row_runs.CHUNK_PIECES, chunk
+    try:
+        got = crop_runs_to_coco(counts, left, top, width, height, image_width, image_height).tolist()
+    finally:
+        row_runs.CHUNK_PIECES = saved
+    assert got == by_pixels(counts, left, top, width, height, image_width, image_height)
+
+
 def rectangle_counts(width, height, rows, columns):
     """Row-major runs over a ``width × height`` crop of the filled rectangle ``rows × columns`` (half-open)."""
     (r0, r1), (c0, c1) = rows, columns
