@@ -46,7 +46,7 @@ class Example(NamedTuple):
     annotator: str
     text: str
     spans: list   # [(start, end, label)] as exported
-    categories: list = []  # a text-classification project's labels of the example
+    categories: tuple = ()  # a text-classification project's labels of the example
 
 
 def detect(source):
@@ -106,7 +106,7 @@ def _examples(source, skipped):
         spans = [] if categories is not None else _triples(record.get(field, []), f"{where} '{field}'")
         for number, relation in enumerate(record.get("relations") or [], start=1):
             skipped.append(Skipped(source.name, f"{where}, relation {number}", "relation: agreekit compares spans"))
-        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans, categories or []))
+        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans, tuple(categories or ())))
     return out
 
 
