@@ -73,6 +73,8 @@ def build_parser():
         p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or the "
                        "export files of an annotation tool (detected; see 'agreekit convert')")
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format (repeatable; see 'agreekit convert --help')")
         defaults = kind.defaults()
         for option in kind.options:
             flag, keywords = _argument(option, defaults[option.name])
@@ -85,8 +87,8 @@ def build_parser():
     c.add_argument("--kind", dest="convert_kind", choices=list(KINDS),
                    help="the kind to read when an export holds several")
     c.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
-                   help="an option of the export format (repeatable; VALUE is read as JSON when it parses, "
-                        "else as text), e.g. --option separator=- --option 'tiers=[\"gesture_A\"]'")
+                   help="an option of the export format (repeatable; VALUE is text, read in the option's declared "
+                        "type: a list comma-separated or as JSON), e.g. --option separator=- --option tiers=gesture_A")
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     _export_parser(sub, formats)
@@ -133,6 +135,8 @@ def _consensus_parser(sub, formats):
         p = kinds.add_parser(name, help=kind.summary, description=kind.summary)
         p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or exports")
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format read (repeatable; see 'agreekit convert --help')")
         defaults = kind.defaults()
         for option in kind.options:
             if option.name in kind.consensus.options:
@@ -172,7 +176,8 @@ def _consensus(args):
     kind = args.consensus_kind
     options = {o.name: getattr(args, o.name) for o in KINDS[kind].options
                if o.name in KINDS[kind].consensus.options and getattr(args, o.name, None) is not None}
-    rows, _imported, summary = _rows_from(args.file, kind, args.source_format)
+    rows, _conversion, summary = _rows_from(args.file, kind, args.source_format,
+                                            _format_options(args.format_options))
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     result = consensus_rows(kind, rows, quorum=args.quorum, exclude_annotator=args.exclude_annotator,
@@ -190,19 +195,20 @@ def _consensus(args):
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
-def _rows_from(files, kind, source_format):
+def _rows_from(files, kind, source_format, format_options):
     """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
-    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+    plain = source_format is None and not format_options
+    if plain and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
         return read_text(files[0]), None, []
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
-            if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
+            if plain and len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
                 return read_text(files[0]), None, []
             raise
-    conversion = convert(files, format=source_format, kind=kind)
+    conversion = convert(files, format=source_format, kind=kind, **format_options)
     return conversion.rows, conversion, _summary_lines(conversion)
 
 
@@ -216,25 +222,39 @@ def _summary_lines(conversion):
 
 
 def _format_options_help():
-    """The options of each export format, for ``convert --help``."""
+    """The options of each export format, for ``convert --help``: from each format's declaration."""
     lines = ["format options (--option NAME=VALUE):"]
     for name, reader in sorted(READERS.items()):
-        options = reader_options(reader)
-        lines.append(f"  {name:12} {', '.join(options) if options else '(none)'}")
+        names = reader_options(reader)
+        lines.append(f"  {name:12} {', '.join(names) if names else '(none)'}")
+        defaults = reader.defaults()
+        for option in reader.options:
+            allowed = f" ({option.range_text()})" if option.type == "choice" else ""
+            default = f"; default {defaults[option.name]}" if defaults[option.name] is not None else ""
+            lines.append(f"      {option.name}: {option.label}{allowed}{default}")
     return "\n".join(lines)
 
 
 def _format_options(pairs):
-    """``{name: value}`` from ``NAME=VALUE`` texts; VALUE is JSON when it parses as JSON, else text."""
+    """``{name: text}`` from ``NAME=VALUE`` texts; :func:`agreekit.formats.convert` reads each text in its
+    option's declared type."""
     options = {}
     for pair in pairs:
         name, found, value = pair.partition("=")
         if not found or not name.strip():
             raise InputError(f"--option {pair!r}: expected NAME=VALUE", column="option", value=pair)
+        options[name.strip()] = value
+    return options
+
+
+def _json_options(pairs):
+    """``{name: value}`` of a writer's ``NAME=VALUE`` options; VALUE is JSON when it parses as JSON, else text."""
+    options = _format_options(pairs)
+    for name, value in options.items():
         try:
-            options[name.strip()] = json.loads(value)
+            options[name] = json.loads(value)
         except ValueError:
-            options[name.strip()] = value
+            pass
     return options
 
 
@@ -261,11 +281,11 @@ def _export_options(args, conversion, writer):
         path = getattr(args, name + "_file")
         if path is not None:
             options[name] = read_text(path)
-    return {**options, **_format_options(args.format_options)}
+    return {**options, **_json_options(args.format_options)}
 
 
 def _export(args):
-    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format, {})
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     writer = WRITERS[args.target_format]
@@ -290,11 +310,12 @@ def _run(args):
         return _export(args)
     if args.kind == "consensus":
         return _consensus(args)
-    skip = ("kind", "file", "json", "debug", "source_format")
+    skip = ("kind", "file", "json", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
-    rows, conversion, summary = _rows_from(args.file, args.kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.kind, args.source_format,
+                                           _format_options(args.format_options))
     imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
