@@ -7,12 +7,14 @@ exits with code 2 and the error message (which names the line and column).
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
 from pathlib import Path
 
-from . import KINDS
+from . import KINDS, annotator_ranking, consensus_rows
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
@@ -90,6 +92,7 @@ def build_parser():
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     _export_parser(sub, formats)
+    _consensus_parser(sub, formats)
     return parser
 
 
@@ -118,6 +121,75 @@ def _writer_options_help():
         kinds = "every kind" if writer.kinds == ("*",) else ", ".join(writer.kinds)
         lines.append(f"  {name:12} {kinds}; {', '.join(options) if options else 'no options'}")
     return "\n".join(lines)
+
+
+def _consensus_parser(sub, formats):
+    """``agreekit consensus KIND FILE``: one sub-command per kind with a consensus hook."""
+    c = sub.add_parser("consensus", help="the annotators' consensus without gold (CSV rows on stdout) and a "
+                       "ranking of the annotators against it", description="Cluster matched objects across "
+                       "annotators, keep those a quorum drew, fuse them; see docs/consensus.md.")
+    kinds = c.add_subparsers(dest="consensus_kind", required=True)
+    for name, kind in KINDS.items():
+        if kind.consensus is None:
+            continue
+        p = kinds.add_parser(name, help=kind.summary, description=kind.summary)
+        p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or exports")
+        p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format read (repeatable; see 'agreekit convert --help')")
+        defaults = kind.defaults()
+        for option in kind.options:
+            if option.name in kind.consensus.options:
+                flag, keywords = _argument(option, defaults[option.name])
+                p.add_argument(flag, **keywords)
+        p.add_argument("--quorum", type=int, help="supporting annotators an object needs (default: a strict "
+                       "majority of those who saw the item)")
+        p.add_argument("--exclude-annotator", metavar="NAME", help="the consensus of the others (leave-one-out)")
+        p.add_argument("--annotator", default="consensus", help="the annotator name of the consensus rows")
+        p.add_argument("--ranking", action="store_true", help="print the annotators' reliability table (CSV) "
+                       "instead of the rows")
+        p.add_argument("--rounds", type=int, default=1, help="reliability-weighted rounds of the ranking (default 1)")
+        p.add_argument("--json", action="store_true", help="print the consensus (and ranking) as JSON")
+
+
+def _csv(rows):
+    """CSV text (header first) of a list of dicts that share their keys."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
+    return out.getvalue().rstrip("\n")
+
+
+RANKING_COLUMNS = ("annotator", "reliability", "recall", "precision", "f1", "mean_similarity", "n_items",
+                   "n_objects", "n_reference", "matched", "same_as")
+
+
+def _ranking_rows(ranking):
+    rows = [s.to_dict() for s in ranking.scores]
+    return [{key: (" ".join(row[key]) if isinstance(row[key], list) else row[key]) for key in RANKING_COLUMNS}
+            for row in rows]
+
+
+def _consensus(args):
+    kind = args.consensus_kind
+    options = {o.name: getattr(args, o.name) for o in KINDS[kind].options
+               if o.name in KINDS[kind].consensus.options and getattr(args, o.name, None) is not None}
+    rows, _conversion, summary = _rows_from(args.file, kind, args.source_format,
+                                            _format_options(args.format_options))
+    for line in summary:
+        print(f"agreekit: {line}", file=sys.stderr)
+    result = consensus_rows(kind, rows, quorum=args.quorum, exclude_annotator=args.exclude_annotator,
+                            annotator=args.annotator, **options)
+    for warning in result.warnings:
+        print(f"agreekit: warning: {warning}", file=sys.stderr)
+    ranking = annotator_ranking(kind, rows, quorum=args.quorum, rounds=args.rounds, **options) \
+        if args.ranking else None
+    if args.json:
+        data = {"consensus": result.to_dict(), **({"ranking": ranking.to_dict()} if ranking else {})}
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    return _csv(_ranking_rows(ranking)) if ranking else _csv(list(result.rows))
 
 
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
@@ -236,6 +308,8 @@ def _run(args):
         return _convert(args)
     if args.kind == "export":
         return _export(args)
+    if args.kind == "consensus":
+        return _consensus(args)
     skip = ("kind", "file", "json", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here

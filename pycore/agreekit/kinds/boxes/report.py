@@ -13,6 +13,7 @@ from ...object_sets import canonical_order, label_rules
 from ...objects import object_kind_report, object_report
 from ...registry import register
 from .compare import box_kind
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, CORNERS, SYNONYMS, box_objects, parse_boxes
 from .text import boxes_text
@@ -23,7 +24,7 @@ from .shape import SHAPE
           options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, alternatives=(CORNERS,), synonyms=SYNONYMS, count_key="n_boxes", position=1, text=boxes_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
           seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
           progress=None):

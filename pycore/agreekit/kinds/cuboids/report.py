@@ -23,6 +23,7 @@ from ...object_sets import canonical_order, label_rules
 from ...objects import object_kind_report, object_report
 from ...registry import register
 from .compare import cuboid_kind, cuboid_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, YAW_COLUMNS, parse_cuboids
 from .text import cuboids_text
@@ -42,7 +43,7 @@ DEFAULT_PAIR_BUDGET = 10_000_000
                    opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6, text=cuboids_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
             progress=None):

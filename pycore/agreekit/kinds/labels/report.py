@@ -11,6 +11,7 @@ from ...registry import register
 from ...results import CI_LEVEL, Report
 from . import coefficients as co
 from . import pairs as pr
+from .consensus import CONSENSUS
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
@@ -68,7 +69,8 @@ def _coefficients(ratings, level, counts, draws, fits):
           options=(LEVEL, ORDER,
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
                    opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE,
+          consensus=CONSENSUS)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.

@@ -31,6 +31,7 @@ from ...measures.chance import SAMPLED_PAIRS
 from ...objects import object_kind_report, object_report
 from ...registry import register
 from .compare import polygon_kind, polygon_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
 from .text import polygons_text
@@ -61,7 +62,7 @@ def _duplicates(objects, polygons):
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
              progress=None):

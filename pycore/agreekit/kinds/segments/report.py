@@ -36,6 +36,7 @@ from ...registry import register
 from ...results import Report
 from .alpha_u import segment_alpha_u
 from .compare import DEFAULT_TOLERANCES, SegmentObjects, boundary_blocks, segment_kind, segment_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .durations import read_durations
 from .rows import COLUMNS, SYNONYMS, read_segments
@@ -57,7 +58,7 @@ from .shape import SHAPE
                                minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
              progress=None):

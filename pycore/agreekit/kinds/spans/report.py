@@ -33,6 +33,7 @@ from ...registry import register
 from ...results import CI_LEVEL, Report, estimate
 from ...rows import InputError
 from .alpha_u import span_alpha_u
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .examples import MAX_EXAMPLES, pair_examples
 from .pairs import PairTable
@@ -272,7 +273,7 @@ def _label_scores(items, corpus, tally):
                                            opts.Choice("potato", "potato (reproduce Potato)"))),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           progress=None):
     """Agreement report for text spans.

@@ -42,6 +42,7 @@ from ...measures.alpha import alpha_from_coincidence, undefined_reason, unit_coi
 from ...measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
 from ...registry import register
 from ...results import CI_LEVEL, Report, estimate
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, StepLabels, order_ranks, read_traces
 from .text import format_traces
@@ -242,7 +243,7 @@ def _disputed_units(data: StepLabels, sums: UnitSums, top_units):
                    opts.SEED,
                    opts.Option("top_units", "int", "Disputed units listed", minimum=0, maximum=100_000)),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_units", position=7, text=format_traces,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            top_units=DEFAULT_TOP_UNITS, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).
