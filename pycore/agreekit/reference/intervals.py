@@ -1,0 +1,87 @@
+"""Bootstrap intervals of the reference scores, by reweighting items (:mod:`agreekit.measures.bootstrap`).
+
+Every score against the reference is a ratio of sums over comparisons (item,
+annotator), so a resample weights each comparison by the count of its item:
+per annotator and in total for precision, recall, F1 and mean matched
+similarity; in total also σ against the reference (the within mean over the
+cross mean of :mod:`.baseline`, whose item-pair sums are quadratic forms) and
+Cohen's κ on matched labels (its per-item tables reweighted).  The resamples
+are drawn in the items' content order (``ranks``), so neither row order nor
+names change an interval.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..arrays import safe_ratio
+from ..measures import bootstrap as boot
+from ..measures.kappa import Margins, kappa_from_margins
+from .baseline import resampled_cross_mean
+
+RATIOS = {"precision": ("n_matched", "n_drawn"), "recall": ("n_matched", "n_reference"),
+          "mean_matched_iou": ("similarity_sum", "n_matched")}
+MAX_TABLE_ELEMENTS = 1 << 22   # items × labels²: the per-item label tables κ's interval reweights
+
+
+def ratio_values(sums):
+    """Precision, recall, F1 and mean matched similarity from summed counts (arrays of any shape)."""
+    out = {name: safe_ratio(sums[top], sums[bottom]) for name, (top, bottom) in RATIOS.items()}
+    out["f1"] = safe_ratio(2.0 * sums["n_matched"], sums["n_drawn"] + sums["n_reference"])
+    return out
+
+
+def item_label_tables(n_items, items, ref_codes, drawn_codes, n_labels):
+    """(n_items, L²) counts of matched pairs by (reference label, drawn label) per item, or None if too large."""
+    if n_items * n_labels * n_labels > MAX_TABLE_ELEMENTS or n_labels == 0:
+        return None
+    flat = (items * n_labels + ref_codes) * n_labels + drawn_codes
+    return np.bincount(flat, minlength=n_items * n_labels * n_labels).reshape(n_items, -1).astype(float)
+
+
+# Long: the resampling loop gathers every score's resampled values in one pass over the chunks.
+def bootstrap(inputs, n_items, n_resamples, seed, ranks):
+    """Percentile intervals: ``{"annotators": {score: [ci per group]}, "total": {score: ci}}``, or None.
+
+    ``inputs``: ``group`` (per comparison, the row it counts in), ``n_groups``,
+    ``item`` (per comparison), ``values`` (per comparison: ``n_matched``,
+    ``n_drawn``, ``n_reference``, ``similarity_sum``), ``within`` (per item:
+    sums and counts of matched distances), ``baseline`` (:class:`.baseline.CrossBaseline`),
+    ``tables`` (:func:`item_label_tables`, or None), ``n_labels``.
+    """
+    if n_resamples <= 0 or n_items < 2:
+        return None
+    order = np.argsort(inputs["group"], kind="stable")
+    groups = inputs["group"][order]
+    starts = np.flatnonzero(np.diff(groups, prepend=-1))
+    present = groups[starts]
+    items = inputs["item"][order]
+    values = {name: np.asarray(v, dtype=float)[order] for name, v in inputs["values"].items()}
+    per_group = {name: [] for name in (*RATIOS, "f1")}
+    total = {name: [] for name in (*RATIOS, "f1", "sigma", "kappa")}
+    width = max(len(items), n_items, 1)
+    max_elements = max(1, boot.BOOTSTRAP_ELEMENTS * n_items // width)
+    within_sum, within_n = inputs["within"]
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, max_elements=max_elements, ranks=ranks):
+        weights = counts[:, items]
+        sums = {name: np.zeros((len(counts), inputs["n_groups"])) for name in values}
+        for name, v in values.items():
+            if len(items):
+                sums[name][:, present] = np.add.reduceat(weights * v[None, :], starts, axis=1)
+        for name, v in ratio_values(sums).items():
+            per_group[name].append(v)
+        for name, v in ratio_values({k: s.sum(axis=1) for k, s in sums.items()}).items():
+            total[name].append(v)
+        cross = resampled_cross_mean(inputs["baseline"], counts)
+        if cross is not None:
+            total["sigma"].append(1.0 - safe_ratio(safe_ratio(counts @ within_sum, counts @ within_n), cross))
+        if inputs["tables"] is not None:
+            n_labels = inputs["n_labels"]
+            table = (counts @ inputs["tables"]).reshape(len(counts), n_labels, n_labels)
+            total["kappa"].append(kappa_from_margins(Margins.of(table)).kappa)
+    out = {"annotators": {}, "total": {}}
+    for name, chunks in per_group.items():
+        joined = np.concatenate(chunks, axis=0)
+        out["annotators"][name] = [boot.percentile_ci(joined[:, k]) for k in range(joined.shape[1])]
+    for name, chunks in total.items():
+        out["total"][name] = boot.percentile_ci(np.concatenate(chunks)) if chunks else None
+    return out
