@@ -94,7 +94,7 @@ def cross_baseline(objects, kind, comparisons):
 
 def resampled_cross_mean(baseline, counts):
     """The pooled cross mean of each resample (rows of item ``counts``); None without dense sums."""
-    if baseline.item_sums is None:
+    if baseline is None or baseline.item_sums is None:
         return None
     s = ((counts @ baseline.item_sums) * counts).sum(axis=1)
     n = ((counts @ baseline.item_counts) * counts).sum(axis=1)

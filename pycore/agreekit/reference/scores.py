@@ -90,13 +90,12 @@ def _label_tables(groups, n_groups, pair_group, ref_codes, drawn_codes, n_labels
 
 # Long: assembles the section from the pieces, each a call; splitting it would only pass them around.
 def reference_section(objects, kind, chosen, *, threshold, low_overlap, mode, label_key, bootstrap, seed,
-                      localization=True, extra=None):
+                      localization=True):
     """The report's ``reference`` section (see the module docstring and ``docs/report.md``).
 
     ``chosen`` is :class:`.setup.ReferenceRecords`; ``objects`` the object set of its
     raters and references together, ``kind`` their :class:`~agreekit.objects.ObjectKind`.
-    ``extra(comparisons, group, names)`` (optional) adds a kind's own keys to
-    each annotator row and the total (``{"total": {...}, "annotators": [{...}]}``).
+    ``localization=False`` (a kind without a between-item distance) leaves σ out.
     """
     comps = compare(objects, kind, chosen.gold_of, threshold=threshold, low_overlap=low_overlap, mode=mode,
                     label_key=label_key)
@@ -131,11 +130,6 @@ def reference_section(objects, kind, chosen, *, threshold, low_overlap, mode, la
     cross_total = (baseline.annotator_sums.sum(), baseline.annotator_counts.sum()) if baseline else (0, 0)
     total = _estimates(_sums(values, conflicts), *cross_total, label_tables.sum(axis=0),
                        cis["total"] if cis else None, localization)
-    if extra is not None:
-        added = extra(comps, group, names)
-        total.update(added["total"])
-        for row, more in zip(rows, added["annotators"]):
-            row.update(more)
     return {
         "source": chosen.source,
         "annotator": chosen.annotator,

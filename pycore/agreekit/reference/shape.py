@@ -20,35 +20,41 @@ SETTINGS_LOW_OVERLAP = key("low_overlap", "number",
     optional=True)
 
 
-def scores(*extra):
-    """The scores of one annotator (or all pooled) against the reference, with a kind's ``extra`` keys."""
-    return (
-        key("n_drawn", "integer", "Objects drawn on the scored items (items the reference has a row for)."),
-        key("n_reference", "integer", "Reference objects on those items (once per annotator compared)."),
-        key("n_matched", "integer", "One-to-one matches at the threshold."),
-        key("precision", estimate(), "Matched / drawn, pooled over the scored items; n: drawn objects."),
-        key("recall", estimate(), "Matched / reference objects, pooled over the scored items; n: reference objects."),
-        key("f1", estimate(), "2 × matched / (drawn + reference objects); n: drawn + reference objects."),
-        key("mean_matched_iou", estimate(),
-            "Mean similarity of the matched pairs (the kind's: IoU, IoU₃D, temporal or span IoU); n: matches."),
-        key("kappa", estimate(),
-            "Cohen's κ of (reference label, drawn label) over the matched pairs; n: matches. Undefined (null) "
-            "without matches or when chance agreement is 1."),
-        key("conflicts", CONFLICTS, "Conflict counts, as CVAT's quality report names them."),
-        key("sigma", estimate(),
-            "σ against the reference: 1 − `mean_within` / `mean_between_cross`; 0 for an annotator no closer to the "
-            "reference on its own item than on others (a fixed box); n: matches; interval in the total only.",
-            optional=True),
-        key("mean_within", "number", "Mean distance of the matched pairs; null when none.", null=True, optional=True),
-        key("mean_between_cross", "number",
-            "Cross baseline: mean distance of the annotator's objects on one scored item to the reference's on "
-            "another; null when there are no such pairs.", null=True, optional=True),
-        *extra,
-    )
+COMMON_SCORES = (
+    key("n_drawn", "integer", "Objects drawn on the scored items (items the reference has a row for)."),
+    key("n_reference", "integer", "Reference objects on those items (once per annotator compared)."),
+    key("n_matched", "integer", "One-to-one matches at the threshold."),
+    key("precision", estimate(), "Matched / drawn, pooled over the scored items; n: drawn objects."),
+    key("recall", estimate(), "Matched / reference objects, pooled over the scored items; n: reference objects."),
+    key("f1", estimate(), "2 × matched / (drawn + reference objects); n: drawn + reference objects."),
+    key("mean_matched_iou", estimate(),
+        "Mean similarity of the matched pairs (the kind's: IoU, IoU₃D, temporal or span IoU); n: matches."),
+    key("kappa", estimate(),
+        "Cohen's κ of (reference label, drawn label) over the matched pairs; n: matches. Undefined (null) without "
+        "matches or when chance agreement is 1."),
+    key("conflicts", CONFLICTS, "Conflict counts, as CVAT's quality report names them."),
+)
+
+SIGMA_SCORES = (
+    key("sigma", estimate(),
+        "σ against the reference: 1 − `mean_within` / `mean_between_cross`; 0 for an annotator no closer to the "
+        "reference on its own item than on others (a fixed box); n: matches; interval in the total only."),
+    key("mean_within", "number", "Mean distance of the matched pairs; null when none.", null=True),
+    key("mean_between_cross", "number",
+        "Cross baseline: mean distance of the annotator's objects on one scored item to the reference's on another; "
+        "null when there are no such pairs.", null=True),
+)
 
 
-def reference(*extra):
-    """The ``reference`` section; ``extra``: a kind's own keys of each scores row (e.g. spans' outcomes)."""
+def scores(*extra, localization=True):
+    """The scores of one annotator (or all pooled) against the reference, with a kind's ``extra`` keys
+    (``localization=False``: a kind without σ against the reference)."""
+    return (*COMMON_SCORES, *(SIGMA_SCORES if localization else ()), *extra)
+
+
+def reference(*extra, localization=True):
+    """The ``reference`` section; ``extra``: a kind's own keys of each scores row (e.g. spans' outcomes);
+    ``localization=False``: without σ."""
     return section(
         key("source", "text", "`annotator` (an annotator of the rows), `rows` (gold rows) or `per annotator`."),
         key("annotator", "text", "The reference annotator's name (source `annotator`), else null.", null=True),
@@ -61,12 +67,14 @@ def reference(*extra):
             "Items with an annotator's rows but no row of its reference: not scored (a warning names them)."),
         key("n_reference_items_unused", "integer",
             "Items of the reference no scored annotator has a row for: not scored (a warning names them)."),
-        key("total", section(*scores(*extra)), "The scores pooled over every scored annotator, with intervals."),
+        key("total", section(*scores(*extra, localization=localization)),
+            "The scores pooled over every scored annotator, with intervals."),
         key("annotators", list_of(section(
             key("annotator", "text", "Annotator name."),
             key("n_items", "integer", "Items scored for the annotator."),
             key("n_items_without_reference", "integer", "The annotator's items without a reference row."),
-            *scores(*extra))), "One row per annotator scored, by name; intervals over items."),
+            *scores(*extra, localization=localization))),
+            "One row per annotator scored, by name; intervals over items."),
         key("confusion", section(
             key("labels", list_of("text"), "Labels, sorted: the rows (reference) and columns (drawn) of `counts`."),
             key("counts", list_of(list_of("integer")), "Matched pairs by reference label (row) and drawn label.")),
