@@ -11,8 +11,20 @@ from .scores import reference_section
 from .setup import choose
 
 
-def reference_records(records, *, reference, reference_rows, parse, consensus=None):
-    """``(records of the agreement report, ReferenceRecords or None)`` for the report's options."""
+# The consensus builder, ``consensus_rows(kind, rows, *, exclude_annotator, quorum=None) -> rows``, once it
+# exists: ``reference="consensus"`` then scores each annotator against the consensus of the others.
+CONSENSUS_ROWS = None
+
+
+def reference_records(records, *, reference, reference_rows, parse, kind=None, rows=None, consensus=None):
+    """``(records of the agreement report, ReferenceRecords or None)`` for the report's options.
+
+    ``kind`` and ``rows`` (the kind's name and its input rows) let ``reference="consensus"`` build each
+    annotator's leave-one-out reference with :data:`CONSENSUS_ROWS`; ``consensus``, a callable
+    ``name -> rows``, overrides it.
+    """
+    if consensus is None and CONSENSUS_ROWS is not None and kind is not None:
+        consensus = lambda name: CONSENSUS_ROWS(kind, rows, exclude_annotator=name)  # noqa: E731
     chosen = choose(records, reference=reference, reference_rows=reference_rows, parse=parse, consensus=consensus)
     return (records, None) if chosen is None else (chosen.raters, chosen)
 

@@ -342,7 +342,7 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     """
     raw = read_spans(rows, progress)
     _, chosen = reference_records(span_records(raw), reference=reference, reference_rows=reference_rows,
-                                  parse=parse_reference)
+                                  parse=parse_reference, kind="spans", rows=rows)
     if chosen is not None and chosen.source == "annotator":
         raw = without(raw, chosen.annotator)
     length_map, texts = (None, None) if lengths is None else read_lengths(lengths)
