@@ -298,3 +298,53 @@ def test_a_reference_per_annotator_scores_each_against_its_own():
         alone = agreekit.boxes([r for r in rows if r["annotator"] in (row["annotator"], other[row["annotator"]])],
                                reference=other[row["annotator"]], bootstrap=0).to_dict()["reference"]
         assert row == alone["annotators"][0]
+
+
+# ----------------------------------------------------------------- COCOeval as an oracle
+
+def test_precision_and_recall_at_iou_half_match_cocoeval():
+    """One annotator against gold on boxes laid out on a grid (no box overlaps two others, so COCO's greedy
+    matching by score and the optimal matching coincide), one category: COCOeval's matches at IoU 0.5."""
+    pytest.importorskip("pycocotools")
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+    rng = np.random.default_rng(4)
+    rows, images, gts, dts = [], [], [], []
+    for i in range(30):
+        images.append({"id": i, "width": 400, "height": 400})
+        cells = rng.choice(16, size=rng.integers(0, 6), replace=False)
+        for c in cells:
+            x, y = 100 * (c % 4) + 20, 100 * (c // 4) + 20
+            w, h = rng.uniform(30, 60, 2)
+            gts.append({"id": len(gts) + 1, "image_id": i, "category_id": 1, "bbox": [x, y, w, h], "area": w * h,
+                        "iscrowd": 0})
+            rows.append({"item": f"im{i}", "annotator": "gold", "x": x, "y": y, "w": w, "h": h, "label": "o"})
+            if rng.random() < 0.85:   # drawn, with noise from slight to far off
+                dx, dy = rng.normal(0, rng.choice([2.0, 12.0]), 2)
+                dts.append({"id": len(dts) + 1, "image_id": i, "category_id": 1, "bbox": [x + dx, y + dy, w, h],
+                            "score": 1.0, "area": w * h})
+        if rng.random() < 0.3:   # a spurious box in the empty margin
+            dts.append({"id": len(dts) + 1, "image_id": i, "category_id": 1, "bbox": [0, 0, 10, 10], "score": 1.0,
+                        "area": 100.0})
+        for d in [d for d in dts if d["image_id"] == i] or [None]:
+            x, y, w, h = d["bbox"] if d else ("", "", "", "")
+            rows.append({"item": f"im{i}", "annotator": "a", "x": x, "y": y, "w": w, "h": h, "label": "o" if d else ""})
+        if not cells.size:
+            rows.append({"item": f"im{i}", "annotator": "gold", "x": "", "y": "", "w": "", "h": "", "label": ""})
+    coco = COCO()
+    coco.dataset = {"images": images, "annotations": gts, "categories": [{"id": 1, "name": "o"}]}
+    coco.createIndex()
+    evaluation = COCOeval(coco, coco.loadRes(dts), "bbox")
+    evaluation.params.iouThrs = np.array([0.5])
+    evaluation.params.maxDets = [100]
+    evaluation.evaluate()
+    matched = drawn = 0
+    for e in evaluation.evalImgs:
+        if e is not None and e["aRng"] == evaluation.params.areaRng[0]:
+            matched += int((e["dtMatches"][0] > 0).sum())
+            drawn += len(e["dtIds"])
+    row = agreekit.boxes(rows, reference="gold", bootstrap=0).to_dict()["reference"]["annotators"][0]
+    assert (row["n_matched"], row["n_drawn"], row["n_reference"]) == (matched, drawn, len(gts))
+    assert 0 < matched < min(drawn, len(gts))   # misses and extras both occur
+    assert row["precision"]["value"] == pytest.approx(matched / drawn)
+    assert row["recall"]["value"] == pytest.approx(matched / len(gts))
