@@ -57,39 +57,57 @@ def _rows(objects, comparisons, select):
     return rows[order], owner[order]
 
 
-# Long: one streamed pass per reference over its annotators' objects, chunk by chunk.
+def _annotator_rows(objects, items, a):
+    """Objects of annotator ``a`` on ``items`` (sorted; global order, so item-major)."""
+    parts = [objects.members[i][a] for i in items]
+    return np.concatenate(parts).astype(np.intp) if parts else np.zeros(0, np.intp)
+
+
+class _Sums:
+    """Running sums of the cross pairs: per annotator, and per item pair while dense."""
+
+    def __init__(self, n_names, n_items):
+        self.sums, self.counts = np.zeros(n_names), np.zeros(n_names)
+        dense = n_items <= DENSE_ITEMS
+        self.item_sums = np.zeros((n_items, n_items)) if dense else None
+        self.item_counts = np.zeros((n_items, n_items)) if dense else None
+
+    def add(self, a, row_items, col_items, values, n):
+        """Values and counts (rows × column items) of annotator ``a``'s objects, rows on ``row_items``."""
+        self.sums[a] += values.sum()
+        self.counts[a] += n.sum()
+        if self.item_sums is not None:
+            run = np.flatnonzero(np.diff(row_items, prepend=-1))
+            rows = row_items[run]
+            self.item_sums[np.ix_(rows, col_items)] += np.add.reduceat(values, run, axis=0)
+            self.item_counts[np.ix_(rows, col_items)] += np.add.reduceat(n, run, axis=0)
+
+
 def cross_baseline(objects, kind, comparisons):
-    """The :class:`CrossBaseline` of ``comparisons`` (see the module docstring)."""
-    n_items, n_names = objects.n_items, len(objects.annotators)
-    scored = np.zeros((n_names, n_items), dtype=bool)
-    scored[comparisons.annotator, comparisons.item] = True
-    sums, counts = np.zeros(n_names), np.zeros(n_names)
-    dense = n_items <= DENSE_ITEMS
-    item_sums = np.zeros((n_items, n_items)) if dense else None
-    item_counts = np.zeros((n_items, n_items)) if dense else None
-    item_of = np.repeat(np.arange(n_items), np.diff(objects.offsets))
-    for g in np.unique(comparisons.gold):
-        select = comparisons.gold == g
-        items = np.unique(comparisons.item[select])
+    """The :class:`CrossBaseline` of ``comparisons`` (see the module docstring).
+
+    Annotator by annotator: its objects against its reference's objects on the items
+    it is scored on, so the work follows each annotator's items, not all items.
+    """
+    item_of = np.repeat(np.arange(objects.n_items), np.diff(objects.offsets))
+    out = _Sums(len(objects.annotators), objects.n_items)
+    order = np.lexsort((comparisons.item, comparisons.annotator))
+    bounds = np.flatnonzero(np.diff(comparisons.annotator[order], prepend=-1))
+    for start, stop in zip(bounds, [*bounds[1:], len(order)]):
+        chosen = order[start:stop]
+        a, g = int(comparisons.annotator[chosen[0]]), int(comparisons.gold[chosen[0]])
+        items = np.sort(comparisons.item[chosen])
         columns, starts, col_items, col_sizes = _gold_columns(objects, g, items)
-        rows, owner = _rows(objects, comparisons, select)
+        rows = _annotator_rows(objects, items, a)
         if not len(columns) or not len(rows):
             continue
         step = max(1, _CHUNK_ELEMENTS // len(columns))
         for s in range(0, len(rows), step):
-            r, a = rows[s:s + step], owner[s:s + step]
+            r = rows[s:s + step]
             block = np.add.reduceat(kind.distance_block(r, columns), starts, axis=1)
-            usable = scored[a][:, col_items] & (item_of[r][:, None] != col_items[None, :])
-            values = np.where(usable, block, 0.0)
-            n = usable * col_sizes[None, :]
-            sums += np.bincount(a, weights=values.sum(axis=1), minlength=n_names)
-            counts += np.bincount(a, weights=n.sum(axis=1), minlength=n_names)
-            if dense:
-                run = np.flatnonzero(np.diff(item_of[r], prepend=-1))
-                row_items = item_of[r][run]
-                item_sums[np.ix_(row_items, col_items)] += np.add.reduceat(values, run, axis=0)
-                item_counts[np.ix_(row_items, col_items)] += np.add.reduceat(n, run, axis=0)
-    return CrossBaseline(sums, counts, item_sums, item_counts)
+            other = item_of[r][:, None] != col_items[None, :]
+            out.add(a, item_of[r], col_items, np.where(other, block, 0.0), other * col_sizes[None, :])
+    return CrossBaseline(out.sums, out.counts, out.item_sums, out.item_counts)
 
 
 def resampled_cross_mean(baseline, counts):

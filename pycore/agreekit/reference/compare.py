@@ -69,9 +69,13 @@ def _two_stage(sub, same, threshold, low_overlap, mode):
     if not low_overlap < threshold or sub.size == 0:
         empty = np.zeros(0, dtype=np.intp)
         return (rows, cols), (empty, empty)
-    free_r = np.setdiff1d(np.arange(sub.shape[0]), rows)
-    free_c = np.setdiff1d(np.arange(sub.shape[1]), cols)
+    free = np.ones(sub.shape[0], dtype=bool), np.ones(sub.shape[1], dtype=bool)
+    free[0][rows], free[1][cols] = False, False
+    free_r, free_c = np.flatnonzero(free[0]), np.flatnonzero(free[1])
     low_sub = sub[np.ix_(free_r, free_c)]
+    if not (low_sub >= low_overlap).any():   # most comparisons: nothing left near enough
+        empty = np.zeros(0, dtype=np.intp)
+        return (rows, cols), (empty, empty)
     lr, lc = match(low_sub, low_overlap, mode, same[np.ix_(free_r, free_c)])
     return (rows, cols), (free_r[lr], free_c[lc])
 

@@ -38,6 +38,21 @@ def item_label_tables(n_items, items, ref_codes, drawn_codes, n_labels):
     return np.bincount(flat, minlength=n_items * n_labels * n_labels).reshape(n_items, -1).astype(float)
 
 
+def column_cis(values):
+    """:func:`agreekit.measures.bootstrap.percentile_ci` of each column of ``values`` (resamples × groups):
+    the columns defined in every resample in one call, the others one by one (the same numbers)."""
+    whole = np.isfinite(values).all(axis=0)
+    out = [None] * values.shape[1]
+    if values.shape[0] >= 2 and whole.any():
+        tail = (1.0 - boot.DEFAULT_LEVEL) / 2.0 * 100.0
+        low, high = np.percentile(values[:, whole], [tail, 100.0 - tail], axis=0)
+        for k, lo, hi in zip(np.flatnonzero(whole).tolist(), low.tolist(), high.tolist()):
+            out[k] = [lo, hi]
+    for k in np.flatnonzero(~whole).tolist():
+        out[k] = boot.percentile_ci(values[:, k])
+    return out
+
+
 # Long: the resampling loop gathers every score's resampled values in one pass over the chunks.
 def bootstrap(inputs, n_items, n_resamples, seed, ranks):
     """Percentile intervals: ``{"annotators": {score: [ci per group]}, "total": {score: ci}}``, or None.
@@ -81,7 +96,7 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
     out = {"annotators": {}, "total": {}}
     for name, chunks in per_group.items():
         joined = np.concatenate(chunks, axis=0)
-        out["annotators"][name] = [boot.percentile_ci(joined[:, k]) for k in range(joined.shape[1])]
+        out["annotators"][name] = column_cis(joined)
     for name, chunks in total.items():
         out["total"][name] = boot.percentile_ci(np.concatenate(chunks)) if chunks else None
     return out
