@@ -348,3 +348,16 @@ def test_precision_and_recall_at_iou_half_match_cocoeval():
     assert 0 < matched < min(drawn, len(gts))   # misses and extras both occur
     assert row["precision"]["value"] == pytest.approx(matched / drawn)
     assert row["recall"]["value"] == pytest.approx(matched / len(gts))
+
+
+def test_the_two_ways_of_summing_resamples_agree(monkeypatch):
+    """Group sums by one matrix product (items × annotators held dense) or by runs of comparisons: one result."""
+    from agreekit.reference import intervals
+    rows = random_box_corpus(random.Random(3)) + random_box_corpus(random.Random(4))
+    dense = agreekit.boxes(rows, reference="gold", bootstrap=200).to_dict()["reference"]
+    monkeypatch.setattr(intervals, "MAX_TABLE_ELEMENTS", 0)
+    runs = agreekit.boxes(rows, reference="gold", bootstrap=200).to_dict()["reference"]
+    assert_same(dense["annotators"], runs["annotators"])
+    assert_same({k: v for k, v in dense["total"].items() if k != "kappa"},
+                {k: v for k, v in runs["total"].items() if k != "kappa"})
+    assert runs["total"]["kappa"]["ci"] is None   # no per-item label tables above the limit

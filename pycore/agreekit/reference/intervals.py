@@ -76,12 +76,22 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
     width = max(len(items), n_items, 1)
     max_elements = max(1, boot.BOOTSTRAP_ELEMENTS * n_items // width)
     within_sum, within_n = inputs["within"]
-    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, max_elements=max_elements, ranks=ranks):
-        weights = counts[:, items]
-        sums = {name: np.zeros((len(counts), inputs["n_groups"])) for name in values}
+    # Each comparison is one (item, group): small enough, its values form an items × groups matrix per score,
+    # and a resample's group sums are one matrix product.
+    dense = n_items * inputs["n_groups"] <= MAX_TABLE_ELEMENTS
+    if dense:
+        tables = {name: np.zeros((n_items, inputs["n_groups"])) for name in values}
         for name, v in values.items():
-            if len(items):
-                sums[name][:, present] = np.add.reduceat(weights * v[None, :], starts, axis=1)
+            tables[name][items, groups] = v
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, max_elements=max_elements, ranks=ranks):
+        if dense:
+            sums = {name: counts @ table for name, table in tables.items()}
+        else:
+            weights = counts[:, items]
+            sums = {name: np.zeros((len(counts), inputs["n_groups"])) for name in values}
+            for name, v in values.items():
+                if len(items):
+                    sums[name][:, present] = np.add.reduceat(weights * v[None, :], starts, axis=1)
         for name, v in ratio_values(sums).items():
             per_group[name].append(v)
         for name, v in ratio_values({k: s.sum(axis=1) for k, s in sums.items()}).items():
