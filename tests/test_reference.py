@@ -361,3 +361,38 @@ def test_the_two_ways_of_summing_resamples_agree(monkeypatch):
     assert_same({k: v for k, v in dense["total"].items() if k != "kappa"},
                 {k: v for k, v in runs["total"].items() if k != "kappa"})
     assert runs["total"]["kappa"]["ci"] is None   # no per-item label tables above the limit
+
+
+def test_reference_consensus_goes_through_the_consensus_seam(monkeypatch):
+    """With a consensus builder in place (a stub here: the rows of the annotators other than the one left out,
+    each renamed), reference="consensus" scores each annotator against the reference built without it."""
+    from agreekit.reference import report as reference_report
+    calls = []
+
+    def stub(kind, rows, *, exclude_annotator, quorum=None):
+        calls.append((kind, exclude_annotator))
+        keep = "careful_b" if exclude_annotator == "careful_a" else "careful_a"
+        return [{**r, "annotator": "consensus"} for r in rows if r["annotator"] == keep]
+
+    monkeypatch.setattr(reference_report, "CONSENSUS_ROWS", stub)
+    rows = centred_corpus(12, seed=4)
+    report = agreekit.boxes(rows, reference="consensus", bootstrap=0).to_dict()
+    assert sorted(calls) == [("boxes", "careful_a"), ("boxes", "careful_b"), ("boxes", "fixed")]
+    assert report["settings"]["reference"] == "per annotator" and report["n_annotators"] == 3
+    by_name = {row["annotator"]: row for row in report["reference"]["annotators"]}
+    alone = agreekit.boxes([r for r in rows if r["annotator"] in ("careful_a", "careful_b")], reference="careful_b",
+                           bootstrap=0).to_dict()["reference"]["annotators"][0]
+    assert_same(by_name["careful_a"], alone)
+
+
+def test_spans_reference_is_invariant_to_row_order_and_names():
+    rows = random_span_corpus(random.Random(11)) + [{**r, "item": "x" + r["item"]}
+                                                    for r in random_span_corpus(random.Random(12))]
+    first = agreekit.spans(rows, reference="gold", bootstrap=200).to_dict()["reference"]
+    names = {"gold": "expert", "a": "zed", "b": "amy"}
+    moved = [{**r, "item": r["item"][::-1] + "_", "annotator": names[r["annotator"]]} for r in rows]
+    random.Random(2).shuffle(moved)
+    second = agreekit.spans(moved, reference="expert", bootstrap=200).to_dict()["reference"]
+    assert_same(second["total"], first["total"])
+    renamed = {names[row["annotator"]]: {**row, "annotator": names[row["annotator"]]} for row in first["annotators"]}
+    assert_same({row["annotator"]: row for row in second["annotators"]}, renamed)
