@@ -396,3 +396,24 @@ def test_spans_reference_is_invariant_to_row_order_and_names():
     assert_same(second["total"], first["total"])
     renamed = {names[row["annotator"]]: {**row, "annotator": names[row["annotator"]]} for row in first["annotators"]}
     assert_same({row["annotator"]: row for row in second["annotators"]}, renamed)
+
+
+def test_labels_against_an_expert_are_cohens_kappa_and_the_wrong_labels():
+    sklearn = pytest.importorskip("sklearn.metrics")
+    rng = random.Random(5)
+    rows = []
+    for i in range(60):
+        truth = rng.choice("abc")
+        for annotator, p in (("expert", 0.0), ("good", 0.1), ("poor", 0.6)):
+            if annotator != "expert" and rng.random() < 0.1:
+                continue   # not every annotator labels every item
+            rows.append({"item": f"t{i}", "annotator": annotator, "label": rng.choice("abc") if rng.random() < p
+                         else truth})
+    report = agreekit.labels(rows, reference="expert", bootstrap=0).to_dict()
+    expert = {r["item"]: r["label"] for r in rows if r["annotator"] == "expert"}
+    for row in report["reference"]["annotators"]:
+        mine = [(expert[r["item"]], r["label"]) for r in rows if r["annotator"] == row["annotator"]]
+        assert row["kappa"]["value"] == pytest.approx(sklearn.cohen_kappa_score(*zip(*mine)))
+        assert row["conflicts"]["wrong_label"] == sum(a != b for a, b in mine)
+        assert row["n_matched"] == len(mine)
+    assert report["n_annotators"] == 2 and report["settings"]["reference"] == "expert"
