@@ -417,3 +417,25 @@ def test_labels_against_an_expert_are_cohens_kappa_and_the_wrong_labels():
         assert row["conflicts"]["wrong_label"] == sum(a != b for a, b in mine)
         assert row["n_matched"] == len(mine)
     assert report["n_annotators"] == 2 and report["settings"]["reference"] == "expert"
+
+
+def test_traces_against_an_expert_step_by_step():
+    sklearn = pytest.importorskip("sklearn.metrics")
+    rng = random.Random(9)
+    rows = []
+    for t in range(12):
+        for step in range(1, rng.randint(3, 8)):
+            truth = rng.choice(["ok", "bad", "meh"])
+            for annotator, p in (("expert", 0.0), ("j1", 0.15), ("j2", 0.5)):
+                if annotator == "j2" and rng.random() < 0.1:
+                    continue   # a step j2 did not label: missing
+                rows.append({"trace": f"r{t}", "step": step, "annotator": annotator,
+                             "label": rng.choice(["ok", "bad", "meh"]) if rng.random() < p else truth})
+    report = agreekit.traces(rows, reference="expert", bootstrap=50).to_dict()
+    expert = {(r["trace"], r["step"]): r["label"] for r in rows if r["annotator"] == "expert"}
+    for row in report["reference"]["annotators"]:
+        mine = [(expert[(r["trace"], r["step"])], r["label"]) for r in rows if r["annotator"] == row["annotator"]]
+        assert row["kappa"]["value"] == pytest.approx(sklearn.cohen_kappa_score(*zip(*mine)))
+        assert row["conflicts"]["wrong_label"] == sum(a != b for a, b in mine)
+        assert row["conflicts"]["missing"] == len(expert) - len(mine)
+    assert report["annotators"] == ["j1", "j2"]
