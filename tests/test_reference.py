@@ -439,3 +439,32 @@ def test_traces_against_an_expert_step_by_step():
         assert row["conflicts"]["wrong_label"] == sum(a != b for a, b in mine)
         assert row["conflicts"]["missing"] == len(expert) - len(mine)
     assert report["annotators"] == ["j1", "j2"]
+
+
+def test_masks_against_an_expert_by_pixels():
+    """Each annotator's united mask against the expert's, IoU counted on decoded pixels; by name == by rows."""
+    from pathlib import Path
+    from agreekit.geometry.rle import decode
+    from agreekit.parse.rle import parse_rle
+    text = (Path(__file__).resolve().parents[1] / "web" / "examples" / "masks.csv").read_text()
+    table = list(csv.DictReader(io.StringIO(text)))
+    expert = table[0]["annotator"]
+    pixels = {}
+    for r in table:
+        h, w = int(r["height"]), int(r["width"])
+        mask = decode(parse_rle(r["rle"], h, w), h, w).astype(bool)
+        key = (r["item"], r["annotator"])
+        pixels[key] = pixels.get(key, np.zeros_like(mask)) | mask
+    report = agreekit.masks(text, reference=expert).to_dict()
+    for row in report["reference"]["annotators"]:
+        ious = []
+        for (item, annotator), mask in pixels.items():
+            gold = pixels.get((item, expert))
+            if annotator == row["annotator"] and gold is not None and mask.any() and gold.any():
+                ious.append((mask & gold).sum() / (mask | gold).sum())
+        matched = [v for v in ious if v >= 0.5]
+        assert row["n_matched"] == len(matched)
+        assert row["mean_matched_iou"]["value"] == (pytest.approx(np.mean(matched)) if matched else None)
+    by_rows = agreekit.masks([r for r in table if r["annotator"] != expert],
+                             reference_rows=[r for r in table if r["annotator"] == expert]).to_dict()
+    assert without_source(by_rows["reference"]) == without_source(report["reference"])
