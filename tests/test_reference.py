@@ -468,3 +468,12 @@ def test_masks_against_an_expert_by_pixels():
     by_rows = agreekit.masks([r for r in table if r["annotator"] != expert],
                              reference_rows=[r for r in table if r["annotator"] == expert]).to_dict()
     assert without_source(by_rows["reference"]) == without_source(report["reference"])
+
+
+def test_one_annotators_sigma_interval_is_the_totals():
+    """With one annotator scored, its σ interval (its own item-pair sums) is the total's (the corpus's)."""
+    rows = centred_corpus(30, seed=8, annotators=("careful_a", "careful_b"))
+    section = agreekit.boxes(rows, reference="careful_a", bootstrap=300).to_dict()["reference"]
+    row = section["annotators"][0]
+    assert row["sigma"]["ci"] is not None
+    assert_same(row["sigma"], section["total"]["sigma"])

@@ -31,6 +31,19 @@ class CrossBaseline:
     annotator_counts: np.ndarray
     item_sums: object     # (n_items, n_items) or None
     item_counts: object
+    own: dict = None      # annotator position -> OwnPairs, while small enough (MAX_OWN_ELEMENTS in all)
+
+
+@dataclass(frozen=True)
+class OwnPairs:
+    """One annotator's cross sums and counts per pair of its own scored items (its σ interval)."""
+
+    items: np.ndarray     # its scored items, sorted
+    sums: np.ndarray      # (k, k): its objects on items[i] against the reference's on items[j]
+    counts: np.ndarray
+
+
+MAX_OWN_ELEMENTS = 1 << 22   # Σ over annotators of (its items)²: above it, no per-annotator σ interval
 
 
 def _gold_columns(objects, g, items):
@@ -71,11 +84,18 @@ class _Sums:
         dense = n_items <= DENSE_ITEMS
         self.item_sums = np.zeros((n_items, n_items)) if dense else None
         self.item_counts = np.zeros((n_items, n_items)) if dense else None
+        self.own = {}
 
     def add(self, a, row_items, col_items, values, n):
         """Values and counts (rows × column items) of annotator ``a``'s objects, rows on ``row_items``."""
         self.sums[a] += values.sum()
         self.counts[a] += n.sum()
+        own = self.own.get(a)
+        if own is not None:
+            run = np.flatnonzero(np.diff(row_items, prepend=-1))
+            where = np.ix_(np.searchsorted(own.items, row_items[run]), np.searchsorted(own.items, col_items))
+            own.sums[where] += np.add.reduceat(values, run, axis=0)
+            own.counts[where] += np.add.reduceat(n, run, axis=0)
         if self.item_sums is not None:
             run = np.flatnonzero(np.diff(row_items, prepend=-1))
             rows = row_items[run]
@@ -91,12 +111,15 @@ def cross_baseline(objects, kind, comparisons):
     """
     item_of = np.repeat(np.arange(objects.n_items), np.diff(objects.offsets))
     out = _Sums(len(objects.annotators), objects.n_items)
+    own_pairs = np.sum(np.bincount(comparisons.annotator).astype(float) ** 2) <= MAX_OWN_ELEMENTS
     order = np.lexsort((comparisons.item, comparisons.annotator))
     bounds = np.flatnonzero(np.diff(comparisons.annotator[order], prepend=-1))
     for start, stop in zip(bounds, [*bounds[1:], len(order)]):
         chosen = order[start:stop]
         a, g = int(comparisons.annotator[chosen[0]]), int(comparisons.gold[chosen[0]])
         items = np.sort(comparisons.item[chosen])
+        if own_pairs:
+            out.own[a] = OwnPairs(items, np.zeros((len(items), len(items))), np.zeros((len(items), len(items))))
         columns, starts, col_items, col_sizes = _gold_columns(objects, g, items)
         rows = _annotator_rows(objects, items, a)
         if not len(columns) or not len(rows):
@@ -107,7 +130,18 @@ def cross_baseline(objects, kind, comparisons):
             block = np.add.reduceat(kind.distance_block(r, columns), starts, axis=1)
             other = item_of[r][:, None] != col_items[None, :]
             out.add(a, item_of[r], col_items, np.where(other, block, 0.0), other * col_sizes[None, :])
-    return CrossBaseline(out.sums, out.counts, out.item_sums, out.item_counts)
+    return CrossBaseline(out.sums, out.counts, out.item_sums, out.item_counts, out.own if own_pairs else None)
+
+
+def resampled_own_sigma(own, within_sum, within_n, counts):
+    """One annotator's σ against the reference in each resample: ``within_sum``/``within_n`` per item of
+    ``own.items``; the cross mean from its own item-pair sums (:class:`OwnPairs`)."""
+    weights = counts[:, own.items]
+    s = ((weights @ own.sums) * weights).sum(axis=1)
+    n = ((weights @ own.counts) * weights).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        within = (weights @ within_sum) / (weights @ within_n)
+        return 1.0 - within / np.where(n > 0, s / np.where(n > 0, n, 1.0), np.nan)
 
 
 def resampled_cross_mean(baseline, counts):

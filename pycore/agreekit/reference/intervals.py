@@ -16,7 +16,7 @@ import numpy as np
 from ..arrays import safe_ratio
 from ..measures import bootstrap as boot
 from ..measures.kappa import Margins, kappa_from_margins
-from .baseline import resampled_cross_mean
+from .baseline import resampled_cross_mean, resampled_own_sigma
 
 RATIOS = {"precision": ("n_matched", "n_drawn"), "recall": ("n_matched", "n_reference"),
           "mean_matched_iou": ("similarity_sum", "n_matched")}
@@ -72,6 +72,9 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
     items = inputs["item"][order]
     values = {name: np.asarray(v, dtype=float)[order] for name, v in inputs["values"].items()}
     per_group = {name: [] for name in (*RATIOS, "f1")}
+    own = inputs.get("own")   # per group: (OwnPairs, within sums, within counts) or None: σ per annotator
+    if own is not None:
+        per_group["sigma"] = []
     total = {name: [] for name in (*RATIOS, "f1", "sigma", "kappa")}
     width = max(len(items), n_items, 1)
     max_elements = max(1, boot.BOOTSTRAP_ELEMENTS * n_items // width)
@@ -96,6 +99,10 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
             per_group[name].append(v)
         for name, v in ratio_values({k: s.sum(axis=1) for k, s in sums.items()}).items():
             total[name].append(v)
+        if own is not None:
+            per_group["sigma"].append(np.column_stack(
+                [resampled_own_sigma(*entry, counts) if entry is not None else np.full(len(counts), np.nan)
+                 for entry in own]) if own else np.zeros((len(counts), 0)))
         cross = resampled_cross_mean(inputs["baseline"], counts)
         if cross is not None:
             total["sigma"].append(1.0 - safe_ratio(safe_ratio(counts @ within_sum, counts @ within_n), cross))

@@ -82,6 +82,26 @@ def _estimates(sums, cross_sum, cross_n, table, cis, localization):
     return row
 
 
+def _own_inputs(baseline, comps, values, names, objects):
+    """Per annotator (in ``names`` order): its item-pair cross sums and its within sums per own item, for its
+    σ interval; None without them (no localization, or too many items × annotators)."""
+    if baseline is None or baseline.own is None:
+        return None
+    position = {a: k for k, a in enumerate(objects.annotators)}
+    out = []
+    for name in names:
+        own = baseline.own.get(position.get(name))
+        if own is None:
+            out.append(None)
+            continue
+        mine = comps.annotator == position[name]
+        at = np.searchsorted(own.items, comps.item[mine])
+        size = len(own.items)
+        out.append((own, np.bincount(at, values["within_sum"][mine], minlength=size),
+                    np.bincount(at, values["n_matched"][mine], minlength=size)))
+    return out
+
+
 def _label_tables(groups, n_groups, pair_group, ref_codes, drawn_codes, n_labels):
     """(n_groups, L, L) tables of matched pairs (reference label × drawn label) per group."""
     flat = (pair_group * n_labels + ref_codes) * n_labels + drawn_codes
@@ -115,7 +135,8 @@ def reference_section(objects, kind, chosen, *, threshold, low_overlap, mode, la
                                                                  "similarity_sum")},
                                "within": within_item, "baseline": baseline, "n_labels": n_labels,
                                "tables": intervals.item_label_tables(objects.n_items, comps.item[comps.pair_of],
-                                                                     ref_codes, drawn_codes, n_labels)},
+                                                                     ref_codes, drawn_codes, n_labels),
+                               "own": _own_inputs(baseline, comps, values, names, objects)},
                               objects.n_items, bootstrap, seed, objects.item_ranks)
     per = _sums(values, conflicts, (group, len(names)))
     position = {a: k for k, a in enumerate(objects.annotators)}

@@ -38,7 +38,8 @@ COMMON_SCORES = (
 SIGMA_SCORES = (
     key("sigma", estimate(),
         "σ against the reference: 1 − `mean_within` / `mean_between_cross`; 0 for an annotator no closer to the "
-        "reference on its own item than on others (a fixed box); n: matches; interval in the total only."),
+        "reference on its own item than on others (a fixed box); n: matches; per annotator, an interval while "
+        "Σ (its items)² over annotators is at most 4,194,304."),
     key("mean_within", "number", "Mean distance of the matched pairs; null when none.", null=True),
     key("mean_between_cross", "number",
         "Cross baseline: mean distance of the annotator's objects on one scored item to the reference's on another; "
