@@ -477,3 +477,17 @@ def test_one_annotators_sigma_interval_is_the_totals():
     row = section["annotators"][0]
     assert row["sigma"]["ci"] is not None
     assert_same(row["sigma"], section["total"]["sigma"])
+
+
+def test_the_item_view_draws_gold_rows_as_the_reference():
+    from agreekit.item_detail import ItemDetails
+    from agreekit.reference.setup import gold_name
+    rows = centred_corpus(4)
+    gold = [r for r in rows if r["annotator"] == "careful_a"]
+    rest = [r for r in rows if r["annotator"] != "careful_a"]
+    detail = ItemDetails("boxes", rest, {"reference_rows": gold}).detail("img001")
+    assert detail["annotators"] == ["careful_b", "fixed", gold_name()]
+    drawn = [s for s in detail["shapes"] if s["annotator"] == gold_name()]
+    expected = next(r for r in gold if r["item"] == "img001")
+    assert [drawn[0]["geometry"][k] for k in "xywh"] == pytest.approx([expected[k] for k in "xywh"])
+    assert ItemDetails("boxes", rest, {}).detail("img001")["annotators"] == ["careful_b", "fixed"]

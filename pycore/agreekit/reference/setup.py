@@ -154,3 +154,11 @@ def _parsed(parse, rows, empty_ok=False):
     except InputError as error:
         raise InputError(f"in the reference rows: {error.message}", line=error.line, column=error.column,
                          value=error.value, field="reference_rows") from None
+
+
+def drawn_with_reference(records, reference_rows, parse):
+    """``records`` and, when ``reference_rows`` are given, the reference's records under the reserved
+    name (:func:`gold_name`): what an item view draws, the reference beside the annotators."""
+    if reference_rows is None:
+        return records
+    return list(records) + _renamed(_parsed(parse, reference_rows), gold_name())
