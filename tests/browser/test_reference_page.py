@@ -43,3 +43,17 @@ def test_the_reference_cards_show_the_report(open_page, site, dist_dir, how):
     missing = [key for key in SHOWN if key not in shown_keys(page, "polygons")]
     assert not missing, f"not shown with a label: {missing}"
     assert_undefined_estimates_show_reasons(page, "polygons", report)
+
+
+@pytest.mark.parametrize("kind", ["labels", "traces", "masks", "spans", "segments"])
+def test_every_kind_shows_its_reference_cards(open_page, site, dist_dir, kind):
+    rows = (dist_dir / "examples" / f"{kind}.csv").read_text()
+    expert = next(csv.DictReader(io.StringIO(rows)))["annotator"]
+    options = {} if kind == "masks" else {"bootstrap": 50}
+    page = open_page(share_link(kind, rows, base_url=site.url, reference=expert, **options))
+    wait_result(page, kind)
+    report = agreekit.report(kind, rows, **sent_options(page, kind)).to_dict()
+    assert report["reference"]["annotator"] == expert
+    assert_metrics_match(page, kind, report)
+    shown = shown_keys(page, kind)
+    assert {"reference.total.f1.value", "reference.total.kappa.value", "reference.annotators.0.f1.value"} <= shown
