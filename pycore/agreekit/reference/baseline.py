@@ -8,7 +8,8 @@ on its own image as on any other: its σ against the reference is ≈ 0.  The
 corpus baseline pools these pairs over annotators.
 
 The item-pair sums S_ij and counts N_ij (x on item i, y on item j, pooled over
-annotators) are kept dense up to ``DENSE_ITEMS`` items, for the bootstrap;
+annotators) are kept dense up to ``DENSE_ITEMS`` items, for the bootstrap, and
+each annotator's over its own items (:class:`OwnPairs`) while they are small;
 they are asymmetric (the annotator's item first) with a zero diagonal, so two
 copies of one resampled item never form a pair.
 """

@@ -2,10 +2,11 @@
 
 Every score against the reference is a ratio of sums over comparisons (item,
 annotator), so a resample weights each comparison by the count of its item:
-per annotator and in total for precision, recall, F1 and mean matched
-similarity; in total also σ against the reference (the within mean over the
-cross mean of :mod:`.baseline`, whose item-pair sums are quadratic forms) and
-Cohen's κ on matched labels (its per-item tables reweighted).  The resamples
+per annotator and in total for precision, recall, F1, mean matched
+similarity and σ against the reference (the within mean over the cross mean of
+:mod:`.baseline`, whose item-pair sums are quadratic forms: the corpus's in
+total, each annotator's own per annotator); in total also Cohen's κ on matched
+labels (its per-item tables reweighted).  The resamples
 are drawn in the items' content order (``ranks``), so neither row order nor
 names change an interval.
 """
