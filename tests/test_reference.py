@@ -120,6 +120,16 @@ def check_against_brute(section, brute):
     m, d, r = (sum(b[k] for b in brute.values()) for k in ("m", "d", "r"))
     assert (total["n_matched"], total["n_drawn"], total["n_reference"]) == (m, d, r)
     assert total["conflicts"]["missing"] == sum(b["missing"] for b in brute.values())
+    # The breakdowns add up to the total: items, labels (missing and low overlap by the reference's label,
+    # extra by the drawn one), and the confusion table (its diagonal: matches with equal labels).
+    for name in ("missing", "extra", "low_overlap", "wrong_label"):
+        assert sum(item["conflicts"][name] for item in section["items"]) == total["conflicts"][name]
+        assert sum(label["conflicts"][name] for label in section["labels"]) == total["conflicts"][name]
+    size = len(section["confusion"]["labels"])
+    counts = np.array(section["confusion"]["counts"], dtype=int).reshape(size, size)
+    assert counts.sum() == m and m - np.trace(counts) == total["conflicts"]["wrong_label"]
+    assert [row["n_conflicts"] for row in section["items"]] == sorted((row["n_conflicts"] for row in section["items"]),
+                                                                      reverse=True)
 
 
 @pytest.mark.parametrize("seed", range(25))
