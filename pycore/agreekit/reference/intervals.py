@@ -39,6 +39,29 @@ def item_label_tables(n_items, items, ref_codes, drawn_codes, n_labels):
     return np.bincount(flat, minlength=n_items * n_labels * n_labels).reshape(n_items, -1).astype(float)
 
 
+def own_label_tables(comps_item, group, pair_item, pair_group, ref_codes, drawn_codes, n_groups, n_labels):
+    """Per group: its items (sorted) and its matched pairs' (items × L²) label tables, for κ's interval
+    per annotator; None when Σ over groups of items × L² is above ``MAX_TABLE_ELEMENTS``."""
+    items_of = [np.unique(comps_item[group == k]) for k in range(n_groups)]
+    if sum(len(items) for items in items_of) * n_labels * n_labels > MAX_TABLE_ELEMENTS or not n_labels:
+        return None
+    out = []
+    for k, items in enumerate(items_of):
+        mine = pair_group == k
+        at = np.searchsorted(items, pair_item[mine])
+        flat = (at * n_labels + ref_codes[mine]) * n_labels + drawn_codes[mine]
+        size = len(items) * n_labels * n_labels
+        out.append((items, np.bincount(flat, minlength=size).reshape(len(items), -1).astype(float)))
+    return out
+
+
+def _resampled_kappa(weights, table, n_labels):
+    """Cohen's κ of each resample (rows of ``weights`` over the table's items)."""
+    if not table.size:
+        return np.full(len(weights), np.nan)
+    return kappa_from_margins(Margins.of((weights @ table).reshape(len(weights), n_labels, n_labels))).kappa
+
+
 def column_cis(values):
     """:func:`agreekit.measures.bootstrap.percentile_ci` of each column of ``values`` (resamples × groups):
     the columns defined in every resample in one call, the others one by one (the same numbers)."""
@@ -76,6 +99,9 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
     own = inputs.get("own")   # per group: (OwnPairs, within sums, within counts) or None: σ per annotator
     if own is not None:
         per_group["sigma"] = []
+    own_tables = inputs.get("own_tables")   # per group: (its items, its items × L² label tables): κ per annotator
+    if own_tables is not None:
+        per_group["kappa"] = []
     total = {name: [] for name in (*RATIOS, "f1", "sigma", "kappa")}
     width = max(len(items), n_items, 1)
     max_elements = max(1, boot.BOOTSTRAP_ELEMENTS * n_items // width)
@@ -104,6 +130,10 @@ def bootstrap(inputs, n_items, n_resamples, seed, ranks):
             per_group["sigma"].append(np.column_stack(
                 [resampled_own_sigma(*entry, counts) if entry is not None else np.full(len(counts), np.nan)
                  for entry in own]) if own else np.zeros((len(counts), 0)))
+        if own_tables is not None:
+            per_group["kappa"].append(np.column_stack(
+                [_resampled_kappa(counts[:, items], table, inputs["n_labels"]) for items, table in own_tables])
+                if own_tables else np.zeros((len(counts), 0)))
         cross = resampled_cross_mean(inputs["baseline"], counts)
         if cross is not None:
             total["sigma"].append(1.0 - safe_ratio(safe_ratio(counts @ within_sum, counts @ within_n), cross))

@@ -136,7 +136,10 @@ def reference_section(objects, kind, chosen, *, threshold, low_overlap, mode, la
                                "within": within_item, "baseline": baseline, "n_labels": n_labels,
                                "tables": intervals.item_label_tables(objects.n_items, comps.item[comps.pair_of],
                                                                      ref_codes, drawn_codes, n_labels),
-                               "own": _own_inputs(baseline, comps, values, names, objects)},
+                               "own": _own_inputs(baseline, comps, values, names, objects),
+                               "own_tables": intervals.own_label_tables(
+                                   comps.item, group, comps.item[comps.pair_of], pair_group, ref_codes, drawn_codes,
+                                   len(names), n_labels)},
                               objects.n_items, bootstrap, seed, objects.item_ranks)
     per = _sums(values, conflicts, (group, len(names)))
     position = {a: k for k, a in enumerate(objects.annotators)}

@@ -31,7 +31,8 @@ COMMON_SCORES = (
         "Mean similarity of the matched pairs (the kind's: IoU, IoU₃D, temporal or span IoU); n: matches."),
     key("kappa", estimate(),
         "Cohen's κ of (reference label, drawn label) over the matched pairs; n: matches. Undefined (null) without "
-        "matches or when chance agreement is 1."),
+        "matches or when chance agreement is 1. Intervals while items × labels² (in total; per annotator, summed "
+        "over annotators) is at most 4,194,304."),
     key("conflicts", CONFLICTS, "Conflict counts, as CVAT's quality report names them."),
 )
 
