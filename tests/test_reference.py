@@ -508,3 +508,12 @@ def test_the_item_view_draws_gold_rows_as_the_reference():
     expected = next(r for r in gold if r["item"] == "img001")
     assert [drawn[0]["geometry"][k] for k in "xywh"] == pytest.approx([expected[k] for k in "xywh"])
     assert ItemDetails("boxes", rest, {}).detail("img001")["annotators"] == ["careful_b", "fixed"]
+
+
+def test_an_annotator_without_any_reference_item_has_a_row_of_undefined_scores():
+    rows = centred_corpus(6, annotators=("careful_a", "careful_b"))
+    rows += [{**r, "item": f"other{r['item']}", "annotator": "loner"} for r in centred_corpus(3, annotators=("fixed",))]
+    section = agreekit.boxes(rows, reference="careful_a", bootstrap=100).to_dict()["reference"]
+    loner = next(row for row in section["annotators"] if row["annotator"] == "loner")
+    assert loner["n_items"] == 0 and loner["n_items_without_reference"] == 3
+    assert loner["precision"]["value"] is None and loner["sigma"]["value"] is None and loner["kappa"]["ci"] is None

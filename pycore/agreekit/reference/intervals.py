@@ -51,7 +51,7 @@ def own_label_tables(comps_item, group, pair_item, pair_group, ref_codes, drawn_
         at = np.searchsorted(items, pair_item[mine])
         flat = (at * n_labels + ref_codes[mine]) * n_labels + drawn_codes[mine]
         size = len(items) * n_labels * n_labels
-        out.append((items, np.bincount(flat, minlength=size).reshape(len(items), -1).astype(float)))
+        out.append((items, np.bincount(flat, minlength=size).reshape(len(items), n_labels * n_labels).astype(float)))
     return out
 
 
