@@ -517,3 +517,17 @@ def test_an_annotator_without_any_reference_item_has_a_row_of_undefined_scores()
     loner = next(row for row in section["annotators"] if row["annotator"] == "loner")
     assert loner["n_items"] == 0 and loner["n_items_without_reference"] == 3
     assert loner["precision"]["value"] is None and loner["sigma"]["value"] is None and loner["kappa"]["ci"] is None
+
+
+@pytest.mark.parametrize("kind", ["boxes", "polygons", "cuboids", "spans", "segments", "masks", "labels", "traces"])
+@pytest.mark.parametrize("gold", ["", "item,annotator\n", "a,b,c\n1,2,3\n", {"item": "x"}, [1, 2], "\x00\x01",
+                                  "item,annotator,x,y,w,h,start,end,label,points,width,height,rle,trace,step\n"
+                                  "i,g,nan,-1,oops,1,5,2,L,1 2,0,-3,zz,t,1.5\n"])
+def test_malformed_reference_rows_are_one_input_error(kind, gold):
+    from pathlib import Path
+    if kind == "labels" and isinstance(gold, str) and gold.count("\n") == 2:
+        return   # a header and one row of labels: a valid reliability matrix for labels (docs/labels.md)
+    rows = as_csv(centred_corpus(5)) if kind == "boxes" else \
+        (Path(__file__).resolve().parents[1] / "web" / "examples" / f"{kind}.csv").read_text()
+    with pytest.raises(agreekit.InputError):
+        agreekit.report(kind, rows, reference_rows=gold, **({} if kind == "masks" else {"bootstrap": 0}))
