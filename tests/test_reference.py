@@ -531,3 +531,21 @@ def test_malformed_reference_rows_are_one_input_error(kind, gold):
         (Path(__file__).resolve().parents[1] / "web" / "examples" / f"{kind}.csv").read_text()
     with pytest.raises(agreekit.InputError):
         agreekit.report(kind, rows, reference_rows=gold, **({} if kind == "masks" else {"bootstrap": 0}))
+
+
+@pytest.mark.parametrize("kind", ["spans", "segments"])
+def test_the_item_views_of_spans_and_segments_draw_gold_rows(kind):
+    from pathlib import Path
+    from agreekit.item_detail import ItemDetails
+    from agreekit.reference.setup import gold_name
+    table = list(csv.DictReader(io.StringIO(
+        (Path(__file__).resolve().parents[1] / "web" / "examples" / f"{kind}.csv").read_text())))
+    expert = table[0]["annotator"]
+    gold = [r for r in table if r["annotator"] == expert]
+    rest = [r for r in table if r["annotator"] != expert]
+    item = next(r["item"] for r in rest if any(g["item"] == r["item"] for g in gold))
+    detail = ItemDetails(kind, rest, {"reference_rows": gold}).detail(item)
+    drawn = [s for s in detail["shapes"] if s["annotator"] == gold_name()]
+    expected = [r for r in gold if r["item"] == item and r["start"] != ""]
+    assert gold_name() in detail["annotators"] and len(drawn) == len(expected)
+    assert sorted(float(s["geometry"]["start"]) for s in drawn) == sorted(float(r["start"]) for r in expected)
