@@ -19,6 +19,7 @@ from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
+from .reference.text import reference_text
 from .text import format_summary
 
 
@@ -319,10 +320,20 @@ def _run(args):
     imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
+    _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
-    return (KINDS[args.kind].text or format_summary)(report)
+    return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
+
+
+def _reference_file(options):
+    """``--reference FILE``: a value naming an existing file is read as the reference rows (gold)."""
+    name = options.get("reference")
+    if name is not None and name != "consensus" and os.path.isfile(name):
+        if "reference_rows" in options:
+            raise InputError("give --reference FILE or --reference-rows FILE, not both", column="reference")
+        options["reference_rows"] = read_text(options.pop("reference"))
 
 
 def main(argv=None):

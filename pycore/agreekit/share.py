@@ -113,6 +113,8 @@ def share_fragment(kind, rows, *, imported=None, **options):
         raise ValueError("progress is a callback and cannot travel in a link")
     if "lengths" in options and options["lengths"] is not None:
         options["lengths"] = _lengths_text(options["lengths"])
+    if options.get("reference_rows") is not None:  # gold rows travel as the text a user would paste
+        options["reference_rows"] = _rows_text(options["reference_rows"])
     options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if v is not None}
     content = {"rows": _rows_text(rows), "options": options}
     record = _import_record(imported)
@@ -132,7 +134,7 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, *, imported=None, **option
 
     ``rows`` is the CSV/TSV text (or a list of dicts, written as CSV); ``options`` are the
     report's keyword options (``threshold``, ``match``, ``bootstrap``, ``seed``, ``lengths``,
-    ``tolerances``, ...). ``base_url`` is the page's address; the default is where
+    ``tolerances``, ``reference``, ``reference_rows``, ...). ``base_url`` is the page's address; the default is where
     ``python build.py serve`` serves it. ``imported`` is the :class:`~agreekit.formats.Conversion`
     the rows came from (or ``{"format", "options"}``): the link then carries the format and its
     options, and the page sets its import form to them. Links over 8,000 characters work in browsers but

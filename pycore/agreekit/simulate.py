@@ -69,11 +69,13 @@ def centred_corpus_csv(n_images=50, seed=7):
     return to_csv(centred_corpus(n_images, seed))
 
 
-def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), seed=3):
+def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), seed=3, truth_as=None):
     """A corpus shaped like crowd data: many annotators, ~9 per image, a few objects each.
 
     Each annotator misses an object with probability 0.1, adds a spurious box
     with probability 0.05, and draws with edge noise of 4% of the object size.
+    ``truth_as`` (a name): also the true boxes and labels, as that annotator's rows
+    (the other rows are the same as without it).
     """
     rng = np.random.default_rng(seed)
     rows = []
@@ -84,6 +86,9 @@ def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), se
         corner = rng.uniform(0, 1, size=(k, 2)) * (1 - size)
         truth = np.column_stack([corner, size])
         label = labels[rng.integers(0, len(labels), k)]
+        if truth_as is not None:
+            rows += [{"item": f"img{i:04d}", "annotator": truth_as, "x": float(x), "y": float(y), "w": float(w),
+                      "h": float(h), "label": str(name)} for (x, y, w, h), name in zip(truth, label)]
         for a in rng.choice(n_annotators, size=per_image, replace=False):
             keep = rng.random(k) > 0.1
             drawn = careful(truth[keep], rng, noise=0.04)
