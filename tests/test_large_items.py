@@ -222,3 +222,11 @@ def test_object_kind_block_defaults_to_the_square():
                       paired_distance=None, distance_block=None)
     rows, cols = np.array([4, 1, 7]), np.array([0, 8])
     assert np.array_equal(kind.block(rows, cols), 1.0 - np.abs(points[rows][:, None] - points[cols][None, :]))
+
+
+def test_reference_mode_on_large_items(monkeypatch):
+    """Scoring against a reference annotator takes the blocks of a large item: the same report."""
+    rows = crowded_boxes(6)
+    dense = agreekit.boxes(rows, reference="ann0", bootstrap=20).to_dict()
+    blocked(monkeypatch)
+    assert_same(agreekit.boxes(rows, reference="ann0", bootstrap=20).to_dict(), dense)

@@ -104,7 +104,11 @@ def _local_index(indices, start):
 
 
 def _take(matrix, rows, cols):
-    """matrix[rows][:, cols] for local indices of :func:`_local_index`, by slicing when both are slices."""
+    """matrix[rows][:, cols] for local indices of :func:`_local_index`, by slicing when both are slices;
+    of a large item's :class:`~agreekit.object_blocks.LargeItem` or ``ItemLabels``, that block computed."""
+    if isinstance(matrix, (LargeItem, object_sets.ItemLabels)):
+        rows, cols = (np.arange(k.start, k.stop) if isinstance(k, slice) else k for k in (rows, cols))
+        return matrix.dense(rows, cols) if isinstance(matrix, LargeItem) else matrix.block(rows, cols)
     if isinstance(rows, slice) and isinstance(cols, slice):
         return matrix[rows, cols]
     rows, cols = (np.arange(matrix.shape[0])[rows], np.arange(matrix.shape[1])[cols])
