@@ -230,3 +230,21 @@ def test_reference_mode_on_large_items(monkeypatch):
     dense = agreekit.boxes(rows, reference="ann0", bootstrap=20).to_dict()
     blocked(monkeypatch)
     assert_same(agreekit.boxes(rows, reference="ann0", bootstrap=20).to_dict(), dense)
+
+
+@pytest.mark.parametrize("distance, dense_items", [("giou", 4000), ("centroid", 4000), ("giou", 2)])
+def test_between_baseline_of_crowded_items_in_run_blocks(monkeypatch, distance, dense_items):
+    """σ's exact baseline streams a crowded item's pairs in blocks of whole runs: the same report
+    (with dense item-pair sums, and with the sampled ones kept above ``DENSE_ITEMS`` items)."""
+    from agreekit.measures import chance, crowded_items
+    monkeypatch.setattr(chance, "DENSE_ITEMS", dense_items)
+    rows = crowded_boxes(7, n_items=4)
+    dense = agreekit.boxes(rows, distance=distance, bootstrap=50).to_dict()
+    monkeypatch.setattr(chance, "_CHUNK_ELEMENTS", 2000)
+    monkeypatch.setattr(crowded_items, "CHUNK_ELEMENTS", 2000)
+    calls = []
+    one_item = chance.one_item_between
+    monkeypatch.setattr(chance, "one_item_between", lambda *args: calls.append(args[-1]) or one_item(*args))
+    assert dense["localization"]["between_exact"]
+    assert_same(agreekit.boxes(rows, distance=distance, bootstrap=50).to_dict(), dense)
+    assert len(calls) >= 2

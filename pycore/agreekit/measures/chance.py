@@ -50,6 +50,7 @@ from .. import runtime
 from ..arrays import safe_ratio
 from . import bootstrap as boot
 from . import cross as cross_sums
+from .crowded_items import one_item_between
 from .ks_counts import HISTOGRAM_BINS, add_ks_counts, ks_table
 from .ks_counts import ks_statistic, snap  # noqa: F401  (part of this module's interface)
 
@@ -240,6 +241,9 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
     total = 0.0
     for p, q in _item_blocks(offsets):
         r0, r1 = offsets[p], offsets[q]
+        if q - p == 1 and (r1 - r0) * (n_objects - r1) > _CHUNK_ELEMENTS:  # a crowded item
+            total += one_item_between(objects, kind, table, results, accumulators, p)
+            continue
         rows = np.arange(r0, r1)
         parts = []
         if q - p > 1:  # pairs inside the block: only with a later item
