@@ -4,6 +4,8 @@ Goal: memory grows with the annotations, not with their square:
 
 * ``boxes-4k``: one image, 2 annotators × 4,000 boxes each (each annotator draws the same
   4,000 small objects with edge noise of 4% of their size, 5% missed, 5% spurious): < 500 MB;
+* ``boxes-two-images``: two images of 2 annotators × 3,000 boxes: σ's baseline takes all
+  36 M between pairs exactly (under the default pair budget), with 1000 resamples;
 * ``segments-10k``: one clip, 2 annotators × 10,000 segments each (the same events with
   jittered boundaries, σ = 0.3 of a 1–3 s event): < 1 GB and ≤ 30 s;
 * ``boxes-4k-potato``: ``boxes-4k`` in Potato's mode, which assigns over all pairs and so keeps
@@ -35,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ("boxes-4k", "boxes-4k-potato", "segments-10k", "segments-10k-potato", "spans-1000")
+CASES = ("boxes-4k", "boxes-4k-potato", "boxes-two-images", "segments-10k", "segments-10k-potato", "spans-1000")
 LABELS = ("car", "person", "bike", "dog")
 
 
@@ -80,6 +82,9 @@ def run_case(case):
     import agreekit
     if case.startswith("boxes-4k"):
         rows, report, kwargs = crowded_boxes(), agreekit.boxes, {"match": "potato"} if "potato" in case else {}
+    elif case == "boxes-two-images":
+        rows = crowded_boxes(3000) + [{**row, "item": "img2"} for row in crowded_boxes(3000, seed=9)]
+        report, kwargs = agreekit.boxes, {}
     elif case.startswith("segments-10k"):
         rows, report, kwargs = crowded_segments(), agreekit.segments, {"match": "potato"} if "potato" in case else {}
     else:
@@ -95,6 +100,9 @@ def run_case(case):
     else:
         summary.update(n_matched=out["n_matched_pairs"], detection_alpha=out["detection"]["value"],
                        mean_matched_iou=out["mean_matched_iou"])
+        if case == "boxes-two-images":
+            summary.update(sigma=out["localization"]["sigma"]["value"],
+                           sigma_cross=out["localization"]["sigma_cross"]["value"])
     print(json.dumps(summary))
 
 
