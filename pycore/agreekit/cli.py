@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from . import KINDS
+from .comparison import compare, split_groups
+from .comparison.text import format_comparison
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .errors import InputError
@@ -75,6 +77,7 @@ def build_parser():
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _add_compare(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
                        epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
@@ -87,6 +90,52 @@ def build_parser():
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     return parser
+
+
+def _add_kind_options(p, kind):
+    defaults = kind.defaults()
+    for option in kind.options:
+        flag, keywords = _argument(option, defaults[option.name])
+        p.add_argument(flag, **keywords)
+
+
+def _add_compare(sub):
+    """``agreekit compare KIND A B`` (or ``KIND FILE --group-by COLUMN``), one sub-command per kind."""
+    c = sub.add_parser("compare", help="compare two rounds or groups: every coefficient's B − A with a paired "
+                       "bootstrap interval", description="Compare two rounds (A.csv B.csv) or two groups of "
+                       "one file (--group-by COLUMN). Items are matched by id; shared items are resampled jointly.")
+    kinds = c.add_subparsers(dest="compare_kind", required=True)
+    for name, kind in KINDS.items():
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", nargs="+", help="A.csv B.csv, or one file with --group-by")
+        p.add_argument("--group-by", dest="group_by", metavar="COLUMN", help="split one file into two groups "
+                       "by this column (e.g. experts vs crowd on the same items)")
+        p.add_argument("--groups", metavar="A,B", help="the two values of --group-by to compare (A first)")
+        p.add_argument("--unpaired", action="store_true", help="resample B independently of A")
+        p.add_argument("--top-items", dest="top_items", type=int, default=10, help="items that changed most to list")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _compare(args):
+    skip = ("kind", "compare_kind", "file", "json", "debug", "group_by", "groups", "unpaired", "top_items")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    if args.group_by:
+        if len(args.file) != 1:
+            raise InputError("--group-by takes one file")
+        groups = args.groups.split(",") if args.groups else None
+        rows_a, rows_b, names = split_groups(read_text(args.file[0]), args.group_by, groups)
+    else:
+        if len(args.file) != 2:
+            raise InputError(f"compare takes two files (A B), or one with --group-by; got {len(args.file)}")
+        rows_a, rows_b, names = read_text(args.file[0]), read_text(args.file[1]), tuple(args.file)
+    result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
+                     **options)
+    if args.json:
+        return result.to_json(indent=2)
+    return format_comparison(result, names)
 
 
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
@@ -155,6 +204,8 @@ def _convert(args):
 def _run(args):
     if args.kind == "convert":
         return _convert(args)
+    if args.kind == "compare":
+        return _compare(args)
     skip = ("kind", "file", "json", "debug", "source_format")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
