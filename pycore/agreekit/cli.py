@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from . import KINDS
-from .comparison import compare, split_groups
-from .comparison.text import format_comparison
+from .comparison import compare, plan, split_groups
+from .comparison.text import format_comparison, format_plan
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .errors import InputError
@@ -78,6 +78,7 @@ def build_parser():
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
     _add_compare(sub)
+    _add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
                        epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
@@ -115,6 +116,33 @@ def _add_compare(sub):
         p.add_argument("--top-items", dest="top_items", type=int, default=10, help="items that changed most to list")
         _add_kind_options(p, kind)
         p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _add_plan(sub):
+    """``agreekit plan KIND FILE --half-width 0.05``, one sub-command per kind with a bootstrap."""
+    c = sub.add_parser("plan", help="how many items for an interval of a given half-width, from a pilot")
+    kinds = c.add_subparsers(dest="plan_kind", required=True)
+    for name, kind in KINDS.items():
+        if "bootstrap" not in {o.name for o in kind.options}:
+            continue
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", help="the pilot: CSV/TSV with a header (long rows)")
+        p.add_argument("--half-width", dest="half_width", type=float, default=0.05,
+                       help="requested half-width of the 95%% interval (default 0.05)")
+        p.add_argument("--sizes", type=lambda t: [int(x) for x in t.split(",")], metavar="N,N,…",
+                       help="check-point sizes n' (default 0.5, 1, 2, 4 × the pilot's items)")
+        p.add_argument("--replicates", type=int, default=2, help="resampled corpora per check point")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+
+def _plan(args):
+    skip = ("kind", "plan_kind", "file", "json", "debug")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    result = plan(args.plan_kind, read_text(args.file), **options)
+    return json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else format_plan(result)
 
 
 def _compare(args):
@@ -206,6 +234,8 @@ def _run(args):
         return _convert(args)
     if args.kind == "compare":
         return _compare(args)
+    if args.kind == "plan":
+        return _plan(args)
     skip = ("kind", "file", "json", "debug", "source_format")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here

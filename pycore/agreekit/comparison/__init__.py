@@ -4,7 +4,8 @@
 """
 from .difference import Difference
 from .groups import split_groups
+from .plan import Plan, plan
 from .result import Comparison
 from .run import compare
 
-__all__ = ["Comparison", "Difference", "compare", "split_groups"]
+__all__ = ["Comparison", "Difference", "Plan", "compare", "plan", "split_groups"]

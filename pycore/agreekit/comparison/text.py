@@ -37,3 +37,23 @@ def format_comparison(c, groups=("A", "B")):
         lines.append(f"{path}: " + ", ".join(" / ".join(k.values()) for k in keys[:10]) + (" …" if len(keys) > 10 else ""))
     lines += [f"warning: {w}" for w in c.warnings]
     return "\n".join(lines)
+
+
+def format_plan(p):
+    """A plan as text: the predicted items per coefficient, its fit and check points, Krippendorff's guidance."""
+    lines = [f"agreekit plan {p.kind}: items for a 95% interval of half-width {p.half_width:g} "
+             f"(pilot: {p.n_pilot_items:,} items)", p.method, ""]
+    for c in p.coefficients:
+        if c.predicted_items is None:
+            lines.append(f"{c.name:<34} {c.reason}")
+            continue
+        lines.append(f"{c.name:<34} n ≈ {c.predicted_items:,} items   (pilot half-width {c.pilot_half_width:.4f}; "
+                     f"fit h = {c.constant:.3f}·n^-1/2, free slope {c.free_slope:.2f})")
+        lines.append("    check points: " + ", ".join(
+            f"n={k.n_items}: {k.half_width:.4f} (fit {k.fitted:.4f})" for k in c.check_points if k.half_width))
+    if p.krippendorff:
+        k = p.krippendorff
+        lines += ["", f"Krippendorff's minimum values ({k['source']}); least frequent category share "
+                      f"{k['least_frequent_share']:.3f}, {k['coders']} coders: " + k["question"]]
+        lines += [f"  α_min {r['alpha_min']:.3f}: {r['values']:,} values ≈ {r['items']:,} items" for r in k["rows"]]
+    return "\n".join(lines)
