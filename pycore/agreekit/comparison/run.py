@@ -91,13 +91,13 @@ def _table_rows(a, b, resampling):
     return out, {k: v for k, v in only_a.items() if v}, {k: v for k, v in only_b.items() if v}
 
 
-def _items_changed(a, b, top):
-    """The ``top`` items in both reports whose per-item agreement changed most."""
+def _items_changed(a, b, top, id_field):
+    """The ``top`` items in both reports whose per-item agreement changed most (items keyed by ``id_field``)."""
     ta, tb = walk.tables(a), walk.tables(b)
-    path = next((p for p in ("items", "traces") if p in ta and p in tb), None)
-    if path is None:
+    path = walk.item_table(ta, id_field)
+    if path is None or path not in tb:
         return ()
-    id_field = "item" if path == "items" else "trace"
+    id_field = "item" if path == "items" else id_field
     rows_b = {str(row.get(id_field)): row for row in tb[path]}
     changes = []
     for row in ta[path]:
@@ -169,7 +169,7 @@ def compare(kind, rows_a, rows_b, *, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_S
     headline = next((d for d in coefficients if d.ci is not None), next(iter(coefficients), None))
     return Comparison(kind, {**options, "paired": paired, "ci_level": 0.95}, resampling, coefficients,
                       tuple(rows["annotators"]), tuple(rows["pairs"]), tuple(rows["labels"]), only_a, only_b,
-                      _items_changed(a, b, top_items), headline.sentence if headline else "nothing to compare",
+                      _items_changed(a, b, top_items, spec.columns[0]), headline.sentence if headline else "nothing to compare",
                       tuple(warnings), report_a, report_b)
 
 

@@ -12,8 +12,7 @@ import numpy as np
 from ..results import DrawnInterval
 
 ROW_KEYS = ("item", "trace", "step", "annotator", "a", "b", "label", "tolerance")
-TABLES = (("annotators", ("annotators",)), ("pairs", ("pairs",)), ("labels", ("labels", "per_label", "prevalence")),
-          ("items", ("items", "traces")))
+TABLES = (("annotators", ("annotators",)), ("pairs", ("pairs",)), ("labels", ("labels", "per_label", "prevalence")))
 SKIPPED = ("settings", "warnings", "input", "within_ecdf", "between_ecdf")
 
 
@@ -62,8 +61,19 @@ def row_key(row):
     return tuple((k, str(row[k])) for k in ROW_KEYS if k in row and not isinstance(row[k], (dict, list)))
 
 
+def item_table(tables_found, id_field):
+    """The path of the per-item table: "items", else a top-level table whose rows are keyed by ``id_field``
+    (the kind's first column) alone; None when there is none."""
+    if "items" in tables_found:
+        return "items"
+    for path, rows in tables_found.items():
+        if "." not in path and [k for k, _ in row_key(rows[0])] == [id_field]:
+            return path
+    return None
+
+
 def table_kind(path):
-    """"annotators", "pairs", "labels" or "items": what the table at ``path`` lists (None: something else)."""
+    """"annotators", "pairs" or "labels": what the table at ``path`` lists (None: something else)."""
     last = path.rsplit(".", 1)[-1]
     for kind, names in TABLES:
         if last in names:
