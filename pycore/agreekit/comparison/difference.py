@@ -10,7 +10,7 @@ never instead of it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -72,9 +72,9 @@ def difference(name, a, b, draws_a=None, draws_b=None, resampling=None):
     ci = percentile_ci(deltas) if deltas is not None else None
     p_value = bootstrap_p_value(deltas) if ci is not None else None
     reason = _reason(a, b, value_a, value_b, draws_a, draws_b, ci)
-    record = Difference(name, value_a, value_b, delta, tuple(ci) if ci else None, CI_LEVEL if ci else None,
-                        p_value, resampling if ci else None, "", reason, n_a, n_b)
-    return _with_sentence(record)
+    words = sentence(name, value_a, value_b, delta, ci, reason)
+    return Difference(name, value_a, value_b, delta, tuple(ci) if ci else None, CI_LEVEL if ci else None,
+                      p_value, resampling if ci else None, words, reason, n_a, n_b)
 
 
 def _reason(a, b, value_a, value_b, draws_a, draws_b, ci):
@@ -89,25 +89,20 @@ def _reason(a, b, value_a, value_b, draws_a, draws_b, ci):
     return "no interval: fewer than half the resamples define the difference"
 
 
-def _with_sentence(d):
-    return replace(d, sentence=sentence(d))
-
-
-def sentence(d, digits=2):
-    """The difference in words: "σ rose by 0.12 [0.05, 0.19]; the interval excludes 0"."""
-    if d.delta is None:
-        return f"{d.name}: no difference ({d.reason})"
+def sentence(name, value_a, value_b, delta, ci, reason, digits=2):
+    """The difference in words: "σ rose by 0.12 [0.05, 0.19] (from 0.50 to 0.62); the interval excludes 0"."""
+    if delta is None:
+        return f"{name}: no difference ({reason})"
     f = f"{{:.{digits}f}}"
-    size = f.format(abs(d.delta)) if round(abs(d.delta), digits) else f"{abs(d.delta):.2g}"
-    verb = "did not change" if d.delta == 0 else ("rose" if d.delta > 0 else "fell")
-    change = f"{d.name} {verb}" if verb == "did not change" else f"{d.name} {verb} by {size}"
-    span = f" (from {f.format(d.value_a)} to {f.format(d.value_b)})"
-    if d.ci is None:
-        return change + span + f"; {d.reason}"
-    low, high = d.ci
-    bounds = f" [{f.format(low)}, {f.format(high)}]"
+    size = f.format(abs(delta)) if round(abs(delta), digits) else f"{abs(delta):.2g}"
+    verb = "did not change" if delta == 0 else ("rose" if delta > 0 else "fell")
+    change = f"{name} {verb}" if delta == 0 else f"{name} {verb} by {size}"
+    span = f" (from {f.format(value_a)} to {f.format(value_b)})"
+    if ci is None:
+        return change + span + f"; {reason}"
+    low, high = ci
     if low == high == 0.0:
         return change + span + "; every resample gives the same value in A and B"
     verdict = ("the interval excludes 0" if low > 0 or high < 0
                else "the interval includes 0, so the data are consistent with no change")
-    return change + bounds + span + f"; {verdict}"
+    return change + f" [{f.format(low)}, {f.format(high)}]" + span + f"; {verdict}"

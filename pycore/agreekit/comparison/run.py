@@ -20,6 +20,7 @@ from .result import Comparison, ItemChange, Resampling, RowDifference
 ITEM_MEASURES = (("alpha", True), ("char_alpha", True), ("percent_agreement", True), ("exact_f1", True),
                  ("mean_within", False), ("detection_f1", True), ("mean_iou", True), ("mean_agreement", True))
 TOP_ITEMS = 10
+MAX_PAIR_ROWS = 1000  # annotator-pair rows compared at most (a crowd of 196 annotators has 6,000+ pairs)
 
 
 def _reports(kind, rows_a, rows_b, options, paired):
@@ -70,13 +71,17 @@ def _coefficients(a, b, resampling):
 
 
 def _table_rows(a, b, resampling):
-    """Rows present in both, per table kind; and the keys present in one report only."""
+    """Rows present in both, per table kind; the keys present in one report only; the pair tables left out
+    (over ``MAX_PAIR_ROWS`` rows)."""
     ta, tb = walk.tables(a), walk.tables(b)
     out = {"annotators": [], "pairs": [], "labels": []}
-    only_a, only_b = {}, {}
+    only_a, only_b, skipped = {}, {}, []
     for path, rows_a in ta.items():
         kind = walk.table_kind(path)
         if kind not in out or path not in tb:
+            continue
+        if kind == "pairs" and max(len(rows_a), len(tb[path])) > MAX_PAIR_ROWS:
+            skipped.append(path)
             continue
         by_key_b = {walk.row_key(row): row for row in tb[path]}
         by_key_a = {walk.row_key(row): row for row in rows_a}
@@ -88,7 +93,7 @@ def _table_rows(a, b, resampling):
                 out[kind].append(RowDifference(path, dict(key), diffs))
         only_a[path] = [dict(k) for k in by_key_a if k not in by_key_b]
         only_b[path] = [dict(k) for k in by_key_b if k not in by_key_a]
-    return out, {k: v for k, v in only_a.items() if v}, {k: v for k, v in only_b.items() if v}
+    return out, {k: v for k, v in only_a.items() if v}, {k: v for k, v in only_b.items() if v}, skipped
 
 
 def _items_changed(a, b, top, id_field):
@@ -164,8 +169,9 @@ def compare(kind, rows_a, rows_b, *, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_S
     method = "paired" if resampling.method in ("paired", "partly paired") else "independent"
     a, b = report_a._data, report_b._data
     coefficients = _coefficients(a, b, method)
-    rows, only_a, only_b = _table_rows(a, b, method)
-    warnings = _warnings(resampling, source, a, b)
+    rows, only_a, only_b, skipped = _table_rows(a, b, method)
+    warnings = _warnings(resampling, source, a, b) + [
+        f"the pair table {path} is not compared: more than {MAX_PAIR_ROWS:,} annotator pairs" for path in skipped]
     headline = next((d for d in coefficients if d.ci is not None), next(iter(coefficients), None))
     return Comparison(kind, {**options, "paired": paired, "ci_level": 0.95}, resampling, coefficients,
                       tuple(rows["annotators"]), tuple(rows["pairs"]), tuple(rows["labels"]), only_a, only_b,
