@@ -32,7 +32,7 @@ from .errors import InputError
 from .kinds import load_kinds
 from .registry import KINDS, get
 from .results import Report
-from .share import read_share_fragment, share_link
+from .share import compare_link, read_compare_fragment, read_share_fragment, share_link
 from .formats import convert
 from .comparison import compare, plan, split_groups
 
@@ -42,7 +42,7 @@ __version__ = "0.1.0"
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "InputError", "Report", "compare", "convert", "plan", "split_groups", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "InputError", "Report", "compare", "compare_link", "convert", "plan", "read_compare_fragment", "split_groups", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

@@ -8,6 +8,9 @@ Format (version 1, stable)::
 ``payload`` is base64url without padding (RFC 4648 §5) of raw-deflate-compressed (RFC 1951, no zlib header) UTF-8 JSON
 ``{"rows": "<the pasted text>", "options": {...the report's keyword options...}}``.
 Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
+A comparison of two rounds or groups (:func:`agreekit.compare`) carries its second input too:
+``{"rows": "<A>", "rows_b": "<B>", "options": {...}}`` (:func:`compare_link`,
+:func:`read_compare_fragment`); a reader that knows only ``rows`` opens A's report.
 The fragment after ``#`` is never sent to a server, and the page treats it as data only.
 
 The JSON document may be at most :data:`MAX_DECODED_BYTES` (8 MiB) of UTF-8, here and in the page
@@ -76,8 +79,8 @@ def _lengths_text(lengths):
     return _rows_text(lengths)
 
 
-def share_fragment(kind, rows, **options):
-    """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs."""
+def share_fragment(kind, rows, *, rows_b=None, **options):
+    """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs (``rows_b``: a comparison's B)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     if "progress" in options:
@@ -85,7 +88,10 @@ def share_fragment(kind, rows, **options):
     if "lengths" in options and options["lengths"] is not None:
         options["lengths"] = _lengths_text(options["lengths"])
     options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if v is not None}
-    document = json.dumps({"rows": _rows_text(rows), "options": options},
+    document = {"rows": _rows_text(rows), "options": options}
+    if rows_b is not None:
+        document = {"rows": document["rows"], "rows_b": _rows_text(rows_b), "options": options}
+    document = json.dumps(document,
                           ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     encoded = document.encode("utf-8")
     if len(encoded) > MAX_DECODED_BYTES:  # no page or reader would open it
@@ -112,11 +118,36 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, **options):
     return link
 
 
+def compare_link(kind, rows_a, rows_b, base_url=DEFAULT_BASE_URL, **options):
+    """A link that carries both inputs of a comparison (A and B) and the options applied to both."""
+    link = base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows_a, rows_b=rows_b, **options)
+    if len(link) > LONG_LINK:
+        warnings.warn(f"the share link is {len(link):,} characters long; e-mail and chat programs often cut "
+                      f"links over {LONG_LINK:,} characters: send the input files if it arrives broken",
+                      LongLinkWarning, stacklevel=2)
+    return link
+
+
+def read_compare_fragment(fragment):
+    """``(kind, rows_a, rows_b, options)`` from a share link; ``rows_b`` is None for a one-input link."""
+    kind, document = _read_document(fragment)
+    rows_b = document.get("rows_b")
+    if rows_b is not None and not isinstance(rows_b, str):
+        raise ValueError("the share link's second input is not text")
+    return kind, document["rows"], rows_b, document.get("options", {})
+
+
 def read_share_fragment(fragment):
     """``(kind, rows, options)`` from a share link, its fragment, or ``v1/...`` text.
 
     Raises ``ValueError`` with a readable message for anything that is not a valid v1 link.
     """
+    kind, document = _read_document(fragment)
+    return kind, document["rows"], document.get("options", {})
+
+
+def _read_document(fragment):
+    """``(kind, document)`` of a v1 link, checked: rows text and an options object."""
     text = fragment.strip()
     if "#" in text:
         text = text.split("#", 1)[1]
@@ -137,7 +168,6 @@ def read_share_fragment(fragment):
         raise ValueError(f"the share link is damaged ({exc})") from None
     if not isinstance(document, dict) or not isinstance(document.get("rows"), str):
         raise ValueError("the share link carries no rows")
-    options = document.get("options", {})
-    if not isinstance(options, dict):
+    if not isinstance(document.get("options", {}), dict):
         raise ValueError("the share link's options are not an object")
-    return kind, document["rows"], options
+    return kind, document
