@@ -13,9 +13,10 @@ from agreekit.simulate import centred_objects
 ANNOTATORS = ("ann_1", "ann_2")
 
 
-def images(n, seed):
+def images(n, seed, spread=0.3):
+    """True boxes of ``n`` images and each image's difficulty (lognormal, log-sd ``spread``)."""
     rng = np.random.default_rng(seed)
-    return centred_objects(n, rng), rng.lognormal(0.0, 0.5, size=n)
+    return centred_objects(n, rng), rng.lognormal(0.0, spread, size=n)
 
 
 def round_rows(truth, difficulty, noise, seed, annotators=ANNOTATORS):
