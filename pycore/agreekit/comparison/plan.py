@@ -17,8 +17,10 @@ import numpy as np
 
 from ..errors import InputError
 from ..registry import get
+from ..results import json_safe
 from ..rows import read_table
 from . import walk
+from .result import plain
 from .minimum_sample import minimum_sample_guidance
 
 FACTORS = (0.5, 1.0, 2.0, 4.0)   # check points: n' = factor × pilot items
@@ -65,9 +67,8 @@ class Plan:
         raise KeyError(name)
 
     def to_dict(self):
-        from .result import _plain
-        from ..results import json_safe
-        return json_safe(_plain(self))
+        """JSON-ready data (NaN and ±inf as None)."""
+        return json_safe(plain(self))
 
 
 def _pilot_items(spec, rows):
@@ -110,9 +111,9 @@ def _fit(points):
     return constant, slope
 
 
-def _check_points(spec, rows, options, sizes, replicates, seed):
+def _check_points(spec, pilot_items, options, sizes, replicates, seed):
     """``{coefficient: [(n', mean half-width)]}`` over resampled corpora of each size."""
-    key, items = _pilot_items(spec, rows)
+    key, items = pilot_items
     names = sorted(items)
     rng = np.random.default_rng(seed)
     points = {}
@@ -125,7 +126,7 @@ def _check_points(spec, rows, options, sizes, replicates, seed):
         for name, hs in widths.items():
             defined = [h for h in hs if h is not None]
             points.setdefault(name, []).append((n, float(np.mean(defined)) if defined else None))
-    return len(names), points
+    return points
 
 
 def plan(kind, rows, *, half_width=0.05, sizes=None, replicates=REPLICATES, bootstrap=PLAN_RESAMPLES,
@@ -161,12 +162,12 @@ def plan(kind, rows, *, half_width=0.05, sizes=None, replicates=REPLICATES, boot
         raise InputError(f"{kind} reports have no bootstrap intervals, so there is nothing to plan")
     options = {**options, "bootstrap": bootstrap, "seed": seed}
     pilot = spec.function(rows, **options)
-    n_items, _ = _pilot_items(spec, rows)[1], None
-    n_pilot = len(n_items)
+    pilot_items = _pilot_items(spec, rows)
+    n_pilot = len(pilot_items[1])
     if n_pilot < 2:
         raise InputError("the pilot needs two or more items")
     sizes = sorted({max(2, int(round(f * n_pilot))) for f in FACTORS} if sizes is None else set(map(int, sizes)))
-    _, points = _check_points(spec, rows, options, sizes, replicates, seed)
+    points = _check_points(spec, pilot_items, options, sizes, replicates, seed)
     out = [_coefficient_plan(name, est, points.get(name, []), half_width)
            for name, est in walk.coefficients(pilot._data).items() if est.get("ci") is not None]
     return Plan(kind, float(half_width), n_pilot, tuple(out), minimum_sample_guidance(pilot._data),

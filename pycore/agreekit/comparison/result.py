@@ -88,15 +88,15 @@ class Comparison:
     def to_json(self, **kwargs):
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                 if f.name not in ("report_a", "report_b")}
-        return to_json_text(json_safe(_plain(data)), **kwargs)
+        return to_json_text(json_safe(plain(data)), **kwargs)
 
 
-def _plain(value):
+def plain(value):
     """Dataclasses as dicts, tuples as lists, all the way down."""
     if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
