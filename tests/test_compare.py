@@ -91,7 +91,7 @@ def _coverage(n_sims, noise_b, bootstrap, paired=True):
     true_delta = _true_sigma(noise_b) - _true_sigma(0.06) if noise_b != 0.06 else 0.0
     hits = 0
     for sim in range(n_sims):
-        truth, difficulty = images(60, 1000 + sim)
+        truth, difficulty = images(100, 1000 + sim)
         a = round_rows(truth, difficulty, 0.06, seed=2000 + sim)
         b = round_rows(truth, difficulty, noise_b, seed=3000 + sim)
         low, high = agreekit.compare("boxes", a, b, bootstrap=bootstrap, seed=sim, paired=paired).coefficient(SIGMA).ci
