@@ -206,3 +206,20 @@ def test_every_kind_compares_its_example_with_itself(kind):
     assert c.coefficients and all(d.delta in (0.0, None) for d in c.coefficients)
     assert all(d.ci == (0.0, 0.0) for d in c.coefficients if d.ci is not None)
     assert c.resampling.method == ("none" if kind == "masks" else "paired")
+
+
+def test_cli_names_the_file_an_error_is_in(tmp_path, capsys):
+    (tmp_path / "a.csv").write_text("item,annotator,label\nu1,a,x\nu1,b,y\n")
+    (tmp_path / "b.csv").write_text("item,annotator,label\nu1,a,x\n,b,y\n")
+    assert main(["compare", "labels", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"agreekit: {tmp_path / 'b.csv'}, line 3, column 'item'") and "\n" not in err
+
+
+def test_boxes_per_label_rows():
+    truth, difficulty = images(20, 3)
+    a, b = round_rows(truth, difficulty, 0.06, seed=4), round_rows(truth, difficulty, 0.03, seed=5)
+    c = agreekit.compare("boxes", a, b, bootstrap=50)
+    assert [row.key for row in c.labels] == [{"label": "object"}]
+    sigma = next(d for d in c.labels[0].differences if d.name == "sigma")
+    assert sigma.delta == pytest.approx(c.coefficient(SIGMA).delta)

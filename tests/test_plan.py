@@ -40,3 +40,18 @@ def test_plan_refuses_what_it_cannot_plan():
         agreekit.plan("labels", labels_rows(20, seed=1), half_width=0)
     with pytest.raises(agreekit.InputError, match="no bootstrap"):
         agreekit.plan("masks", "item,annotator,rle\n", half_width=0.05)
+
+
+@pytest.mark.slow
+def test_predicted_images_give_the_requested_sigma_half_width():
+    from compare_sim import images, round_rows
+    target = 0.02
+    truth, difficulty = images(60, 21)
+    p = agreekit.plan("boxes", round_rows(truth, difficulty, 0.05, seed=22), half_width=target)
+    n = p.coefficient("localization.sigma").predicted_items
+    widths = []
+    for k in range(3):
+        truth, difficulty = images(n, 300 + k)
+        ci = agreekit.boxes(round_rows(truth, difficulty, 0.05, seed=400 + k), bootstrap=500).localization.sigma.ci
+        widths.append((ci[1] - ci[0]) / 2)
+    assert np.mean(widths) == pytest.approx(target, rel=0.20)

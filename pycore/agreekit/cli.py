@@ -159,8 +159,15 @@ def _compare(args):
         if len(args.file) != 2:
             raise InputError(f"compare takes two files (A B), or one with --group-by; got {len(args.file)}")
         rows_a, rows_b, names = read_text(args.file[0]), read_text(args.file[1]), tuple(args.file)
-    result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
-                     **options)
+    try:
+        result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
+                         **options)
+    except InputError as error:  # name the file (or group) the error is in, not "A" or "B"
+        if error.field not in ("A", "B"):
+            raise
+        where = names[0] if error.field == "A" else names[1]
+        located = InputError(error.message[3:], line=error.line, column=error.column)
+        raise InputError(f"{where}, {located}", value=error.value) from None
     if args.json:
         return result.to_json(indent=2)
     return format_comparison(result, names)
