@@ -35,6 +35,9 @@ from .results import Report
 from .share import compare_link, read_compare_fragment, read_share_fragment, share_link
 from .formats import convert
 from .comparison import compare, plan, split_groups
+from .formats.writers import export
+from .formats.writers.adjudication import adjudication_csv
+from .conflicts import ItemConflict
 
 __version__ = "0.1.0"
 
@@ -42,7 +45,8 @@ __version__ = "0.1.0"
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "InputError", "Report", "compare", "compare_link", "convert", "plan", "read_compare_fragment", "split_groups", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "InputError", "ItemConflict", "Report", "adjudication_csv", "compare", "compare_link", "convert",
+           "export", "plan", "read_compare_fragment", "split_groups", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 
