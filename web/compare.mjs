@@ -4,12 +4,28 @@
 // Every label, name and item id reaches the page as text (h() appends strings as text nodes).
 
 import { h, formatNumber } from "./dom.mjs";
+import { decodeShare, encodeShare } from "./share.mjs";
 
-/** Put a compare-and-plan card after each kind's form. `readOptions(form)`, `rowsOf(form)`: app.mjs's. */
+/**
+ * Put a compare-and-plan card after each kind's form. `readOptions(form)`, `rowsOf(form)`: app.mjs's.
+ * A share link with a second input (`rows_b`) fills the card of its kind and opens it; app.mjs
+ * computes round A's report from the same link as for any link.
+ */
 export function mountCompare({ forms, engine, readOptions, rowsOf }) {
   for (const [kind, form] of Object.entries(forms)) {
     form.after(compareCard(kind, { form, engine, readOptions, rowsOf }));
   }
+  const fillFromLink = () => {
+    if (!location.hash.startsWith("#v1/")) return;
+    decodeShare(location.hash, Object.keys(forms)).then(({ kind, rowsB }) => {
+      if (rowsB === null) return;
+      const card = document.querySelector(`details.compare[data-kind="${kind}"]`);
+      card.querySelector("textarea.rows-b").value = rowsB;
+      card.open = true;
+    }).catch(() => {});  // a damaged link: app.mjs shows why
+  };
+  window.addEventListener("hashchange", fillFromLink);
+  fillFromLink();
 }
 
 function compareCard(kind, page) {
@@ -36,10 +52,24 @@ function compareCard(kind, page) {
       "(paired bootstrap), so the interval of B − A is narrower than two separate intervals suggest."),
     rowsB,
     h("p", {}, h("label", {}, paired, " paired (resample shared items jointly)"), " ",
-      h("button", { type: "button", class: "run-compare", onclick: run("compare") }, "Compare A and B")),
+      h("button", { type: "button", class: "run-compare", onclick: run("compare") }, "Compare A and B"), " ",
+      h("button", { type: "button", class: "share-compare", onclick: () => shareBoth(kind, page, rowsB.value, out) },
+        "Share both inputs")),
     h("p", {}, h("label", {}, "Half-width ", halfWidth), " ",
       h("button", { type: "button", class: "run-plan", onclick: run("plan") }, "How many items?")),
     out);
+}
+
+/** A link carrying round A (the form), round B and the form's options, shown as text to copy. */
+async function shareBoth(kind, { form, readOptions, rowsOf }, rowsB, out) {
+  try {
+    const fragment = await encodeShare(kind, rowsOf(form), readOptions(form), rowsB);
+    const link = location.href.split("#")[0] + fragment;
+    out.replaceChildren(h("p", {}, "Link with both inputs: ", h("input", { class: "compare-link", readonly: "", value: link,
+      "aria-label": "Share link with both inputs" })));
+  } catch (error) {
+    out.replaceChildren(h("p", { class: "error", role: "alert" }, error?.message ?? String(error)));
+  }
 }
 
 function compareRounds(kind, { form, engine, readOptions, rowsOf }, rowsB, paired) {

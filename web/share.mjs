@@ -54,16 +54,23 @@ export async function pipe(bytes, transform, maxBytes = MAX_DECODED_BYTES, limit
   return out;
 }
 
-/** The fragment "#v1/<kind>/<payload>" for these inputs; TooLargeError over MAX_DECODED_BYTES. */
-export async function encodeShare(kind, rows, options) {
+/**
+ * The fragment "#v1/<kind>/<payload>" for these inputs; TooLargeError over MAX_DECODED_BYTES.
+ * `rowsB`: a comparison's second input ({"rows", "rows_b", "options"}, as agreekit.compare_link writes).
+ */
+export async function encodeShare(kind, rows, options, rowsB = null) {
   if (!/^[a-z]+$/.test(kind)) throw new Error(`a kind is a lowercase name, not ${kind}`);
-  const json = new TextEncoder().encode(JSON.stringify({ rows, options }));
+  const document = rowsB === null ? { rows, options } : { rows, rows_b: rowsB, options };
+  const json = new TextEncoder().encode(JSON.stringify(document));
   if (json.length > MAX_DECODED_BYTES) throw new TooLargeError(`this input is too large for a share link (over ${LIMIT})`);
   const compressed = await pipe(json, new CompressionStream("deflate-raw"));
   return `#v1/${kind}/${toBase64url(compressed)}`;
 }
 
-/** {kind, rows, options} from a fragment whose kind is one of `kinds`; throws Error with a readable message. */
+/**
+ * {kind, rows, options, rowsB} from a fragment whose kind is one of `kinds` (`rowsB`: a comparison's
+ * second input, or null); throws Error with a readable message.
+ */
 export async function decodeShare(fragment, kinds) {
   const match = /^#?v1\/([a-z]+)\/([A-Za-z0-9_-]*)$/.exec(fragment);
   if (!match) throw new Error("this is not an agreekit v1 share link");
@@ -82,5 +89,6 @@ export async function decodeShare(fragment, kinds) {
   }
   const options = data.options ?? {};
   if (typeof options !== "object" || Array.isArray(options)) throw new Error("the share link's options are not an object");
-  return { kind, rows: data.rows, options };
+  if (data.rows_b !== undefined && typeof data.rows_b !== "string") throw new Error("the share link's second input is not text");
+  return { kind, rows: data.rows, options, rowsB: data.rows_b ?? null };
 }

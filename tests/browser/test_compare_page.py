@@ -63,3 +63,21 @@ def test_plan_card_shows_the_cpython_plan(warm_page):
     shown = page.eval_on_selector_all('details.compare[data-kind="labels"] .plan-table tbody tr',
                                       "trs => trs.map((tr) => [tr.dataset.metric, tr.children[1].textContent])")
     assert [tuple(row) for row in shown] == [(c.name, f"{c.predicted_items:,}") for c in expected.coefficients]
+
+
+def test_a_link_carries_both_inputs_both_ways(warm_page, site):
+    page = warm_page
+    a, b = _rows(5, 0.6), _rows(6, 0.8)
+    paste(page, "labels", a, bootstrap=100)
+    _open_card(page)
+    page.eval_on_selector('details.compare[data-kind="labels"] textarea.rows-b', "(area, text) => { area.value = text; }", b)
+    page.click('details.compare[data-kind="labels"] button.share-compare')
+    link = page.get_attribute('details.compare[data-kind="labels"] input.compare-link', "value")
+    kind, rows_a, rows_b, options = agreekit.read_compare_fragment(link)
+    assert (kind, rows_a, rows_b, options["bootstrap"]) == ("labels", a, b, 100)
+    python_link = agreekit.compare_link("labels", b, a, base_url=site.url, bootstrap=100)
+    page.evaluate("(hash) => { location.hash = hash; }", "#" + python_link.split("#", 1)[1])
+    page.wait_for_function("""(text) => document.querySelector('details.compare[data-kind="labels"]').open &&
+        document.querySelector('details.compare[data-kind="labels"] textarea.rows-b').value === text""", arg=a,
+                           timeout=10_000)
+    assert page.input_value('form[data-kind="labels"] [name="rows"]') == b
