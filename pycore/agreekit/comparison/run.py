@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..measures.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, drawing_counts
 from ..measures.paired_counts import PairedCounts
 from ..registry import get
+from ..results import CI_LEVEL
 from . import walk
 from .difference import difference
 from .result import Comparison, ItemChange, Resampling, RowDifference
@@ -173,7 +174,7 @@ def compare(kind, rows_a, rows_b, *, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_S
     warnings = _warnings(resampling, source, a, b) + [
         f"the pair table {path} is not compared: more than {MAX_PAIR_ROWS:,} annotator pairs" for path in skipped]
     headline = next((d for d in coefficients if d.ci is not None), next(iter(coefficients), None))
-    return Comparison(kind, {**options, "paired": paired, "ci_level": 0.95}, resampling, coefficients,
+    return Comparison(kind, {**options, "paired": paired, "ci_level": CI_LEVEL}, resampling, coefficients,
                       tuple(rows["annotators"]), tuple(rows["pairs"]), tuple(rows["labels"]), only_a, only_b,
                       _items_changed(a, b, top_items, spec.columns[0]), headline.sentence if headline else "nothing to compare",
                       tuple(warnings), report_a, report_b)
