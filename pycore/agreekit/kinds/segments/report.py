@@ -113,7 +113,8 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     rule = "potato" if match == "potato" else "default"
     corpus = read_segments(rows, progress)
     _, chosen = reference_records(segment_records(corpus), reference=reference, reference_rows=reference_rows,
-                                  parse=parse_reference, kind="segments", rows=rows)
+                                  parse=parse_reference, kind="segments", rows=rows,
+                                  options={"threshold": threshold})
     if chosen is not None and chosen.source == "annotator":
         corpus = without(corpus, chosen.annotator)
     clip_durations = None if durations is None else read_durations(durations, SYNONYMS["item"])
