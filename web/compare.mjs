@@ -63,7 +63,7 @@ function compareCard(kind, page) {
 /** A link carrying round A (the form), round B and the form's options, shown as text to copy. */
 async function shareBoth(kind, { form, readOptions, rowsOf }, rowsB, out) {
   try {
-    const fragment = await encodeShare(kind, rowsOf(form), readOptions(form), rowsB);
+    const fragment = await encodeShare(kind, rowsOf(form), readOptions(form), null, rowsB);
     const link = location.href.split("#")[0] + fragment;
     out.replaceChildren(h("p", {}, "Link with both inputs: ", h("input", { class: "compare-link", readonly: "", value: link,
       "aria-label": "Share link with both inputs" })));
