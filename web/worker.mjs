@@ -17,6 +17,7 @@
 // once the worker has been idle after a call.
 
 import { answer, ReplyError } from "./protocol.mjs";
+import { onLoopback } from "./offline.mjs";
 
 const root = new URL("../", import.meta.url);
 const post = (message, transfer) => self.postMessage(message, transfer);
@@ -81,11 +82,11 @@ async function start() {
 
 /**
  * Python, restored from the build's memory snapshot (build.py pyodide_extras: an interpreter with
- * the standard-library modules start-up imports), or started as usual when the build has none or
- * the restore fails (`timings.snapshot` says which, and why).
+ * the standard-library modules start-up imports) where it pays (`worthRestoring`), else started as
+ * usual, as when the build has none or the restore fails (`timings.snapshot` says which, and why).
  */
 async function startPython(loadPyodide, indexURL, snapshot) {
-  if (snapshot) {
+  if (snapshot && await worthRestoring(snapshot)) {
     try {
       const bytes = snapshotBytes(new URL(snapshot.path, root), snapshot.bytes);
       bytes.catch(() => {});  // loadPyodide awaits it only once pyodide.asm.js is in: not unhandled
@@ -97,9 +98,24 @@ async function startPython(loadPyodide, indexURL, snapshot) {
       timings.snapshot = `not used: ${String(error?.message ?? error).split("\n")[0]}`;
     }
   } else {
-    timings.snapshot = "none in this build";
+    timings.snapshot = snapshot ? "not cached yet (over a network: from the next visit on)" : "none in this build";
   }
   return loadPyodide({ indexURL });
+}
+
+/**
+ * Whether to restore the snapshot: when the service worker has cached it, or on loopback. Over a
+ * network the snapshot (6.3 MB gzipped) costs more to fetch than it saves on a first visit: at
+ * 20 Mbit/s it delays Ready by seconds (benchmarks/web_first_visit.py); the page has it cached in
+ * the background for the next visit (web/offline.mjs).
+ */
+async function worthRestoring(snapshot) {
+  if (onLoopback()) return true;
+  try {
+    return Boolean(await self.caches?.match(new URL(snapshot.path, root).href));
+  } catch {
+    return false;  // no CacheStorage here (an opaque origin, a blocked storage)
+  }
 }
 
 // The first word of every Pyodide 0.27 snapshot (its makeSnapshot / restoreSnapshot).

@@ -1,0 +1,190 @@
+"""The calculator's first visit over a network: bytes and time to Ready and to the first result.
+
+    python3 build.py build      # dist/ is what is served: rebuild after any change
+    PYTHONPATH=pycore .venv/bin/python benchmarks/web_first_visit.py [--runs 3] [--dist PATH]
+        [--host network|loopback] [--mbit 20] [--latency-ms 40] [--no-throttle]
+
+The project's server (``build.SiteHandler``, precompressed copies on) behind a throttle that only
+this script uses: one token bucket of ``--mbit`` Mbit/s shared by all connections (64 kB deep),
+and ``--latency-ms`` before each response (a typical conference Wi-Fi, or a room of 30 laptops
+sharing 600 Mbit/s). Each run starts a new Chromium with a new profile and opens the page with no
+fragment, as a new visitor does: the Boxes tab computes its example as soon as Python is ready.
+
+``--host network`` (the default) opens ``http://agreekit.test:PORT/``, mapped to 127.0.0.1 and
+treated as a secure context by Chromium's flags, so the page sees what a visitor on a network sees
+(web/worker.mjs restores the memory snapshot on loopback only, or once it is cached);
+``--host loopback`` opens ``http://127.0.0.1:PORT/`` through the same throttle, which makes the
+page take the snapshot on the first visit: the two measure what the snapshot is worth on a network.
+
+Printed per run and as medians: Ready and first rendered box result (page clock from navigation
+start), response-body bytes the server sent before Ready, before the first result and in the first
+60 s (the service worker's precache and background fetches included), and the largest files sent
+before the first result. Goals (issue 27): Ready <= 8 s, first result <= 8.5 s, <= 15 MB before the
+first result, <= 20 MB in the first minute.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NETWORK_HOST = "agreekit.test"
+TIMEOUT_MS = 240_000
+FIRST_MINUTE_S = 60.0
+CHUNK = 16 * 1024
+BUCKET_DEPTH = 64 * 1024
+
+
+class TokenBucket:
+    """``rate`` bytes per second shared by every thread that calls ``take``, at most ``depth`` in a burst."""
+
+    def __init__(self, rate: float, depth: int = BUCKET_DEPTH):
+        self.rate, self.depth = rate, depth
+        self.tokens, self.stamp = float(depth), time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self, n: int):
+        """Block until ``n`` bytes may go (callers queue in the order they reach the lock)."""
+        with self.lock:
+            now = time.monotonic()
+            self.tokens = min(self.depth, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            self.tokens -= n
+            wait = -self.tokens / self.rate if self.tokens < 0 else 0.0
+        if wait:
+            time.sleep(wait)
+
+
+class ThrottledHandler(build.SiteHandler):
+    """The site's handler behind the bucket and the latency; logs (epoch time, bytes, path) of each body chunk."""
+    bucket: TokenBucket | None = None
+    latency_s = 0.0
+    sent: list = None  # per server
+
+    def send_head(self):
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        return super().send_head()
+
+    def copyfile(self, source, outputfile):
+        path = urlsplit(self.path).path
+        try:
+            while chunk := source.read(CHUNK):
+                if self.bucket:
+                    self.bucket.take(len(chunk))
+                outputfile.write(chunk)
+                self.sent.append((time.time(), len(chunk), path))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the run closed its browser while the service worker was still fetching
+
+
+class Visit(NamedTuple):
+    ready: float          # s, page clock
+    result: float         # s, page clock: first rendered box result
+    mb_ready: float       # MB of response bodies sent before Ready
+    mb_result: float      # ... before the first result
+    mb_minute: float      # ... in the first 60 s
+    snapshot: str         # the worker's timings.snapshot: restored, or why not
+    top: list             # [(MB, path)] largest files sent before the first result
+
+
+def serve(directory, mbit, latency_ms):
+    handler = type("Handler", (ThrottledHandler,), {
+        "bucket": TokenBucket(mbit * 1e6 / 8) if mbit else None, "latency_s": latency_ms / 1000, "sent": []})
+    server = build.make_server(Path(directory), 0, handler_base=handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, handler.sent
+
+
+def mb_until(sent, epoch):
+    return sum(n for t, n, _ in sent if t <= epoch) / 1e6
+
+
+def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
+    server, sent = serve(directory, mbit, latency_ms)
+    port = server.server_address[1]
+    name = NETWORK_HOST if host == "network" else "127.0.0.1"
+    origin = f"http://{name}:{port}"
+    args = ARGS + ([f"--host-resolver-rules=MAP {NETWORK_HOST} 127.0.0.1",
+                    f"--unsafely-treat-insecure-origin-as-secure={origin}"] if host == "network" else [])
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+    try:
+        page = browser.new_context(service_workers="allow").new_page()
+        page.goto(origin + "/")
+        page.wait_for_selector('#results-boxes[data-state="done"]', state="attached", timeout=TIMEOUT_MS)
+        marks = page.evaluate("""() => {
+            const result = performance.getEntriesByName("agreekit:result").find((m) => m.detail?.kind === "boxes");
+            return {origin: performance.timeOrigin, ready: performance.getEntriesByName("agreekit:ready")[0].startTime,
+                    result: result.startTime, isolated: crossOriginIsolated,
+                    snapshot: window.agreekit.engine.timings.snapshot};
+        }""")
+        assert marks["isolated"], "the page is not cross-origin isolated"
+        start = marks["origin"] / 1000
+        left = start + FIRST_MINUTE_S - time.time()
+        if left > 0:
+            page.wait_for_timeout(left * 1000)
+        result_epoch = start + marks["result"] / 1000
+        by_file = collections.Counter()
+        for t, n, path in sent:
+            if t <= result_epoch:
+                by_file[path] += n
+        return Visit(ready=marks["ready"] / 1000, result=marks["result"] / 1000,
+                     mb_ready=mb_until(sent, start + marks["ready"] / 1000), mb_result=mb_until(sent, result_epoch),
+                     mb_minute=mb_until(sent, start + FIRST_MINUTE_S), snapshot=str(marks["snapshot"]),
+                     top=[(n / 1e6, path) for path, n in by_file.most_common(8)])
+    finally:
+        browser.close()
+        server.shutdown()
+        server.server_close()
+
+
+def load():
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--dist", default=str(build.DIST), help="the built site to serve (default: dist/)")
+    parser.add_argument("--host", choices=("network", "loopback"), default="network")
+    parser.add_argument("--mbit", type=float, default=20.0)
+    parser.add_argument("--latency-ms", type=float, default=40.0)
+    parser.add_argument("--no-throttle", action="store_true", help="no bucket, no latency (loopback speed)")
+    args = parser.parse_args()
+    mbit, latency = (0, 0) if args.no_throttle else (args.mbit, args.latency_ms)
+    print(f"site {args.dist}; host {args.host}; "
+          + ("no throttle" if args.no_throttle else f"{mbit:g} Mbit/s shared, {latency:g} ms per request")
+          + f"; load before: {load()} (1, 5, 15 min) on {os.cpu_count()} cores", flush=True)
+    visits = []
+    with sync_playwright() as playwright:
+        for run in range(args.runs):
+            v = one_visit(playwright, args.dist, args.host, mbit, latency)
+            visits.append(v)
+            print(f"run {run + 1}: Ready {v.ready:.2f} s, first result {v.result:.2f} s; MB before Ready "
+                  f"{v.mb_ready:.1f}, before result {v.mb_result:.1f}, first minute {v.mb_minute:.1f}; "
+                  f"snapshot: {v.snapshot}; load {load()}", flush=True)
+    print("largest files before the first result (run 1): "
+          + ", ".join(f"{path} {mb:.2f} MB" for mb, path in visits[0].top))
+    med = {field: statistics.median(getattr(v, field) for v in visits) for field in Visit._fields[:5]}
+    print(f"\nmedians of {args.runs}: Ready {med['ready']:.2f} s (goal 8), first result {med['result']:.2f} s "
+          f"(goal 8.5); MB before Ready {med['mb_ready']:.1f}, before the first result {med['mb_result']:.1f} "
+          f"(goal 15), in the first minute {med['mb_minute']:.1f} (goal 20); load after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
