@@ -100,6 +100,7 @@ class Visit(NamedTuple):
     mb_result: float      # ... before the first result
     mb_minute: float      # ... in the first 60 s
     snapshot: str         # the worker's timings.snapshot: restored, or why not
+    stages: str           # when each loading stage started (s, worker clock): check, pyodide, packages, import, ready
     top: list             # [(MB, path)] largest files sent before the first result
 
 
@@ -131,7 +132,7 @@ def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
             const result = performance.getEntriesByName("agreekit:result").find((m) => m.detail?.kind === "boxes");
             return {origin: performance.timeOrigin, ready: performance.getEntriesByName("agreekit:ready")[0].startTime,
                     result: result.startTime, isolated: crossOriginIsolated,
-                    snapshot: window.agreekit.engine.timings.snapshot};
+                    timings: window.agreekit.engine.timings};
         }""")
         assert marks["isolated"], "the page is not cross-origin isolated"
         start = marks["origin"] / 1000
@@ -145,7 +146,8 @@ def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
                 by_file[path] += n
         return Visit(ready=marks["ready"] / 1000, result=marks["result"] / 1000,
                      mb_ready=mb_until(sent, start + marks["ready"] / 1000), mb_result=mb_until(sent, result_epoch),
-                     mb_minute=mb_until(sent, start + FIRST_MINUTE_S), snapshot=str(marks["snapshot"]),
+                     mb_minute=mb_until(sent, start + FIRST_MINUTE_S), snapshot=str(marks["timings"]["snapshot"]),
+                     stages=" ".join(f"{k} {v / 1000:.1f}" for k, v in marks["timings"].items() if k != "snapshot"),
                      top=[(n / 1e6, path) for path, n in by_file.most_common(8)])
     finally:
         browser.close()
@@ -177,7 +179,7 @@ def main():
             visits.append(v)
             print(f"run {run + 1}: Ready {v.ready:.2f} s, first result {v.result:.2f} s; MB before Ready "
                   f"{v.mb_ready:.1f}, before result {v.mb_result:.1f}, first minute {v.mb_minute:.1f}; "
-                  f"snapshot: {v.snapshot}; load {load()}", flush=True)
+                  f"snapshot: {v.snapshot}; stages (s): {v.stages}; load {load()}", flush=True)
     print("largest files before the first result (run 1): "
           + ", ".join(f"{path} {mb:.2f} MB" for mb, path in visits[0].top))
     med = {field: statistics.median(getattr(v, field) for v in visits) for field in Visit._fields[:5]}
