@@ -2,7 +2,7 @@
 
     python3 build.py build      # dist/ is what is served: rebuild after any change
     PYTHONPATH=pycore .venv/bin/python benchmarks/web_first_visit.py [--runs 3] [--dist PATH]
-        [--host network|loopback] [--mbit 20] [--latency-ms 40] [--no-throttle]
+        [--host network|loopback] [--compare LABEL=DIST[@HOST] ...] [--mbit 20] [--latency-ms 40] [--no-throttle]
 
 The project's server (``build.SiteHandler``, precompressed copies on) behind a throttle that only
 this script uses: one token bucket of ``--mbit`` Mbit/s shared by all connections (64 kB deep),
@@ -116,7 +116,7 @@ def mb_until(sent, epoch):
     return sum(n for t, n, _ in sent if t <= epoch) / 1e6
 
 
-def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
+def one_visit(playwright, directory, host, mbit, latency_ms, minute_s=FIRST_MINUTE_S) -> Visit:
     server, sent = serve(directory, mbit, latency_ms)
     port = server.server_address[1]
     name = NETWORK_HOST if host == "network" else "127.0.0.1"
@@ -136,7 +136,7 @@ def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
         }""")
         assert marks["isolated"], "the page is not cross-origin isolated"
         start = marks["origin"] / 1000
-        left = start + FIRST_MINUTE_S - time.time()
+        left = start + minute_s - time.time()
         if left > 0:
             page.wait_for_timeout(left * 1000)
         result_epoch = start + marks["result"] / 1000
@@ -146,7 +146,7 @@ def one_visit(playwright, directory, host, mbit, latency_ms) -> Visit:
                 by_file[path] += n
         return Visit(ready=marks["ready"] / 1000, result=marks["result"] / 1000,
                      mb_ready=mb_until(sent, start + marks["ready"] / 1000), mb_result=mb_until(sent, result_epoch),
-                     mb_minute=mb_until(sent, start + FIRST_MINUTE_S), snapshot=str(marks["timings"]["snapshot"]),
+                     mb_minute=mb_until(sent, start + minute_s), snapshot=str(marks["timings"]["snapshot"]),
                      stages=" ".join(f"{k} {v / 1000:.1f}" for k, v in marks["timings"].items() if k != "snapshot"),
                      top=[(n / 1e6, path) for path, n in by_file.most_common(8)])
     finally:
@@ -159,33 +159,54 @@ def load():
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
+def print_medians(label, visits):
+    med = {field: statistics.median(getattr(v, field) for v in visits) for field in Visit._fields[:5]}
+    print(f"{label}: medians of {len(visits)}: Ready {med['ready']:.2f} s (goal 8), first result {med['result']:.2f} s "
+          f"(goal 8.5); MB before Ready {med['mb_ready']:.1f}, before the first result {med['mb_result']:.1f} "
+          f"(goal 15), in the first minute {med['mb_minute']:.1f} (goal 20)")
+    return med
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dist", default=str(build.DIST), help="the built site to serve (default: dist/)")
     parser.add_argument("--host", choices=("network", "loopback"), default="network")
+    parser.add_argument("--compare", action="append", default=[], metavar="LABEL=DIST[@HOST]",
+                        help="another site (and host) measured in the same rounds, interleaved; ratios against the first")
     parser.add_argument("--mbit", type=float, default=20.0)
     parser.add_argument("--latency-ms", type=float, default=40.0)
     parser.add_argument("--no-throttle", action="store_true", help="no bucket, no latency (loopback speed)")
+    parser.add_argument("--minute-s", type=float, default=FIRST_MINUTE_S, help="the 'first minute' of the byte count")
     args = parser.parse_args()
     mbit, latency = (0, 0) if args.no_throttle else (args.mbit, args.latency_ms)
-    print(f"site {args.dist}; host {args.host}; "
-          + ("no throttle" if args.no_throttle else f"{mbit:g} Mbit/s shared, {latency:g} ms per request")
+    configs = [("this", args.dist, args.host)]
+    for spec in args.compare:
+        label, rest = spec.split("=", 1)
+        directory, _, host = rest.partition("@")
+        configs.append((label, directory, host or args.host))
+    print(f"sites: {configs}; " + ("no throttle" if args.no_throttle else f"{mbit:g} Mbit/s shared, {latency:g} ms per request")
           + f"; load before: {load()} (1, 5, 15 min) on {os.cpu_count()} cores", flush=True)
-    visits = []
+    visits = {label: [] for label, _, _ in configs}
     with sync_playwright() as playwright:
         for run in range(args.runs):
-            v = one_visit(playwright, args.dist, args.host, mbit, latency)
-            visits.append(v)
-            print(f"run {run + 1}: Ready {v.ready:.2f} s, first result {v.result:.2f} s; MB before Ready "
-                  f"{v.mb_ready:.1f}, before result {v.mb_result:.1f}, first minute {v.mb_minute:.1f}; "
-                  f"snapshot: {v.snapshot}; stages (s): {v.stages}; load {load()}", flush=True)
-    print("largest files before the first result (run 1): "
-          + ", ".join(f"{path} {mb:.2f} MB" for mb, path in visits[0].top))
-    med = {field: statistics.median(getattr(v, field) for v in visits) for field in Visit._fields[:5]}
-    print(f"\nmedians of {args.runs}: Ready {med['ready']:.2f} s (goal 8), first result {med['result']:.2f} s "
-          f"(goal 8.5); MB before Ready {med['mb_ready']:.1f}, before the first result {med['mb_result']:.1f} "
-          f"(goal 15), in the first minute {med['mb_minute']:.1f} (goal 20); load after: {load()}")
+            for label, directory, host in configs:
+                v = one_visit(playwright, directory, host, mbit, latency, args.minute_s)
+                visits[label].append(v)
+                print(f"run {run + 1} {label}: Ready {v.ready:.2f} s, first result {v.result:.2f} s; MB before Ready "
+                      f"{v.mb_ready:.1f}, before result {v.mb_result:.1f}, first minute {v.mb_minute:.1f}; "
+                      f"snapshot: {v.snapshot}; stages (s): {v.stages}; load {load()}", flush=True)
+    print()
+    for label, runs in visits.items():
+        print(f"{label}: largest files before the first result (run 1): "
+              + ", ".join(f"{path} {mb:.2f} MB" for mb, path in runs[0].top))
+    print()
+    medians = {label: print_medians(label, runs) for label, runs in visits.items()}
+    first = configs[0][0]
+    for label in list(medians)[1:]:
+        print(f"{first} / {label}: " + ", ".join(f"{field} {medians[first][field] / medians[label][field]:.2f}x"
+                                                 for field in Visit._fields[:5]))
+    print(f"load after: {load()}")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@
 // an old browser) the page works online exactly as without one.
 //
 // The worker caches the calculator's files on install; the workshop page asks for its own list
-// (cacheList("workshop")), and the calculator for Python's memory snapshot once it pays: on
-// loopback at once, over a network from the second visit on (web/worker.mjs restores it only
-// from the cache or on loopback; benchmarks/RESULTS.md, "The first visit over a network").
+// (cacheList("workshop")), and the calculator for Python's memory snapshot once it is used: on
+// loopback at once, over a network from the second visit on (web/worker.mjs restores it on
+// loopback and on return visits only; benchmarks/RESULTS.md, "The first visit over a network").
 
 const root = new URL("../", import.meta.url);
 

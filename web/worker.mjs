@@ -101,21 +101,23 @@ async function startPython(loadPyodide, indexURL, snapshot, restore) {
       timings.snapshot = `not used: ${String(error?.message ?? error).split("\n")[0]}`;
     }
   } else {
-    timings.snapshot = snapshot ? "not cached yet (over a network: from the next visit on)" : "none in this build";
+    timings.snapshot = snapshot ? "not on a first visit over a network" : "none in this build";
   }
   return loadPyodide({ indexURL });
 }
 
 /**
- * Whether to restore the snapshot: when the service worker has cached it, or on loopback. Over a
- * network the snapshot (6.3 MB gzipped) costs more to fetch than it saves on a first visit: at
- * 20 Mbit/s it delays Ready by seconds (benchmarks/web_first_visit.py); the page has it cached in
- * the background for the next visit (web/offline.mjs).
+ * Whether to restore the snapshot: on loopback, or on a return visit (the service worker holds this
+ * build's Pyodide, and the snapshot too from the visit after the first). On a first visit over a
+ * network the snapshot (6.3 MB gzipped) would come on top of the 12 MB Python needs, past the
+ * 15 MB budget, and at 20 Mbit/s its download costs about what the restore saves (benchmarks/
+ * RESULTS.md, "The first visit over a network"); on a return visit it is all there is to fetch.
  */
 async function worthRestoring(snapshot) {
   if (onLoopback()) return true;
   try {
-    return Boolean(await self.caches?.match(new URL(snapshot.path, root).href));
+    const cached = (path) => self.caches.match(new URL(path, root).href).then(Boolean);
+    return (await cached(snapshot.path)) || (await cached("pyodide/pyodide.asm.wasm"));
   } catch {
     return false;  // no CacheStorage here (an opaque origin, a blocked storage)
   }
@@ -124,7 +126,7 @@ async function worthRestoring(snapshot) {
 /**
  * Download the package wheels into the HTTP cache while Python starts (its CPU time), once
  * Pyodide's own large files are in (so that those come first at full speed): loadPackage then
- * finds them there (a 304). Only when Python starts plain, i.e. on a first visit over a network.
+ * finds them there (a 304). Only when Python starts plainly: on a first visit over a network.
  */
 function prefetchDuringStart(urls) {
   const core = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"].map((path) => new URL(path, root).href);
