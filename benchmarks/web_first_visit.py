@@ -19,7 +19,7 @@ page take the snapshot on the first visit: the two measure what the snapshot is 
 Printed per run and as medians: Ready and first rendered box result (page clock from navigation
 start), response-body bytes the server sent before Ready, before the first result and in the first
 60 s (the service worker's precache and background fetches included), and the largest files sent
-before the first result. Goals (issue 27): Ready <= 8 s, first result <= 8.5 s, <= 15 MB before the
+before the first result; then, in the same profile, a return visit (a reload): its times and bytes. Goals (issue 27): Ready <= 8 s, first result <= 8.5 s, <= 15 MB before the
 first result, <= 20 MB in the first minute.
 """
 from __future__ import annotations
@@ -102,6 +102,7 @@ class Visit(NamedTuple):
     snapshot: str         # the worker's timings.snapshot: restored, or why not
     stages: str           # when each loading stage started (s, worker clock): check, pyodide, packages, import, ready
     top: list             # [(MB, path)] largest files sent before the first result
+    second: str           # the return visit (a reload after the first minute): times, MB sent, snapshot
 
 
 def serve(directory, mbit, latency_ms):
@@ -116,6 +117,17 @@ def mb_until(sent, epoch):
     return sum(n for t, n, _ in sent if t <= epoch) / 1e6
 
 
+def page_marks(page, load):
+    """``load()`` (goto or reload), then the first rendered box result's marks (page clock, ms)."""
+    load()
+    page.wait_for_selector('#results-boxes[data-state="done"]', state="attached", timeout=TIMEOUT_MS)
+    return page.evaluate("""() => {
+        const result = performance.getEntriesByName("agreekit:result").find((m) => m.detail?.kind === "boxes");
+        return {origin: performance.timeOrigin, ready: performance.getEntriesByName("agreekit:ready")[0].startTime,
+                result: result.startTime, isolated: crossOriginIsolated, timings: window.agreekit.engine.timings};
+    }""")
+
+
 def one_visit(playwright, directory, host, mbit, latency_ms, minute_s=FIRST_MINUTE_S) -> Visit:
     server, sent = serve(directory, mbit, latency_ms)
     port = server.server_address[1]
@@ -126,20 +138,15 @@ def one_visit(playwright, directory, host, mbit, latency_ms, minute_s=FIRST_MINU
     browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=args)
     try:
         page = browser.new_context(service_workers="allow").new_page()
-        page.goto(origin + "/")
-        page.wait_for_selector('#results-boxes[data-state="done"]', state="attached", timeout=TIMEOUT_MS)
-        marks = page.evaluate("""() => {
-            const result = performance.getEntriesByName("agreekit:result").find((m) => m.detail?.kind === "boxes");
-            return {origin: performance.timeOrigin, ready: performance.getEntriesByName("agreekit:ready")[0].startTime,
-                    result: result.startTime, isolated: crossOriginIsolated,
-                    timings: window.agreekit.engine.timings};
-        }""")
+        marks = page_marks(page, lambda: page.goto(origin + "/"))
         assert marks["isolated"], "the page is not cross-origin isolated"
         start = marks["origin"] / 1000
         left = start + minute_s - time.time()
         if left > 0:
             page.wait_for_timeout(left * 1000)
         result_epoch = start + marks["result"] / 1000
+        before_second = len(sent)
+        second = page_marks(page, page.reload)  # a return visit: the service worker's cache, the snapshot
         by_file = collections.Counter()
         for t, n, path in sent:
             if t <= result_epoch:
@@ -148,7 +155,10 @@ def one_visit(playwright, directory, host, mbit, latency_ms, minute_s=FIRST_MINU
                      mb_ready=mb_until(sent, start + marks["ready"] / 1000), mb_result=mb_until(sent, result_epoch),
                      mb_minute=mb_until(sent, start + minute_s), snapshot=str(marks["timings"]["snapshot"]),
                      stages=" ".join(f"{k} {v / 1000:.1f}" for k, v in marks["timings"].items() if k != "snapshot"),
-                     top=[(n / 1e6, path) for path, n in by_file.most_common(8)])
+                     top=[(n / 1e6, path) for path, n in by_file.most_common(8)],
+                     second=(f"Ready {second['ready'] / 1000:.2f} s, first result {second['result'] / 1000:.2f} s, "
+                             f"{sum(n for _, n, _ in sent[before_second:]) / 1e6:.1f} MB until then, "
+                             f"snapshot: {second['timings']['snapshot']}"))
     finally:
         browser.close()
         server.shutdown()
@@ -195,7 +205,8 @@ def main():
                 visits[label].append(v)
                 print(f"run {run + 1} {label}: Ready {v.ready:.2f} s, first result {v.result:.2f} s; MB before Ready "
                       f"{v.mb_ready:.1f}, before result {v.mb_result:.1f}, first minute {v.mb_minute:.1f}; "
-                      f"snapshot: {v.snapshot}; stages (s): {v.stages}; load {load()}", flush=True)
+                      f"snapshot: {v.snapshot}; stages (s): {v.stages}; load {load()}\n"
+                      f"  return visit: {v.second}", flush=True)
     print()
     for label, runs in visits.items():
         print(f"{label}: largest files before the first result (run 1): "
