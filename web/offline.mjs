@@ -13,9 +13,10 @@ const root = new URL("../", import.meta.url);
 /** Whether this page comes from this computer, where a download costs next to nothing. */
 export const onLoopback = (url = location) => ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
 
-/** Register the worker; show `notice` when a newer build waits to take over. */
+/** Register the worker once the page has shown its first result; show `notice` when a newer build waits to take over. */
 export async function keepOffline(notice) {
   if (!("serviceWorker" in navigator)) return;
+  await firstResult();
   let registration;
   try {
     registration = await navigator.serviceWorker.register(new URL("sw.js", root), { scope: root.href });
@@ -31,6 +32,25 @@ export async function keepOffline(notice) {
   });
   if (navigator.serviceWorker.controller) registration.update().catch(() => {});  // offline: nothing to check
   if (onLoopback() || navigator.serviceWorker.controller) cacheList("snapshot").catch(() => {});  // offline: later
+}
+
+// The install copies some 30 MB into the cache: not while the first report computes and renders.
+const FIRST_RESULT_WAIT_MS = 30_000;  // a first report that fails or takes long: register anyway
+
+/** Resolves at the page's first "agreekit:result" mark (web/app.mjs), or after FIRST_RESULT_WAIT_MS. */
+function firstResult() {
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName("agreekit:result").length) done();
+    });
+    const timer = setTimeout(() => done(), FIRST_RESULT_WAIT_MS);
+    function done() {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    }
+    observer.observe({ type: "mark", buffered: true });
+  });
 }
 
 /**
