@@ -13,7 +13,7 @@ from agreekit.kinds.boxes.compare import box_kind
 from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.reference.report import reference_part
 from agreekit.reference.setup import per_annotator
-from agreekit.simulate import centred_corpus
+from agreekit.simulate import centred_corpus, crowd_corpus
 from same_report import assert_same
 
 THRESHOLD, LOW = 0.5, 0.1
@@ -248,12 +248,10 @@ def test_an_unknown_annotator_is_an_input_error_listing_the_annotators():
         agreekit.boxes(centred_corpus(5), reference="expert")
 
 
-def test_a_name_and_rows_together_or_consensus_are_input_errors():
+def test_a_name_and_rows_together_are_input_errors():
     rows = centred_corpus(5)
     with pytest.raises(agreekit.InputError, match="not both"):
         agreekit.boxes(rows, reference="fixed", reference_rows=as_csv(rows))
-    with pytest.raises(agreekit.InputError, match="consensus is not available"):
-        agreekit.boxes(rows, reference="consensus")
     with pytest.raises(agreekit.InputError, match="in the reference rows: .*'x'"):
         agreekit.boxes(rows, reference_rows="item,annotator,x,y,w,h\ni,g,oops,0,1,1\n")
 
@@ -375,26 +373,39 @@ def test_the_two_ways_of_summing_resamples_agree(monkeypatch):
     assert all(row["kappa"]["ci"] is None for row in runs["annotators"])
 
 
-def test_reference_consensus_goes_through_the_consensus_seam(monkeypatch):
-    """With a consensus builder in place (a stub here: the rows of the annotators other than the one left out,
-    each renamed), reference="consensus" scores each annotator against the reference built without it."""
-    from agreekit.reference import report as reference_report
-    calls = []
-
-    def stub(kind, rows, *, exclude_annotator, quorum=None):
-        calls.append((kind, exclude_annotator))
-        keep = "careful_b" if exclude_annotator == "careful_a" else "careful_a"
-        return [{**r, "annotator": "consensus"} for r in rows if r["annotator"] == keep]
-
-    monkeypatch.setattr(reference_report, "CONSENSUS_ROWS", stub)
-    rows = centred_corpus(12, seed=4)
-    report = agreekit.boxes(rows, reference="consensus", bootstrap=0).to_dict()
-    assert sorted(calls) == [("boxes", "careful_a"), ("boxes", "careful_b"), ("boxes", "fixed")]
-    assert report["settings"]["reference"] == "per annotator" and report["n_annotators"] == 3
+@pytest.mark.parametrize("threshold", [0.5, 0.7])
+def test_reference_consensus_is_the_others_consensus_as_gold(threshold):
+    """reference="consensus" scores each annotator against the consensus built without it: the same row as
+    that annotator's rows scored against ``consensus_rows(..., exclude_annotator=name)`` on its items, passed
+    as gold rows, at the report's threshold."""
+    from agreekit.object_consensus import consensus_rows
+    rows = crowd_corpus(n_images=16, n_annotators=6, per_image=4, seed=2)
+    names = {r["annotator"] for r in rows}
+    report = agreekit.boxes(rows, reference="consensus", bootstrap=0, threshold=threshold).to_dict()
+    assert report["settings"]["reference"] == "per annotator" and report["n_annotators"] == len(names)
     by_name = {row["annotator"]: row for row in report["reference"]["annotators"]}
-    alone = agreekit.boxes([r for r in rows if r["annotator"] in ("careful_a", "careful_b")], reference="careful_b",
-                           bootstrap=0).to_dict()["reference"]["annotators"][0]
-    assert_same(by_name["careful_a"], alone)
+    assert set(by_name) == names
+    for name in by_name:
+        own = [r for r in rows if r["annotator"] == name]
+        seen = {r["item"] for r in own}
+        gold = [r for r in consensus_rows("boxes", rows, exclude_annotator=name, threshold=threshold).rows
+                if r["item"] in seen]
+        alone = agreekit.boxes(own, reference_rows=gold, bootstrap=0, threshold=threshold).to_dict()
+        assert_same(by_name[name], alone["reference"]["annotators"][0])
+
+
+def test_a_copied_annotator_cannot_raise_its_own_consensus_score():
+    """The same rows twice under two names: left out together from each other's consensus, so copying an
+    annotator scores it as it scores alone."""
+    rows = centred_corpus(15, seed=8)
+    copied = rows + [{**r, "annotator": "fixed_again"} for r in rows if r["annotator"] == "fixed"]
+    alone = agreekit.boxes(rows, reference="consensus", bootstrap=0).to_dict()["reference"]["annotators"]
+    twice = agreekit.boxes(copied, reference="consensus", bootstrap=0).to_dict()
+    scores = {row["annotator"]: row for row in twice["reference"]["annotators"]}
+    fixed = next(row for row in alone if row["annotator"] == "fixed")
+    for name in ("fixed", "fixed_again"):
+        assert scores[name]["f1"]["value"] == pytest.approx(fixed["f1"]["value"], abs=1e-12)
+    assert any("fixed" in w and "fixed_again" in w for w in twice["warnings"])
 
 
 def test_spans_reference_is_invariant_to_row_order_and_names():

@@ -402,6 +402,12 @@ def leave_one_out_rows(kind, rows, *, quorum=None, annotator="consensus", **kind
     Each value equals the rows of :func:`consensus_rows` ``(kind, rows, exclude_annotator=name)`` on the
     items that annotator saw (items nobody else saw have none): the gold rows of ``reference="consensus"``.
     """
+    return leave_one_out(kind, rows, quorum=quorum, annotator=annotator, **kind_options)[0]
+
+
+def leave_one_out(kind, rows, *, quorum=None, annotator="consensus", **kind_options):
+    """``({annotator: rows}, warnings)``: :func:`leave_one_out_rows` and the consensus's warnings (the
+    annotators with identical rows among them)."""
     quorum = check_quorum(quorum)
     hook, prepared = read(kind, rows, kind_options)
     out = {}
@@ -412,4 +418,4 @@ def leave_one_out_rows(kind, rows, *, quorum=None, annotator="consensus", **kind
                 objects = item_consensus(votes, prepared, prepared.copies[v], None, quorum, spread=False)
                 found += item_rows(hook, votes.item, annotator, objects) if objects is not None else []
         out[name] = tuple(found)
-    return out
+    return out, prepared.warnings

@@ -6,27 +6,43 @@ for the section, its warnings and its settings.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..arrays import name_list
+from ..object_consensus import consensus_hook, leave_one_out
 from .scores import reference_section
 from .setup import choose
 
 
-# The consensus builder, ``consensus_rows(kind, rows, *, exclude_annotator, quorum=None) -> rows``, once it
-# exists: ``reference="consensus"`` then scores each annotator against the consensus of the others.
-CONSENSUS_ROWS = None
-
-
-def reference_records(records, *, reference, reference_rows, parse, kind=None, rows=None, consensus=None):
+def reference_records(records, *, reference, reference_rows, parse, kind=None, rows=None, options=None,
+                      consensus=None):
     """``(records of the agreement report, ReferenceRecords or None)`` for the report's options.
 
-    ``kind`` and ``rows`` (the kind's name and its input rows) let ``reference="consensus"`` build each
-    annotator's leave-one-out reference with :data:`CONSENSUS_ROWS`; ``consensus``, a callable
-    ``name -> rows``, overrides it.
+    ``kind``, ``rows`` and ``options`` (the kind's name, its input rows and the report options its
+    consensus reads, such as ``threshold``) let ``reference="consensus"`` score each annotator against
+    the consensus of the others (:func:`agreekit.object_consensus.leave_one_out_rows`, built once for
+    all annotators); ``consensus``, a callable ``name -> rows``, overrides it.
     """
-    if consensus is None and CONSENSUS_ROWS is not None and kind is not None:
-        consensus = lambda name: CONSENSUS_ROWS(kind, rows, exclude_annotator=name)  # noqa: E731
+    built = {}
+    if consensus is None and reference == "consensus" and kind is not None:
+        consensus = _leave_one_out(kind, rows, options or {}, built)
     chosen = choose(records, reference=reference, reference_rows=reference_rows, parse=parse, consensus=consensus)
+    if chosen is not None and built.get("warnings"):
+        chosen = replace(chosen, warnings=tuple(chosen.warnings) + tuple(built["warnings"]))
     return (records, None) if chosen is None else (chosen.raters, chosen)
+
+
+def _leave_one_out(kind, rows, options, built):
+    """``name -> rows``: each annotator's leave-one-out consensus, computed on first use for everyone (into
+    ``built``, with the consensus's warnings)."""
+    hook = consensus_hook(kind)
+    used = {name: value for name, value in options.items() if name in hook.options}
+
+    def others(name):
+        if not built:
+            built["rows"], built["warnings"] = leave_one_out(kind, rows, **used)
+        return list(built["rows"].get(name, ()))
+    return others
 
 
 def _without_reference(chosen):

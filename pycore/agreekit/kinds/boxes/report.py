@@ -70,7 +70,7 @@ def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=bo
     records, warnings = parse_boxes(rows, keep_none_labels=potato, progress=progress)
     records, chosen = reference_records(records, reference=reference, reference_rows=reference_rows,
                                         parse=lambda gold: parse_boxes(gold, keep_none_labels=potato)[0],
-                                        kind="boxes", rows=rows)
+                                        kind="boxes", rows=rows, options={"threshold": threshold})
     objects, box_array, more = box_objects(records, order=None if potato else canonical_order)
     warnings += more
     kind = box_kind(box_array, distance, potato)

@@ -79,7 +79,7 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
     records, warnings = parse_cuboids(rows, keep_none_labels=potato, progress=progress)
     records, chosen = reference_records(records, reference=reference, reference_rows=reference_rows,
                                         parse=lambda gold: parse_cuboids(gold, keep_none_labels=potato)[0],
-                                        kind="cuboids", rows=rows)
+                                        kind="cuboids", rows=rows, options={"threshold": threshold})
     objects, array, more = cuboid_objects(records, order=None if potato else canonical_order)
     warnings += more
     label_key, label_equal = label_rules(potato)

@@ -333,7 +333,7 @@ def _with_reference(data, rows, label, reference, reference_rows):
     sizes = {item: (m.height, m.width) for item, m in data.items.items()}
     _, chosen = reference_records(mask_records(data, runs), reference=reference, reference_rows=reference_rows,
                                   parse=lambda gold: mask_records(parse_masks(gold, label), runs, sizes),
-                                  kind="masks", rows=rows)
+                                  kind="masks", rows=rows, options={"label": label})
     if chosen is None or chosen.source != "annotator":
         return data, chosen, runs
     items, dropped = {}, 0

@@ -109,7 +109,7 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
     gold_polygons = []
     records, chosen = reference_records(records, reference=reference, reference_rows=reference_rows,
                                         parse=lambda gold: _gold_records(gold, len(parsed), gold_polygons),
-                                        kind="polygons", rows=rows)
+                                        kind="polygons", rows=rows, options={"threshold": threshold})
     objects, index, warnings = polygon_objects(records, parsed, match)
     ordered = [parsed[int(k)] for k in index[:, 0]]
     duplicates = _duplicates(objects, ordered)

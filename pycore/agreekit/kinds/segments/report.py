@@ -113,7 +113,8 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     rule = "potato" if match == "potato" else "default"
     corpus = read_segments(rows, progress)
     _, chosen = reference_records(segment_records(corpus), reference=reference, reference_rows=reference_rows,
-                                  parse=parse_reference, kind="segments", rows=rows)
+                                  parse=parse_reference, kind="segments", rows=rows,
+                                  options={"threshold": threshold})
     if chosen is not None and chosen.source == "annotator":
         corpus = without(corpus, chosen.annotator)
     clip_durations = None if durations is None else read_durations(durations, SYNONYMS["item"])
@@ -122,7 +123,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=match == "potato")
     n_items = len(objects.item_ids)
-    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks) if n_items >= 2 else None
+    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks, objects.item_ids) if n_items >= 2 else None
     if progress is not None:
         progress(0, 1, "boundary sweep")
     paired = boundary_blocks(corpus, objects.item_ids)
