@@ -5,8 +5,8 @@ statistic of the two distance distributions beside it.
 
 Within: the distance of every matched pair (computed by the object engine).
 Between: every unordered pair of objects on different comparable items,
-streamed in chunks of whole items so memory stays bounded by ``_CHUNK_ELEMENTS``;
-above ``pair_budget`` pairs a seeded uniform sample of ``SAMPLED_PAIRS`` pairs
+streamed in chunks of whole items (a crowded item's in chunks cut inside it,
+:mod:`.crowded_items`) so memory stays bounded by ``_CHUNK_ELEMENTS``; above ``pair_budget`` pairs a seeded uniform sample of ``SAMPLED_PAIRS`` pairs
 is used and its standard error reported.  The point estimate needs only
 running sums.
 
