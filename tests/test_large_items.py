@@ -248,3 +248,11 @@ def test_between_baseline_of_crowded_items_in_run_blocks(monkeypatch, distance, 
     assert dense["localization"]["between_exact"]
     assert_same(agreekit.boxes(rows, distance=distance, bootstrap=50).to_dict(), dense)
     assert len(calls) >= 2
+
+
+def test_threshold_zero_on_large_items(monkeypatch):
+    """At threshold 0 every pair may match: large blocks are matched densely, with the same report."""
+    rows = crowded_boxes(8, n_items=2)
+    dense = agreekit.boxes(rows, threshold=0.0, bootstrap=0).to_dict()
+    blocked(monkeypatch)
+    assert_same(agreekit.boxes(rows, threshold=0.0, bootstrap=0).to_dict(), dense)

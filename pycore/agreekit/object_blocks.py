@@ -94,13 +94,13 @@ def block_matches(item, labels, rows, cols, threshold, mode):
     ``(r, c, similarity)``, positions into ``rows`` and ``cols``, ordered by row.
 
     ``labels``: the item's :class:`~agreekit.object_sets.ItemLabels`.  The dense block
-    and :func:`agreekit.matching.match` up to :data:`DENSE_PAIRS` pairs and in Potato's mode,
-    else the allowed pairs and :func:`agreekit.matching.match_allowed`.
+    and :func:`agreekit.matching.match` up to :data:`DENSE_PAIRS` pairs, at threshold 0 and in
+    Potato's mode, else the allowed pairs and :func:`agreekit.matching.match_allowed`.
     """
     rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
     if mode == "potato" and len(rows) * len(cols) > DENSE_PAIRS:
         return _potato_matches(item, rows, cols, threshold)
-    if mode == "potato" or len(rows) * len(cols) <= DENSE_PAIRS:
+    if mode == "potato" or threshold <= 0 or len(rows) * len(cols) <= DENSE_PAIRS:  # at 0 every pair is allowed
         sim = item.dense(rows, cols)
         r, c = match(sim, threshold, mode, None if mode == "potato" else labels.block(rows, cols))
         return r, c, sim[r, c]
