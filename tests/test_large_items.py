@@ -256,3 +256,22 @@ def test_threshold_zero_on_large_items(monkeypatch):
     dense = agreekit.boxes(rows, threshold=0.0, bootstrap=0).to_dict()
     blocked(monkeypatch)
     assert_same(agreekit.boxes(rows, threshold=0.0, bootstrap=0).to_dict(), dense)
+
+
+def test_polygons_blocked_equal_square(monkeypatch):
+    """Polygons give candidates from their bounding boxes: the same report, block by block."""
+    rng = np.random.default_rng(14)
+    rows = []
+    for item in ("p1", "p2"):
+        centres = rng.uniform(0, 30, (25, 2))
+        for a in range(3):
+            for k, (x, y) in enumerate(centres.tolist()):
+                angles = np.arange(6) * np.pi / 3 + rng.uniform(-0.2, 0.2, 6)
+                radius = rng.uniform(1.0, 2.5)
+                points = np.column_stack([x + radius * np.cos(angles), y + radius * np.sin(angles)])
+                rows.append({"item": item, "annotator": f"ann{a}", "label": LABELS[k % 3],
+                             "points": " ".join(f"{v:.3f}" for v in points.ravel())})
+    dense = agreekit.polygons(rows, bootstrap=20).to_dict()
+    assert dense["n_matched_pairs"] > 0
+    blocked(monkeypatch)
+    assert_same(agreekit.polygons(rows, bootstrap=20).to_dict(), dense)
