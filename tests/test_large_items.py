@@ -196,8 +196,10 @@ def test_item_detail_of_a_large_item(monkeypatch, match):
 
 
 @pytest.mark.parametrize("match", ["optimal", "potato"])
-def test_cuboids_blocked_equal_square(monkeypatch, match):
-    """A kind without candidates (cuboids) scans its large blocks in chunks: the same report."""
+@pytest.mark.parametrize("with_candidates", [True, False])
+def test_cuboids_blocked_equal_square(monkeypatch, match, with_candidates):
+    """Cuboids by their candidates (enclosing cubes), and as a kind without candidates (its large blocks
+    scanned in chunks): the same report."""
     rng = np.random.default_rng(12)
     rows = []
     for a in range(3):
@@ -211,6 +213,11 @@ def test_cuboids_blocked_equal_square(monkeypatch, match):
     dense = agreekit.cuboids(rows, bootstrap=20, match=match).to_dict()
     assert dense["n_matched_pairs"] > 0
     blocked(monkeypatch)
+    if not with_candidates:
+        import dataclasses
+        from agreekit.kinds.cuboids import compare, report
+        monkeypatch.setattr(report, "cuboid_kind",
+                            lambda *args: dataclasses.replace(compare.cuboid_kind(*args), candidates=None))
     assert_same(agreekit.cuboids(rows, bootstrap=20, match=match).to_dict(), dense)
 
 
