@@ -114,7 +114,7 @@ def _summary_lines(conversion):
              f"{s['n_annotations']} annotations, {s['n_saw_nothing']} saw-nothing rows from "
              f"{len(s['sources'])} file(s)"]
     lines += [f"skipped {n}: {reason}" for reason, n in s["skipped"].items()]
-    return lines + [f"warning: {w}" for w in s["warnings"]]
+    return lines + [f"warning: {w}" for w in s["warnings"]] + [f"note: {a}" for a in s["also_holds"]]
 
 
 def _format_options_help():

@@ -109,11 +109,13 @@ class Conversion:
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
     durations: dict | None = None
+    also: list = field(default_factory=list)  # what a reading as another kind would find, in words
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
         # A mask's width and height are the image's, present on a saw-nothing row too.
         geometry = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "label", "width", "height")]
+        geometry = geometry or ["label"]  # a kind whose content is its label: every row is an annotation
         empty = sum(1 for r in self.rows if all(r.get(c) in (None, "") for c in geometry))
         return {"format": self.format, "kind": self.kind, "sources": list(self.sources),
                 "n_items": len({r["item"] for r in self.rows}),
@@ -121,7 +123,7 @@ class Conversion:
                 "n_annotations": len(self.rows) - empty, "n_saw_nothing": empty,
                 "n_skipped": len(self.skipped),
                 "skipped": dict(Counter(s.reason for s in self.skipped)),
-                "warnings": list(self.warnings)}
+                "warnings": list(self.warnings), "also_holds": list(self.also)}
 
     def to_csv(self):
         """The rows as the CSV text a user would paste (header first)."""

@@ -40,6 +40,7 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import PurePosixPath
@@ -48,14 +49,16 @@ from urllib.parse import unquote
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, load_json, register_format
-from .labelstudio_regions import NOT_READ, read_regions
+from .label_answers import LABELS, answer_rows, held_answers
+from .labelstudio_answers import task_answers
+from .labelstudio_regions import NOT_READ, SHAPE_KIND, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
 __all__ = ["Submission", "detect", "read"]
 
 FORMAT = "labelstudio"
 TITLE = "Label Studio JSON"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", LABELS)
 # JSON_MIN keys that are neither task data nor a control tag's values
 MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
                       "drafts", "predictions"})
@@ -319,7 +322,7 @@ def _keep_latest(submissions, notes):
 
 # --------------------------------------------------------------------------- the reader
 
-def read(sources, kind, **options):
+def read(sources, kind, question=None):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -327,43 +330,61 @@ def read(sources, kind, **options):
     sources : list of Source
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
-        boxes, polygons, masks, spans or segments; None to take the one kind
-        the regions hold (an :class:`InputError` lists them when there are
-        several).
-    **options
-        None are taken.
+        boxes, polygons, masks, spans, segments or labels (the Choices, Rating,
+        Taxonomy and Number answers: :mod:`.labelstudio_answers`); None to take
+        the one kind the regions hold (an :class:`InputError` lists them when
+        there are several), or labels when there is no region but answers.
+    question : str, optional
+        For labels: the control tag (``from_name``) whose answers to read;
+        needed when the files answer several.
 
     Returns
     -------
     Conversion
-        Rows, span texts (``lengths``: task → ``data`` text), warnings and
-        skipped annotations.
+        Rows, span texts (``lengths``: task → ``data`` text), warnings,
+        skipped annotations, and in ``also`` what the other reading would find.
 
     Raises
     ------
     InputError
         Naming the file, the task, annotation or region, and the field.
     """
-    if options:
-        raise InputError(f"{TITLE} takes no options (got {', '.join(sorted(options))})",
-                         column=sorted(options)[0])
     notes = Notes()
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
     submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
-    entries = []
+    entries, answers, answer_skips = [], [], []
     for submission in submissions:
         with in_file(submission.source):
             regions, left_out = read_regions(submission.results, submission.where)
+            answers += task_answers(submission, lambda where, reason, source=submission.source:
+                                    answer_skips.append((source, where, reason)))
         for where, reason in left_out:
-            notes.skip(submission.source, where, reason)
+            if kind != LABELS:
+                notes.skip(submission.source, where, reason)
             if reason not in (NOT_READ["classification"], NOT_READ["relation"]):  # a region, of no kind read
                 notes.drew.add(submission.where)
         entries.append((submission, regions))
+    if kind is None and answers and not any(regions for _, regions in entries):
+        kind = LABELS
+    if kind == LABELS:
+        return _label_conversion(entries, answers, answer_skips, notes, question)
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
-    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped)
+    also = [held_answers(answers, "Choices/Rating/Taxonomy/Number answers")] if answers else []
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped, also=also)
+
+
+def _label_conversion(entries, answers, answer_skips, notes, question):  # noqa: D401
+    """The ``labels`` conversion: the answers to one question, and what the regions would give."""
+    for source, where, reason in answer_skips:
+        notes.skip(source, where, reason)
+    rows, warnings = answer_rows(answers, question, TITLE, notes.skipped)
+    regions = Counter(SHAPE_KIND[region.shape] for _, found in entries for region in found)
+    also = [f"the files also hold {n} region(s) of kind {name}: convert with --kind {name}"
+            for name, n in regions.most_common()]
+    return Conversion(FORMAT, LABELS, rows, None, notes.warnings() + warnings, notes.skipped, also=also)
 
 
 register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))
