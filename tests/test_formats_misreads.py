@@ -158,8 +158,14 @@ def test_elan_annotator_whose_annotations_are_all_unaligned_is_left_out_not_saw_
 
 # ----------------------------------------------------------------- Potato: answers that are not spans
 
-def test_potato_classification_only_export_is_refused_saying_what_it_holds():
-    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans"):
+def test_potato_classification_only_export_is_refused_as_spans_saying_what_it_holds():
+    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans: convert "
+                                         r"with --kind labels"):
+        convert(FIXTURES / "misreads" / "potato" / "classification", kind="spans")
+
+
+def test_potato_classification_only_export_reads_as_labels_asking_which_question():
+    with pytest.raises(InputError, match=r"2 questions: 'sentiment' \(4 answers\), 'agreement' \(4 answers\)"):
         convert(FIXTURES / "misreads" / "potato" / "classification")
 
 

@@ -26,12 +26,14 @@ spans``.  Image annotations are a JSON list under the label name ``_data``.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import NamedTuple
 
 from ..arrays import name_list
 from ..rows import InputError
-from .base import Conversion, Reader, load_json, register_format
+from .base import Conversion, Reader, Skipped, load_json, register_format
+from .label_answers import LABELS, Answer, answer_rows, choose_question, held_answers, label_text
 from .potato_images import IMAGE_KINDS, image_rows, sized_masks
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
@@ -55,6 +57,7 @@ class Record(NamedTuple):
     objects: list | None   # image objects from the ``_data`` labels; None: the instance has no image data
     spans: list            # span dicts
     schemas: tuple = ()    # the schemas of its other labels (radio, likert, multiselect, text answers)
+    answers: tuple = ()    # those labels as (schema, name, value)
 
 
 class Annotations(NamedTuple):
@@ -126,6 +129,16 @@ def _answer_schemas(raw):
                  and isinstance(entry[0], dict) and entry[0].get("name") != IMAGE_LABEL)
 
 
+def _answer_entries(raw):
+    """``((schema, name, value), …)`` of one instance's label answers other than image data."""
+    if isinstance(raw, dict):
+        return tuple((str(schema), str(name), value) for schema, labels in raw.items() if isinstance(labels, dict)
+                     for name, value in labels.items() if name != IMAGE_LABEL)
+    return tuple((str(entry[0].get("schema")), str(entry[0].get("name")), entry[1]) for entry in raw
+                 if isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], dict)
+                 and entry[0].get("name") != IMAGE_LABEL)
+
+
 def _span_dicts(raw):
     """The span dicts of one instance: ``[[span, value], …]`` or ``{schema: [span, …] | {id: span}}``."""
     entries = raw if isinstance(raw, list) else [span for spans in raw.values() if isinstance(spans, (list, dict))
@@ -159,7 +172,7 @@ def _state(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: its labels and spans must be lists or objects", column="instance")
         records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
-                              list(_span_dicts(marked)), _answer_schemas(raw)))
+                              list(_span_dicts(marked)), _answer_schemas(raw), _answer_entries(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
     if not isinstance(ordering, list):
@@ -181,7 +194,7 @@ def _export_submissions(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: 'labels' and 'spans' must be lists or objects", column="labels")
         read = Record(source.name, where, annotator, item, _image_objects(raw, where), list(_span_dicts(marked)),
-                      _answer_schemas(raw))
+                      _answer_schemas(raw), _answer_entries(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 
@@ -218,6 +231,8 @@ def _kind_of(records, kind):
     """The kind to read: ``kind`` if given, else the one kind the records hold."""
     if kind is not None:
         return kind
+    if not any(r.spans or r.objects for r in records) and any(r.answers for r in records):
+        return LABELS
     found = {"spans"} if any(r.spans for r in records) else set()
     found |= {IMAGE_KINDS[o.get("type")] for r in records for o in r.objects or []
               if isinstance(o, dict) and o.get("type") in IMAGE_KINDS}
@@ -287,11 +302,65 @@ def _refuse_answers_only(records):
     if schemas:
         n = sum(1 for r in records if r.schemas)
         raise InputError(f"Potato: the files hold label answers (schemas {name_list(schemas)}, on {n} "
-                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans; "
-                         "agreekit reads spans, boxes, polygons and masks from Potato", column="kind", value="spans")
+                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans: "
+                         "convert with --kind labels", column="kind", value="spans")
 
 
-def read(sources, kind=None, image_sizes=None):
+TRUE = (True, "true", "True", "on")
+FALSE = (False, "false", "False", "off", None, "")
+
+
+def _answer_labels(entries, where, skipped):
+    """The labels of one schema's entries: a chosen option (``true``) is its name, a number (likert, slider)
+    is itself; free text is skipped."""
+    labels = []
+    for name, value in entries:
+        if value in TRUE:
+            labels.append(name)
+        elif value in FALSE:
+            continue
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            labels.append(label_text(value))
+        elif isinstance(value, str) and _is_number(value):
+            labels.append(label_text(float(value)) if "." in value or "e" in value.lower() else value.strip())
+        else:
+            skipped.append(Skipped(where[0], where[1], f"a free-text answer ({name}), not a label"))
+    return tuple(labels)
+
+
+def _is_number(text):
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _answers(records, skipped, question=None):
+    """One :class:`Answer` per record and schema (the question; only ``question``'s when given)."""
+    out = []
+    for position, record in enumerate(records):
+        by_schema = {}
+        for schema, name, value in record.answers:
+            by_schema.setdefault(schema, []).append((name, value))
+        for schema, entries in by_schema.items():
+            if question is not None and schema != question:
+                continue
+            where = (record.source, f"{record.where}, schema {schema!r}")
+            out.append(Answer(record.source, where[1], record.instance, record.annotator, schema,
+                              _answer_labels(entries, where, skipped), (position,)))
+    return out
+
+
+def _geometry_held(records):
+    """What the spans and image readings would find, for the summary of a labels conversion."""
+    spans = sum(len(r.spans) for r in records)
+    objects = sum(len(r.objects or []) for r in records)
+    return ([f"the files also hold {spans} span(s): convert with --kind spans"] if spans else []) + \
+        ([f"the files also hold {objects} image object(s): convert with --kind boxes, polygons or masks"]
+         if objects else [])
+
+
+def read(sources, kind=None, image_sizes=None, question=None):
     """Rows of ``kind`` from Potato's user states or JSONL export.
 
     Parameters
@@ -300,9 +369,12 @@ def read(sources, kind=None, image_sizes=None):
         ``user_state.json`` files (or the ``annotation_output`` folder; its
         other files are ignored with a warning), or ``annotations.jsonl``.
     kind : str, optional
-        ``boxes``, ``polygons``, ``masks`` or ``spans``; by default the one kind the files hold.
+        ``boxes``, ``polygons``, ``masks``, ``spans`` or ``labels``; by default the one kind the files hold
+        (labels when they hold answers and no span or image object).
     image_sizes : dict, optional
         item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels.
+    question : str, optional
+        For labels: the schema whose answers to read; needed when the files answer several.
 
     Returns
     -------
@@ -311,6 +383,17 @@ def read(sources, kind=None, image_sizes=None):
     annotations = _annotations(sources)
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
+    if kind == LABELS:
+        found = _answers(annotations.records, [])
+        if not found:
+            raise InputError("Potato: the files hold no label answers (radio, likert, multiselect, slider)",
+                             column="kind", value=LABELS)
+        asked = choose_question(found, question, "Potato")[0].question
+        rows, more = answer_rows(_answers(annotations.records, skipped, asked), asked, "Potato", skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings + more, skipped=skipped, also=_geometry_held(
+            annotations.records))
+    also = [held_answers(_answers(annotations.records, []), "radio/likert/multiselect/slider answers")] \
+        if any(r.answers for r in annotations.records) else []
     if kind == "spans":
         _refuse_answers_only(annotations.records)
         rows, split = _span_rows(annotations)
@@ -321,7 +404,7 @@ def read(sources, kind=None, image_sizes=None):
         if split:
             warnings.append(f"{split} discontinuous span(s) were split into one span per part (agreekit has no "
                             "multi-fragment spans)")
-        return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
     rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, image_sizes, skipped)
     if left_out:
         warnings.append(f"{len(left_out)} (annotator, item) pair(s) hold only objects that are skipped and are left "
@@ -338,8 +421,8 @@ def read(sources, kind=None, image_sizes=None):
         warnings.append(f"{len(in_fractions)} item(s) have coordinates in fractions of the image (Potato's "
                         "output holds no image sizes) and are kept so; IoU and GIoU do not change, the centroid "
                         f"distance does: pass image_sizes for pixels ({name_list(in_fractions)})")
-    return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
+    return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
 
 
-register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans"), detect=detect,
+register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans", LABELS), detect=detect,
                        read=read, position=50, companion=companion))

@@ -1,0 +1,150 @@
+"""Answers about whole items read as ``labels`` rows from the tools' exports (issue 23).
+
+Fixtures (tests/fixtures/formats/labels/) are hand-made in each tool's export shape; each test names
+the rows the shape must give, the question chosen, and what the other reading would find.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import agreekit
+from agreekit.formats import convert, load_sources
+from agreekit.rows import InputError
+from test_formats_fuzz import FUZZ, _byte_mutation, _converted, _json_mutation
+
+LABELS = Path(__file__).resolve().parent / "fixtures" / "formats" / "labels"
+LS = LABELS / "labelstudio_answers.json"
+POTATO = LABELS / "potato"
+
+
+def triples(conversion):
+    return sorted((r["item"], r["annotator"], r["label"]) for r in conversion.rows)
+
+
+# ----------------------------------------------------------------- Label Studio
+
+@pytest.mark.parametrize("question, expected", [
+    ("blurry", [("img_a.jpg", "1", "yes"), ("img_a.jpg", "2", "yes"), ("img_b.jpg", "1", "no"),
+                ("img_c.jpg", "1", "no"), ("img_c.jpg", "2", "yes")]),
+    ("topics", [("img_a.jpg", "1", "dog"), ("img_a.jpg", "1", "park"), ("img_a.jpg", "2", "dog")]),
+    ("quality", [("img_a.jpg", "1", "4"), ("img_a.jpg", "2", "5"), ("img_b.jpg", "1", "2")]),
+    ("species", [("img_a.jpg", "1", "Animal/Mammal/Dog"), ("img_a.jpg", "2", "Animal/Mammal/Dog"),
+                 ("img_a.jpg", "2", "Animal/Mammal/Wolf")]),
+    ("count", [("img_a.jpg", "1", "2"), ("img_a.jpg", "2", "2")]),  # 2 and 2.0: one label
+])
+def test_labelstudio_choices_rating_taxonomy_number_are_labels_of_the_chosen_control(question, expected):
+    conversion = convert(LS, kind="labels", question=question)
+    assert conversion.kind == "labels" and triples(conversion) == expected
+    summary = conversion.summary()
+    assert summary["n_annotations"] == len(expected) and summary["n_saw_nothing"] == 0
+    assert summary["also_holds"] == ["the files also hold 2 region(s) of kind boxes: convert with --kind boxes"]
+    # the per-region choice (same id as the rectangle), the TextArea and the Skip are left out, each said why
+    assert summary["skipped"] == {"cancelled (the annotator pressed Skip)": 1,
+                                  "a per-region answer (about one region, not the whole task)": 1,
+                                  "a free-text answer (TextArea), not a label": 1}
+
+
+def test_labelstudio_several_controls_and_none_chosen_is_refused_listing_them():
+    with pytest.raises(InputError, match=r"5 questions: 'blurry' \(5 answers\), 'topics' \(2 answers\), "
+                                         r"'quality' \(3 answers\).*question=blurry") as error:
+        convert(LS, kind="labels")
+    assert error.value.column == "question"
+
+
+def test_labelstudio_unknown_question_lists_the_questions():
+    with pytest.raises(InputError, match=r"no question 'mood'; the files answer 'blurry'"):
+        convert(LS, kind="labels", question="mood")
+
+
+def test_labelstudio_geometry_reading_says_the_file_also_holds_answers():
+    conversion = convert(LS)
+    assert conversion.kind == "boxes" and conversion.summary()["n_annotations"] == 2  # the two rectangles
+    assert conversion.summary()["also_holds"] == [
+        "the files also hold 14 Choices/Rating/Taxonomy/Number answers to 5 question(s) about whole items "
+        "(blurry (5), topics (2), quality (3), species (2), count (2)): convert with --kind labels"]
+
+
+def test_labelstudio_multiple_choice_reads_as_a_set_and_the_report_runs():
+    conversion = convert(LS, kind="labels", question="topics")
+    assert any("read them with level set" in w for w in conversion.warnings)
+    report = agreekit.labels(conversion.rows, level="set", bootstrap=0)
+    assert report["n_items"] == 1 and report["n_ratings"] == 2  # one set per annotator
+
+
+def test_labelstudio_answers_alone_read_as_labels_without_kind():
+    only = [(LS.name, LS.read_bytes().replace(b'"rectanglelabels"', b'"textarea"'))]
+    conversion = convert(only, question="blurry")
+    assert conversion.kind == "labels" and len(conversion.rows) == 5
+
+
+def test_labelstudio_a_rating_that_is_not_a_number_names_the_field():
+    bad = LS.read_bytes().replace(b'{"rating": 4}', b'{"rating": "four"}')
+    with pytest.raises(InputError, match=r"labelstudio_answers.json: task 1, annotation 11, result r1: 'rating' must "
+                                         r"be a finite number"):
+        convert([(LS.name, bad)], kind="labels", question="quality")
+
+
+# ----------------------------------------------------------------- Potato
+
+@pytest.mark.parametrize("question, expected", [
+    ("sentiment", [("post_1", "ann_a", "positive"), ("post_1", "ann_b", "positive"), ("post_2", "ann_a", "negative"),
+                   ("post_2", "ann_b", "neutral"), ("post_3", "ann_a", "neutral")]),
+    ("topics", [("post_1", "ann_a", "politics"), ("post_1", "ann_a", "sports"), ("post_1", "ann_b", "sports"),
+                ("post_2", "ann_a", "politics"), ("post_2", "ann_b", "politics")]),  # "false" is not chosen
+    ("agreement", [("post_1", "ann_a", "4"), ("post_1", "ann_b", "5"), ("post_2", "ann_a", "2"),
+                   ("post_2", "ann_b", "2")]),  # likert: the scale point's value, not "scale_4"
+    ("confidence", [("post_1", "ann_a", "70"), ("post_1", "ann_b", "80"), ("post_2", "ann_a", "35.5")]),
+])
+def test_potato_radio_multiselect_likert_slider_are_labels(question, expected):
+    conversion = convert(POTATO, kind="labels", question=question)
+    assert triples(conversion) == expected
+    assert conversion.summary()["also_holds"] == ["the files also hold 1 span(s): convert with --kind spans"]
+    assert conversion.summary()["skipped"] == {}
+
+
+def test_potato_text_box_is_skipped_not_read_as_a_label():
+    with pytest.raises(InputError, match=r"no labels annotations .*a free-text answer \(text_box\)"):
+        convert(POTATO, kind="labels", question="comment")
+
+
+def test_potato_spans_reading_says_the_files_also_hold_answers():
+    conversion = convert(POTATO)
+    assert conversion.kind == "spans"
+    assert "answers to 5 question(s) about whole items (sentiment (5), topics (4), agreement (4), confidence (3), " \
+           "comment (1)): convert with --kind labels" in conversion.summary()["also_holds"][0]
+
+
+def test_potato_jsonl_export_gives_the_same_labels_as_the_user_states():
+    exported = convert(LABELS / "potato_export.jsonl", kind="labels", question="topics")
+    states = convert(POTATO, kind="labels", question="topics")
+    assert triples(exported) == triples(states)
+
+
+# ----------------------------------------------------------------- fuzz: rows or an InputError, never a traceback
+
+LABEL_EXPORTS = [("labelstudio", "labelstudio_answers.json", "blurry"), ("potato", "potato", "topics"),
+                 ("potato", "potato_export.jsonl", "agreement")]
+
+
+@pytest.mark.parametrize("format, fixture, question", LABEL_EXPORTS, ids=[f"{f}:{p}" for f, p, _ in LABEL_EXPORTS])
+@FUZZ
+@given(data=st.data())
+def test_any_mutation_of_a_label_export_gives_rows_or_an_input_error(format, fixture, question, data):
+    sources = [(s.name, s.data) for s in load_sources(LABELS / fixture)]
+    index = data.draw(st.integers(0, len(sources) - 1))
+    name, content = sources[index]
+    mutated = None
+    if name.endswith((".json", ".jsonl")) and data.draw(st.booleans()):
+        mutated = _json_mutation(content, name, data.draw)
+    if mutated is None:
+        mutated = _byte_mutation(content, data.draw)
+    sources[index] = (name, mutated)
+    try:
+        convert(sources, format=format, kind="labels", question=question)
+    except InputError as error:
+        assert str(error)
+    _converted(sources, format)  # the default reading of the same bytes: rows or an InputError too
