@@ -124,10 +124,48 @@ def test_potato_jsonl_export_gives_the_same_labels_as_the_user_states():
     assert triples(exported) == triples(states)
 
 
+# ----------------------------------------------------------------- Prodigy
+
+def test_prodigy_binary_textcat_accept_is_the_label_and_reject_is_not_the_label():
+    conversion = convert(LABELS / "prodigy_textcat.jsonl", kind="labels", question="SPORTS")
+    assert triples(conversion) == [("101", "news-alice", "SPORTS"), ("101", "news-bob", "SPORTS"),
+                                   ("102", "news-alice", "not SPORTS"), ("102", "news-bob", "SPORTS"),
+                                   ("103", "news-bob", "not SPORTS")]  # alice ignored 103: not rated
+    assert conversion.summary()["skipped"] == {"ignored in Prodigy (counted as never seen)": 1}
+
+
+def test_prodigy_each_binary_label_is_a_question_and_none_chosen_is_refused():
+    with pytest.raises(InputError, match=r"2 questions: 'SPORTS' \(5 answers\), 'POLITICS' \(1 answer\)"):
+        convert(LABELS / "prodigy_textcat.jsonl")  # binary tasks only: labels without asking
+    assert triples(convert(LABELS / "prodigy_textcat.jsonl", question="POLITICS")) == [
+        ("102", "news-alice", "POLITICS")]
+
+
+def test_prodigy_binary_task_read_as_spans_points_to_labels():
+    with pytest.raises(InputError, match="binary 'classification' task .*convert with --kind labels"):
+        convert(LABELS / "prodigy_textcat.jsonl", kind="spans")
+
+
+def test_prodigy_choice_tasks_accepted_ids_are_a_label_set_latest_answer_kept():
+    conversion = convert(LABELS / "prodigy_choice.jsonl")
+    assert conversion.kind == "labels"
+    assert triples(conversion) == [("301", "asp-alice", "FOOD"), ("301", "asp-alice", "SERVICE"),
+                                   ("301", "asp-bob", "FOOD"), ("302", "asp-alice", "PRICE"),
+                                   ("302", "asp-alice", "SERVICE")]
+    assert conversion.summary()["skipped"] == {"rejected in Prodigy, a bad example (counted as never seen)": 1,
+                                               "an earlier answer by the same annotator": 1}
+
+
+def test_prodigy_entity_linking_choice_is_about_a_span_not_the_item():
+    with pytest.raises(InputError, match="no accepted answer about whole items"):
+        convert(LABELS.parent / "misreads" / "prodigy" / "entity_links.jsonl", kind="labels")
+
+
 # ----------------------------------------------------------------- fuzz: rows or an InputError, never a traceback
 
 LABEL_EXPORTS = [("labelstudio", "labelstudio_answers.json", "blurry"), ("potato", "potato", "topics"),
-                 ("potato", "potato_export.jsonl", "agreement")]
+                 ("potato", "potato_export.jsonl", "agreement"), ("prodigy", "prodigy_textcat.jsonl", "SPORTS"),
+                 ("prodigy", "prodigy_choice.jsonl", None)]
 
 
 @pytest.mark.parametrize("format, fixture, question", LABEL_EXPORTS, ids=[f"{f}:{p}" for f, p, _ in LABEL_EXPORTS])

@@ -133,7 +133,12 @@ def test_prodigy_relations_are_counted_as_skipped():
 @pytest.mark.parametrize("name", ["textcat_choice.jsonl", "entity_links.jsonl"])
 def test_prodigy_choice_answers_are_refused_not_read_as_spans(name):
     with pytest.raises(InputError, match="no spans annotations.*choice answer"):
-        convert(PRODIGY / name)
+        convert(PRODIGY / name, kind="spans")
+
+
+def test_prodigy_choice_answers_alone_read_as_labels():
+    conversion = convert(PRODIGY / "textcat_choice.jsonl")
+    assert conversion.kind == "labels" and len(conversion.rows) == 3  # bob chose nothing on 32: not rated
 
 
 # ----------------------------------------------------------------- Label Studio: regions skipped are not "saw nothing"
