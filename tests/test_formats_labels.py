@@ -161,11 +161,40 @@ def test_prodigy_entity_linking_choice_is_about_a_span_not_the_item():
         convert(LABELS.parent / "misreads" / "prodigy" / "entity_links.jsonl", kind="labels")
 
 
+# ----------------------------------------------------------------- doccano
+
+def test_doccano_categories_per_member_file_are_labels_empty_is_not_rated():
+    conversion = convert(LABELS / "doccano_categories")
+    assert conversion.kind == "labels"
+    assert triples(conversion) == [("21", "maria", "negative"), ("21", "tomas", "negative"),
+                                   ("22", "maria", "negative"), ("22", "maria", "positive"),
+                                   ("22", "tomas", "positive"), ("23", "tomas", "neutral")]
+    assert conversion.summary()["skipped"] == {"an empty answer (no label chosen: not rated)": 1}
+    assert any("read them with level set (maria on 22)" in w for w in conversion.warnings)
+
+
+def test_doccano_cats_object_keeps_the_true_and_high_scored_categories():
+    assert triples(convert(LABELS / "doccano_cats.jsonl")) == [("31", "doccano_cats", "WEATHER"),
+                                                               ("32", "doccano_cats", "SPORTS")]
+
+
+def test_doccano_spans_read_as_labels_say_so():
+    with pytest.raises(InputError, match="'label' holds spans, not categories .*--kind spans"):
+        convert(LABELS.parent / "doccano" / "all_documents", kind="labels")
+
+
+def test_doccano_collaborative_all_jsonl_is_refused_for_labels_too():
+    data = (LABELS / "doccano_categories" / "maria.jsonl").read_bytes()
+    with pytest.raises(InputError, match="all.jsonl"):
+        convert([("export/all.jsonl", data)], kind="labels")
+
+
 # ----------------------------------------------------------------- fuzz: rows or an InputError, never a traceback
 
 LABEL_EXPORTS = [("labelstudio", "labelstudio_answers.json", "blurry"), ("potato", "potato", "topics"),
                  ("potato", "potato_export.jsonl", "agreement"), ("prodigy", "prodigy_textcat.jsonl", "SPORTS"),
-                 ("prodigy", "prodigy_choice.jsonl", None)]
+                 ("prodigy", "prodigy_choice.jsonl", None), ("doccano", "doccano_categories", None),
+                 ("doccano", "doccano_cats.jsonl", None)]
 
 
 @pytest.mark.parametrize("format, fixture, question", LABEL_EXPORTS, ids=[f"{f}:{p}" for f, p, _ in LABEL_EXPORTS])

@@ -199,8 +199,8 @@ def test_doccano_errors_name_the_file_and_line():
     record = {"id": 1, "text": TEXT_2, "label": [[0, 7, "PER"], [5, 30, "PER"]]}
     with pytest.raises(InputError, match=r"ann\.jsonl line 1, span 2: end 30 is past the end"):
         convert(("ann.jsonl", jsonl(record)))
-    with pytest.raises(InputError, match="text-classification"):
-        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})))
+    with pytest.raises(InputError, match="text-classification project: convert with --kind labels"):
+        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})), kind="spans")
 
 
 def test_doccano_repeated_example_keeps_the_later_line():

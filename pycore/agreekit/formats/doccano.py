@@ -26,11 +26,13 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
+from .label_answers import LABELS, Answer, answer_rows, label_text
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
 NAME = "doccano"
 UNLABELLED = ("saw", "unseen")
+CATEGORY_QUESTION = "label"  # a text-classification project asks one question
 COLLABORATIVE_FILE = "all"
 # Characters doccano counts differently in grapheme mode (one cluster, several code points)
 JOINERS = ("\u200d", "\ufe0f", "\ufe0e")
@@ -56,8 +58,9 @@ def detect(source):
         return "not JSON Lines"
     if "_input_hash" in record:
         return "a Prodigy export ('_input_hash')"
-    if "id" not in record or not ({"text", "data"} & set(record)) or not ({"label", "entities"} & set(record)):
-        return "no 'id', 'text' (or doccano 1.x 'data') and 'label' or 'entities'"
+    if "id" not in record or not ({"text", "data", "filename"} & set(record)) or \
+            not ({"label", "entities", "cats"} & set(record)):
+        return "no 'id', 'text' (or doccano 1.x 'data', or an image's 'filename') and 'label', 'entities' or 'cats'"
     return None
 
 
@@ -73,20 +76,25 @@ def _triples(value, where):
             out.append(tuple(span))
         elif isinstance(span, str):
             raise InputError(f"{where}: the labels are categories ({span!r}), from a text-classification "
-                             "project; agreekit reads sequence-labeling spans")
+                             "project: convert with --kind labels")
         else:
             raise InputError(f"{where}, span {number}: expected [start, end, label] or an entity object, got "
                              f"{span!r}")
     return out
 
 
-def _examples(source, skipped):
-    """The examples of one member's file."""
+def _refuse_collaborative(source):
+    """An :class:`InputError` for ``all.jsonl``: it does not say whose labels it holds."""
     if source.stem.lower() == COLLABORATIVE_FILE:
         raise InputError(f"{source.name}: doccano writes all.jsonl when 'Share annotations across all users' is "
                          "on; it merges every member's labels without saying whose, so agreement cannot be "
                          "computed from it (doccano#2329). Turn the setting off in the project's settings and "
                          "export again: you get one file per member (if a member is called 'all', rename the file)")
+
+
+def _examples(source, skipped):
+    """The examples of one member's file."""
+    _refuse_collaborative(source)
     out = []
     for line, record in jsonl_records(source):
         where = f"{source.name} line {line}"
@@ -141,7 +149,49 @@ def _mode_warning(same, unlabelled):
             "documents' to tell the two apart)")
 
 
-def read(sources, kind=None, unlabelled="saw"):
+def _categories(record, where):
+    """The categories of a text-classification record (``label``/``cats``: a list of texts, or ``cats`` as
+    ``{category: true/score}``, those true or ≥ 0.5), or None for a sequence-labeling record."""
+    value = record.get("cats", record.get("label"))
+    if isinstance(value, dict):
+        if not all(isinstance(v, (bool, int, float)) for v in value.values()):
+            raise InputError(f"{where}: 'cats' must map each category to true/false or a score", column="cats")
+        return tuple(label_text(k) for k, v in value.items() if v is True or (v is not False and v >= 0.5))
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(label_text(v) for v in value)  # [] is no category as well as no span: not rated
+    if "cats" in record:
+        raise InputError(f"{where}: 'cats' must be a list of categories or an object", column="cats", value=value)
+    return None
+
+
+def _category_answers(sources):
+    """One :class:`Answer` per line of each member's file (the question: ``label``)."""
+    answers = []
+    for source in sources:
+        _refuse_collaborative(source)
+        for line, record in jsonl_records(source):
+            where = f"{source.name} line {line}"
+            if "id" not in record:
+                raise InputError(f"{where}: an example needs 'id'", column="id")
+            found = _categories(record, where)
+            if found is None:
+                raise InputError(f"{where}: 'label' holds spans, not categories (a sequence-labeling project): "
+                                 "convert with --kind spans", column="label")
+            answers.append(Answer(source.name, where, str(record["id"]), source.stem, CATEGORY_QUESTION, found,
+                                  (len(answers),)))
+    return answers
+
+
+def _all_categories(sources):
+    """True when every line of every file may be a text-classification record and one holds a category."""
+    try:
+        found = [_categories(record, "") for source in sources for _, record in jsonl_records(source)]
+    except InputError:
+        return False
+    return None not in found and any(found)
+
+
+def read(sources, kind=None, unlabelled="saw", question=None):
     """Span rows from doccano's per-member JSONL files.
 
     Parameters
@@ -149,10 +199,14 @@ def read(sources, kind=None, unlabelled="saw"):
     sources : list of Source
         The members' ``<name>.jsonl`` files (the export zip holds them).
     kind : str, optional
-        ``spans`` (the only kind).
+        ``spans``, or ``labels`` for a text- or image-classification project (``label: ["positive"]``, or
+        ``cats``: a list, or ``{category: true/score}``); by default labels when every line holds categories.
     unlabelled : {"saw", "unseen"}
         How an example without spans is read when every file lists the same
-        examples: seen with nothing marked, or never seen.
+        examples: seen with nothing marked, or never seen.  (Labels: an example
+        with no category is not rated, whatever this says.)
+    question : str, optional
+        For labels: ``label``, the one question a classification project asks.
 
     Returns
     -------
@@ -161,6 +215,10 @@ def read(sources, kind=None, unlabelled="saw"):
     """
     if unlabelled not in UNLABELLED:
         raise InputError(f"unlabelled must be one of {', '.join(UNLABELLED)}", column="unlabelled", value=unlabelled)
+    if kind == LABELS or (kind is None and _all_categories(sources)):
+        skipped = []
+        rows, warnings = answer_rows(_category_answers(sources), question, "doccano", skipped)
+        return Conversion(NAME, LABELS, rows, warnings=warnings, skipped=skipped)
     skipped, examples = [], []
     for source in sources:
         examples += _examples(source, skipped)
@@ -184,4 +242,4 @@ def read(sources, kind=None, unlabelled="saw"):
                       skipped=skipped + kept.skipped)
 
 
-register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans",), detect=detect, read=read, position=45))
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", LABELS), detect=detect, read=read, position=45))
