@@ -189,12 +189,44 @@ def test_doccano_collaborative_all_jsonl_is_refused_for_labels_too():
         convert([("export/all.jsonl", data)], kind="labels")
 
 
+# ----------------------------------------------------------------- CVAT
+
+def test_cvat_image_tags_are_labels_of_the_jobs_assignee():
+    conversion = convert(LABELS / "cvat_tags", kind="labels")
+    assert triples(conversion) == [("img_a.jpg", "alice", "blurry"), ("img_a.jpg", "alice", "outdoor"),
+                                   ("img_a.jpg", "bob", "outdoor"), ("img_b.jpg", "alice", "indoor"),
+                                   ("img_b.jpg", "bob", "outdoor"), ("img_c.jpg", "bob", "indoor")]
+    assert conversion.summary()["skipped"] == {"an empty answer (no label chosen: not rated)": 1}  # alice, img_c
+    assert conversion.summary()["also_holds"] == ["the files also hold 1 shape(s) of kind boxes: convert with "
+                                                  "--kind boxes"]
+
+
+def test_cvat_boxes_reading_says_the_files_also_hold_tags():
+    conversion = convert(LABELS / "cvat_tags")
+    assert conversion.kind == "boxes"
+    assert conversion.summary()["also_holds"] == ["the files also hold 6 image tag(s) (<tag>): convert with "
+                                                  "--kind labels"]
+
+
+def test_cvat_tags_alone_read_as_labels_and_a_tag_without_label_is_named():
+    source = (LABELS / "cvat_tags" / "replica_bob.xml")
+    assert convert(source).kind == "labels"
+    bad = source.read_bytes().replace(b'<tag label="indoor"', b'<tag label=""')
+    with pytest.raises(InputError, match=r"replica_bob.xml: image 2 \(img_c.jpg\) <tag> 0: a tag needs a 'label'"):
+        convert([("replica_bob.xml", bad)])
+
+
+def test_coco_has_no_image_level_label_shape_to_read():
+    from agreekit.formats import READERS
+    assert "labels" not in READERS["coco"].kinds  # COCO's categories name objects' classes, not answers about images
+
+
 # ----------------------------------------------------------------- fuzz: rows or an InputError, never a traceback
 
 LABEL_EXPORTS = [("labelstudio", "labelstudio_answers.json", "blurry"), ("potato", "potato", "topics"),
                  ("potato", "potato_export.jsonl", "agreement"), ("prodigy", "prodigy_textcat.jsonl", "SPORTS"),
                  ("prodigy", "prodigy_choice.jsonl", None), ("doccano", "doccano_categories", None),
-                 ("doccano", "doccano_cats.jsonl", None)]
+                 ("doccano", "doccano_cats.jsonl", None), ("cvat", "cvat_tags", None)]
 
 
 @pytest.mark.parametrize("format, fixture, question", LABEL_EXPORTS, ids=[f"{f}:{p}" for f, p, _ in LABEL_EXPORTS])
