@@ -181,6 +181,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
         list(Object.entries(summary.skipped).map(([reason, n]) => `${n.toLocaleString()} × ${reason}`), "import-skipped"));
     }
     if (summary.warnings.length) box.append(element("p", "Warnings:"), list(summary.warnings, "import-warnings"));
+    if (summary.also_holds?.length) box.append(element("p", "Also in the files:"), list(summary.also_holds, "import-also"));
     box.append(element("p", "The box below holds the converted rows: edit them freely; a share link carries " +
       "them, not your files.", "muted"));
     if (folded) box.append(unfoldNote(folded, summary));
