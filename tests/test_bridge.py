@@ -188,7 +188,7 @@ SHAPES = dropped("labelstudio/ls_shapes.json")  # rectangles (one rotated) and p
 def test_several_kinds_take_the_open_tabs_kind_and_list_the_others(bridge):
     outcome = run_convert(bridge, SHAPES, "boxes")["result"]
     held = [{"kind": kind, "n_annotations": agreekit.convert(SHAPES, kind=kind).summary()["n_annotations"]}
-            for kind in ("boxes", "polygons")]
+            for kind in ("boxes", "polygons", "labels")]  # labels: annotator 3's 'weather' choice
     assert outcome["kind"] == "boxes" and outcome["kinds"] == held
     assert outcome["rows_csv"] == agreekit.convert(SHAPES, kind="boxes").to_csv()
 
@@ -197,7 +197,7 @@ def test_several_kinds_and_another_tab_offer_the_choice(bridge):
     for hint in ("", "segments", "traces"):
         outcome = run_convert(bridge, SHAPES, hint)
         assert outcome["ok"] is False and outcome["error"]["type"] == "kind"
-        assert [k["kind"] for k in outcome["error"]["kinds"]] == ["boxes", "polygons"]
+        assert [k["kind"] for k in outcome["error"]["kinds"]] == ["boxes", "polygons", "labels"]
         assert outcome["error"]["message"].startswith("Label Studio JSON: the files hold more than one kind")
     chosen = run_convert(bridge, SHAPES, "polygons", exact=True)["result"]
     assert chosen["kind"] == "polygons" and chosen["kinds"] == []
