@@ -247,3 +247,28 @@ def test_any_mutation_of_a_label_export_gives_rows_or_an_input_error(format, fix
     except InputError as error:
         assert str(error)
     _converted(sources, format)  # the default reading of the same bytes: rows or an InputError too
+
+
+# ----------------------------------------------------------------- command line
+
+def test_the_labels_command_reads_an_export_with_the_question_chosen(capsys):
+    from agreekit.cli import main
+
+    assert main(["labels", str(LS), "--option", "question=quality", "--level", "ordinal", "--bootstrap", "0",
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    import json
+    report = json.loads(out)
+    assert report["n_ratings"] == 3 and report["settings"]["level"] == "ordinal"
+    assert "note: the files also hold 2 region(s) of kind boxes: convert with --kind boxes" in err
+    assert main(["labels", str(LS), "--bootstrap", "0"]) == 2
+    assert "choose one with --option question=NAME" in capsys.readouterr().err
+
+
+def test_a_format_option_on_a_plain_table_is_refused(tmp_path, capsys):
+    from agreekit.cli import main
+
+    table = tmp_path / "rows.csv"
+    table.write_text("item,annotator,label\na,1,x\na,2,x\n")
+    assert main(["labels", str(table), "--option", "question=q"]) == 2
+    assert "is an option of an export format" in capsys.readouterr().err

@@ -70,6 +70,9 @@ def build_parser():
         p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or the "
                        "export files of an annotation tool (detected; see 'agreekit convert')")
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format, as for 'agreekit convert' (e.g. --option "
+                            "question=sentiment, the question whose answers a labels report reads)")
         defaults = kind.defaults()
         for option in kind.options:
             flag, keywords = _argument(option, defaults[option.name])
@@ -92,19 +95,27 @@ def build_parser():
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
-def _rows_from(files, kind, source_format):
-    """``(rows, options from the import, summary lines)``: a CSV/TSV table as text, or a converted export."""
-    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+def _rows_from(files, kind, source_format, format_options=None):
+    """``(rows, options from the import, summary lines)``: a CSV/TSV table as text, or a converted export
+    (``format_options``: the export format's own options)."""
+    format_options = format_options or {}
+
+    def plain_table():
+        if format_options:
+            raise InputError(f"--option {next(iter(format_options))}=… is an option of an export format; "
+                             f"{files[0]} is read as a table of rows", column="option")
         return read_text(files[0]), {}, []
+    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+        return plain_table()
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
             if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
-                return read_text(files[0]), {}, []
+                return plain_table()
             raise
-    conversion = convert(files, format=source_format, kind=kind)
+    conversion = convert(files, format=source_format, kind=kind, **format_options)
     return conversion.rows, conversion.options(), _summary_lines(conversion)
 
 
@@ -155,11 +166,12 @@ def _convert(args):
 def _run(args):
     if args.kind == "convert":
         return _convert(args)
-    skip = ("kind", "file", "json", "debug", "source_format")
+    skip = ("kind", "file", "json", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
-    rows, imported, summary = _rows_from(args.file, args.kind, args.source_format)
+    rows, imported, summary = _rows_from(args.file, args.kind, args.source_format,
+                                         _format_options(args.format_options))
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
