@@ -235,3 +235,28 @@ def test_every_entry_point_answers_in_one_shape(bridge, monkeypatch):
             error = outcome["error"]
             assert {"type", "message", "where"} <= set(error) and "\n" not in error["message"]
     assert [o["error"]["type"] for o in parsed[3:]] == ["input", "input", "kind", "input", "internal"]
+
+
+# ----------------------------------------------------------------- labels: the question is chosen in the page
+
+LABELS_FIXTURE = dropped("labels/labelstudio_answers.json")  # one rectangle each, and answers to 5 questions
+
+
+def test_answers_to_several_questions_are_a_question_choice(bridge):
+    error = run_convert(bridge, LABELS_FIXTURE, "labels", exact=True)["error"]
+    assert error["type"] == "question"
+    assert error["questions"] == [{"question": "blurry", "n_answers": 5}, {"question": "topics", "n_answers": 2},
+                                  {"question": "quality", "n_answers": 3}, {"question": "species", "n_answers": 2},
+                                  {"question": "count", "n_answers": 2}]
+    chosen = json.loads(bridge.run_convert(LABELS_FIXTURE, "labels", True, None, "quality"))["result"]
+    expected = agreekit.convert(LABELS_FIXTURE, kind="labels", question="quality")
+    assert chosen["kind"] == "labels" and chosen["rows_csv"] == expected.to_csv()
+    assert chosen["summary"]["also_holds"] == expected.summary()["also_holds"]
+
+
+def test_on_the_labels_tab_the_answers_are_read_and_the_regions_offered(bridge):
+    error = run_convert(bridge, LABELS_FIXTURE, "labels")["error"]  # the reader alone would read the boxes
+    assert error["type"] == "question" and error["kinds"] == [{"kind": "boxes", "n_annotations": 2},
+                                                              {"kind": "labels", "n_annotations": 14}]
+    boxes = run_convert(bridge, LABELS_FIXTURE, "boxes")["result"]  # elsewhere the reader's choice stands
+    assert boxes["kind"] == "boxes" and boxes["kinds"] == []

@@ -17,6 +17,7 @@ from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
+from agreekit.formats.label_answers import LABELS, QuestionChoice
 from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.rows import InputError
 
@@ -38,7 +39,8 @@ def answer(call):
 
     ``{"ok": true, "result": …}``, the result written strictly (NaN is an error), or ``{"ok": false,
     "error": {"type", "message", "where", …}}``: ``type`` "input" (``where``: line, column, value,
-    field; ``detail``: the message without its location), "kind" (``kinds``: the choices),
+    field; ``detail``: the message without its location), "kind" (``kinds``: the choices), "question"
+    (``questions``: the questions the files answer, as labels, with their answer counts),
     "missing_module" (``module``) or "internal" (a bug: one line, no traceback).
     """
     try:
@@ -47,6 +49,9 @@ def answer(call):
         return '{"ok": true, "result": ' + text + "}"
     except KindChoice as choice:
         error = {"type": "kind", "message": str(choice), "where": None, "kinds": choice.kinds}
+    except QuestionChoice as choice:
+        error = {"type": "question", "message": choice.message, "where": None, "questions": choice.questions,
+                 "kinds": getattr(choice, "kinds", [])}
     except InputError as exc:
         error = input_error(exc)
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
@@ -153,11 +158,21 @@ def _held_kinds(sources, reader, step):
         step(f"reading {reader.title} as {kind}")
         try:
             conversion = convert(sources, format=reader.name, kind=kind)
+        except QuestionChoice as choice:  # labels answering several questions: held, the question asked later
+            held[kind] = choice
+            continue
         except InputError:
             continue
         if conversion.summary()["n_annotations"]:
             held[kind] = conversion
     return held
+
+
+def _held_count(held):
+    """A held kind's annotations (a conversion's), or its answers (several questions, none chosen yet)."""
+    if isinstance(held, QuestionChoice):
+        return sum(q["n_answers"] for q in held.questions)
+    return held.summary()["n_annotations"]
 
 
 def _read(sources, reader, kind_hint, step):
@@ -170,22 +185,46 @@ def _read(sources, reader, kind_hint, step):
     """
     step(f"reading {reader.title}")
     try:
-        return convert(sources, format=reader.name), []
+        conversion = convert(sources, format=reader.name)
     except InputError as error:
         if len(reader.kinds) == 1:
             raise
         held = _held_kinds(sources, reader, step)
         if not held:
             raise error from None
-    kinds = [{"kind": kind, "n_annotations": c.summary()["n_annotations"]} for kind, c in held.items()]
+    else:
+        if kind_hint == LABELS and conversion.kind != LABELS and LABELS in reader.kinds and conversion.also:
+            return _labels_too(sources, reader, conversion, step)
+        return conversion, []
+    kinds = [{"kind": kind, "n_annotations": _held_count(c)} for kind, c in held.items()]
     if kind_hint not in held:
         listed = ", ".join(f"{k['kind']} ({k['n_annotations']})" for k in kinds)
         raise KindChoice(f"{reader.title}: the files hold more than one kind of annotation: {listed} "
                          "annotations. Choose the kind to read.", kinds)
+    if isinstance(held[kind_hint], QuestionChoice):
+        raise held[kind_hint]
     return held[kind_hint], kinds
 
 
-def run_convert(files, kind_hint="", exact=False, progress=None):
+def _labels_too(sources, reader, conversion, step):
+    """On the Labels tab, files whose reader chose regions but which also hold answers: read the answers,
+    and offer the regions' kind as the other choice (``kinds``)."""
+    step(f"reading {reader.title} as {LABELS}")
+    try:
+        labels = convert(sources, format=reader.name, kind=LABELS)
+    except QuestionChoice as choice:
+        labels = choice
+    except InputError:
+        return conversion, []
+    kinds = [{"kind": conversion.kind, "n_annotations": _held_count(conversion)},
+             {"kind": LABELS, "n_annotations": _held_count(labels)}]
+    if isinstance(labels, QuestionChoice):
+        labels.kinds = kinds
+        raise labels
+    return labels, kinds
+
+
+def run_convert(files, kind_hint="", exact=False, progress=None, question=""):
     """Rows for the page from dropped files, as JSON (see docs/architecture.md, "Worker protocol").
 
     Parameters
@@ -199,6 +238,8 @@ def run_convert(files, kind_hint="", exact=False, progress=None):
         Read ``kind_hint`` and nothing else (the user chose it).
     progress : callable, optional
         ``progress(done, total, stage)``; called with ``0, 0`` and the stage's name.
+    question : str
+        For labels: the question whose answers to read (the format option ``question``); "" for none.
 
     Returns
     -------
@@ -209,9 +250,10 @@ def run_convert(files, kind_hint="", exact=False, progress=None):
         "option_tables", "summary"}``, where ``option_tables`` maps every table
         option of the kind to the CSV text the conversion supplies for it, or
         None (so the page clears what an earlier import filled); when the files hold several kinds and none
-        was asked for, an error of type "kind" whose ``kinds`` lists the choices.
+        was asked for, an error of type "kind" whose ``kinds`` lists the choices; when labels answer
+        several questions and none was chosen, an error of type "question" whose ``questions`` lists them.
     """
-    return answer(lambda: _convert(files, kind_hint, exact, progress))
+    return answer(lambda: _convert(files, kind_hint, exact, progress, question))
 
 
 def _option_tables(conversion):
@@ -221,7 +263,7 @@ def _option_tables(conversion):
             if option.type == "table"}
 
 
-def _convert(files, kind_hint, exact, progress):
+def _convert(files, kind_hint, exact, progress, question=""):
     def step(stage):
         if progress is not None:
             progress(0, 0, stage)
@@ -237,7 +279,8 @@ def _convert(files, kind_hint, exact, progress):
         raise
     if exact:
         step(f"reading {reader.title} as {kind_hint}")
-        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint), []
+        options = {"question": question} if question and kind_hint == LABELS else {}
+        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
     else:
         conversion, kinds = _read(sources, reader, kind_hint or None, step)
     step("writing the rows")

@@ -91,10 +91,11 @@ export class Engine {
     return { report: attachParts(result.report, result.parts, parts), ms };
   }
 
-  /** Convert files ([{name, buffer}]) in the worker (bridge.py run_convert's result); the buffers are transferred, not copied. */
-  async convert(files, kind, exact, onProgress) {
+  /** Convert files ([{name, buffer}]) in the worker (bridge.py run_convert's result); the buffers are transferred, not copied.
+   *  `question`: for labels, the question whose answers to read ("" for none). */
+  async convert(files, kind, exact, onProgress, question = "") {
     const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
-    const { result } = await this.request("convert", { files, kind, exact },
+    const { result } = await this.request("convert", { files, kind, exact, question },
       { onProgress: progress, transfer: files.map((file) => file.buffer) });
     return result;
   }

@@ -79,12 +79,12 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   }
 
   /** The worker's answer for ``files`` (read here, transferred there). */
-  async function send(files, kind, exact, quiet) {
+  async function send(files, kind, exact, quiet, question = "") {
     const what = files.length === 1 ? files[0].name : `${files.length} files`;
     if (!quiet) showProgress(what, engine.ready ? "reading the files" : "waiting for Python to load");
     try {
       const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
-      return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage)) };
+      return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage), question) };
     } catch (error) {
       // The worker's answer that the files cannot be read (or hold several kinds) is shown like a result.
       if (!error.data || error.cancelled || error.data.type === "load") throw error;
@@ -95,7 +95,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   }
 
   /** Import ``files`` dropped on ``kind``'s tab; ``chosen`` is a kind the user picked from the offered ones. */
-  async function importFiles(kind, files, chosen = null, kinds = []) {
+  async function importFiles(kind, files, chosen = null, kinds = [], question = "") {
     if (!files.length) return;
     const form = forms[kind];
     if (!chosen && files.length === 1 && PLAIN_TABLE.test(files[0].name)) {
@@ -112,7 +112,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     box.dataset.busy = "true";
     let outcome;
     try {
-      outcome = await send(files, chosen || kind, Boolean(chosen), false);
+      outcome = await send(files, chosen || kind, Boolean(chosen), false, question);
     } catch (error) {
       message(kind, error.cancelled ? "cancelled" : "error",
         error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error)));
@@ -133,10 +133,26 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     });
   }
 
+  /** One button per question the files answer (labels): each reads that question's answers. */
+  function questionButtons(kind, files, questions, kinds) {
+    return questions.map(({ question, n_answers }) => {
+      const button = element("button", `Read “${question}” (${plural(n_answers, "answer")})`);
+      button.type = "button";
+      button.dataset.importQuestion = question;
+      button.addEventListener("click", () => importFiles(kind, files, "labels", kinds, question));
+      return button;
+    });
+  }
+
   async function show(kind, files, outcome, kinds) {
     if (!outcome.ok) {
       const box = message(kind, "error", outcome.error.message);
-      if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, null)));
+      if (outcome.error.type === "question") {
+        box.append(choices("Each question is one agreement study: choose the one to read. ",
+          questionButtons(kind, files, outcome.error.questions ?? [], kinds)));
+      }
+      const asked = outcome.error.type === "question" ? "labels" : null;  // its questions are the choice already
+      if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, asked)));
       return;
     }
     const target = outcome.kind;

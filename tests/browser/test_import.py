@@ -163,8 +163,8 @@ def test_several_kinds_read_the_open_tabs_kind_and_offer_the_others(page):
     start_on(page, "boxes")
     drop(page, "boxes", [(SHAPES.name, SHAPES.read_bytes())])
     text = imported(page, "boxes")
-    assert "The files hold more than one kind: boxes (1 annotation), polygons (4 annotations). Read as boxes, " \
-           "the kind of the open tab" in text
+    assert "The files hold more than one kind: boxes (1 annotation), polygons (4 annotations), labels (1 annotation). " \
+           "Read as boxes, the kind of the open tab" in text  # labels: one annotator's 'weather' choice
     assert_imported_like_cpython(page, agreekit.convert(SHAPES, kind="boxes"))
     start_on(page, "boxes")
     page.click('#import-boxes button[data-import-kind="polygons"]')
@@ -177,13 +177,38 @@ def test_several_kinds_on_another_tab_are_a_choice(page):
     start_on(page, "segments")
     page.set_input_files('form[data-kind="segments"] input[name="file"]', str(SHAPES))
     text = imported(page, "segments", state="error")
-    assert "the files hold more than one kind of annotation: boxes (1), polygons (4) annotations" in text
+    assert "the files hold more than one kind of annotation: boxes (1), polygons (4), labels (1) annotations" in text
     assert page.eval_on_selector_all("#import-segments button", "bs => bs.map((b) => b.dataset.importKind)") == \
-        ["boxes", "polygons"]
+        ["boxes", "polygons", "labels"]
     page.click('#import-segments button[data-import-kind="polygons"]')
     imported(page, "polygons")
     assert_imported_like_cpython(page, agreekit.convert(SHAPES, kind="polygons"))
     assert page.is_hidden("#import-segments")  # the choice is made: its message goes
+
+
+LABEL_ANSWERS = FORMATS / "labels" / "labelstudio_answers.json"  # a rectangle each, and answers to 5 questions
+
+
+def test_on_the_labels_tab_the_question_is_chosen_with_a_button(page, tmp_path):
+    hostile = "<b>mood</b>"
+    path = tmp_path / "answers.json"
+    path.write_bytes(LABEL_ANSWERS.read_bytes().replace(b'"from_name": "count"', f'"from_name": "{hostile}"'.encode()))
+    start_on(page, "labels")
+    drop(page, "labels", [(path.name, path.read_bytes())])
+    text = imported(page, "labels", state="error")
+    assert "the files answer 5 questions" in text and "choose the one to read" in text
+    buttons = page.eval_on_selector_all("#import-labels button", "bs => bs.map((b) => [b.dataset.importQuestion ?? null, "
+                                        "b.dataset.importKind ?? null, b.textContent])")
+    assert [tuple(b) for b in buttons] == [
+        ("blurry", None, "Read “blurry” (5 answers)"), ("topics", None, "Read “topics” (2 answers)"),
+        ("quality", None, "Read “quality” (3 answers)"), ("species", None, "Read “species” (2 answers)"),
+        (hostile, None, f"Read “{hostile}” (2 answers)"), (None, "boxes", "Read boxes (2 annotations)")]
+    assert page.eval_on_selector_all("#import-labels b", "els => els.length") == 0  # the name is text
+    page.click('#import-labels button[data-import-question="quality"]')
+    imported(page, "labels")
+    conversion = agreekit.convert(path, kind="labels", question="quality")
+    assert_imported_like_cpython(page, conversion)
+    assert "the files also hold 2 region(s) of kind boxes: convert with --kind boxes" in page.inner_text("#import-labels")
 
 
 def test_a_file_in_no_format_says_what_was_tried(page):
@@ -302,6 +327,8 @@ FIXTURE_SETS = [
     "potato/export/annotations.jsonl", "prodigy/ner_news.jsonl", "prodigy/images.jsonl", "doccano/approved",
     "doccano/all_documents", "doccano/relations", "doccano/collaborative/all.jsonl", "brat/corpus", "rttm",
     "textgrid", "elan/session.eaf", "audacity",
+    "labels/labelstudio_answers.json", "labels/potato", "labels/potato_export.jsonl", "labels/prodigy_textcat.jsonl",
+    "labels/prodigy_choice.jsonl", "labels/doccano_categories", "labels/doccano_cats.jsonl", "labels/cvat_tags",
 ]
 
 

@@ -49,6 +49,14 @@ def question_counts(answers):
     return dict(Counter(a.question for a in answers))
 
 
+class QuestionChoice(InputError):
+    """The files answer several questions and none was chosen; ``questions`` lists them with their counts."""
+
+    def __init__(self, message, questions):
+        super().__init__(message, column="question")
+        self.questions = questions  # [{"question": name, "n_answers": n}] in order of first appearance
+
+
 def choose_question(answers, question, title):
     """The answers to one question: ``question`` if given, else the only one; else an error listing them."""
     counts = question_counts(answers)
@@ -60,8 +68,9 @@ def choose_question(answers, question, title):
         return [a for a in answers if a.question == question]
     if len(counts) > 1:
         first = next(iter(counts))
-        raise InputError(f"{title}: the files answer {len(counts)} questions: {listed}; choose one with "
-                         f"--option question=NAME (e.g. question={first})", column="question")
+        raise QuestionChoice(f"{title}: the files answer {len(counts)} questions: {listed}; choose one with "
+                             f"--option question=NAME (e.g. question={first})",
+                             [{"question": name, "n_answers": n} for name, n in counts.items()])
     return list(answers)
 
 
