@@ -244,7 +244,7 @@ LABELS_FIXTURE = dropped("labels/labelstudio_answers.json")  # one rectangle eac
 
 def test_answers_to_several_questions_are_a_question_choice(bridge):
     error = run_convert(bridge, LABELS_FIXTURE, "labels", exact=True)["error"]
-    assert error["type"] == "question"
+    assert error["type"] == "question" and error["kind"] == "labels"
     assert error["questions"] == [{"question": "blurry", "n_answers": 5}, {"question": "topics", "n_answers": 2},
                                   {"question": "quality", "n_answers": 3}, {"question": "species", "n_answers": 2},
                                   {"question": "count", "n_answers": 2}]

@@ -40,7 +40,8 @@ def answer(call):
     ``{"ok": true, "result": …}``, the result written strictly (NaN is an error), or ``{"ok": false,
     "error": {"type", "message", "where", …}}``: ``type`` "input" (``where``: line, column, value,
     field; ``detail``: the message without its location), "kind" (``kinds``: the choices), "question"
-    (``questions``: the questions the files answer, as labels, with their answer counts),
+    (``questions``: the questions the files answer, with their answer counts; ``kind``: the kind that
+    reads them),
     "missing_module" (``module``) or "internal" (a bug: one line, no traceback).
     """
     try:
@@ -51,7 +52,7 @@ def answer(call):
         error = {"type": "kind", "message": str(choice), "where": None, "kinds": choice.kinds}
     except QuestionChoice as choice:
         error = {"type": "question", "message": choice.message, "where": None, "questions": choice.questions,
-                 "kinds": getattr(choice, "kinds", [])}
+                 "kind": LABELS, "kinds": getattr(choice, "kinds", [])}
     except InputError as exc:
         error = input_error(exc)
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives

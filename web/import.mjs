@@ -133,13 +133,13 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     });
   }
 
-  /** One button per question the files answer (labels): each reads that question's answers. */
-  function questionButtons(kind, files, questions, kinds) {
+  /** One button per question the files answer: each reads that question's answers as ``answersKind``. */
+  function questionButtons(kind, files, questions, answersKind, kinds) {
     return questions.map(({ question, n_answers }) => {
       const button = element("button", `Read “${question}” (${plural(n_answers, "answer")})`);
       button.type = "button";
       button.dataset.importQuestion = question;
-      button.addEventListener("click", () => importFiles(kind, files, "labels", kinds, question));
+      button.addEventListener("click", () => importFiles(kind, files, answersKind, kinds, question));
       return button;
     });
   }
@@ -149,9 +149,9 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
       const box = message(kind, "error", outcome.error.message);
       if (outcome.error.type === "question") {
         box.append(choices("Each question is one agreement study: choose the one to read. ",
-          questionButtons(kind, files, outcome.error.questions ?? [], kinds)));
+          questionButtons(kind, files, outcome.error.questions ?? [], outcome.error.kind, kinds)));
       }
-      const asked = outcome.error.type === "question" ? "labels" : null;  // its questions are the choice already
+      const asked = outcome.error.type === "question" ? outcome.error.kind : null;  // its questions are the choice
       if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, asked)));
       return;
     }
