@@ -376,7 +376,7 @@ def read(sources, kind, question=None):
     return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped, also=also)
 
 
-def _label_conversion(entries, answers, answer_skips, notes, question):  # noqa: D401
+def _label_conversion(entries, answers, answer_skips, notes, question):
     """The ``labels`` conversion: the answers to one question, and what the regions would give."""
     for source, where, reason in answer_skips:
         notes.skip(source, where, reason)
