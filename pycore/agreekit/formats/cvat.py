@@ -421,7 +421,7 @@ def read(sources, kind=None, question=None):
     n_tags = _n_tags(roots)
     also = [f"the files also hold {n_tags} image tag(s) (<tag>): convert with --kind labels"] if n_tags else []
     return Conversion("cvat", kind, merged.rows, warnings=_warnings(roots, read_files, merged), skipped=skipped,
-                      also=also)
+                      also=also, image_sizes=merged.sizes or None)
 
 
 register_format(Reader(name="cvat", title="CVAT for images 1.1 XML", kinds=KINDS + (LABELS,), detect=detect,

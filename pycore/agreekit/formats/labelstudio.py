@@ -13,7 +13,7 @@ JSON_MIN
     ``original_width``/``original_height`` copied into each.
 
 Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
-:mod:`.labelstudio_rows`):
+:mod:`.labelstudio_rows`; answers about whole tasks as the labels kind: :mod:`.labelstudio_answers`):
 
 * The annotator is ``completed_by`` (a user id, or the ``email`` of a user
   object), JSON_MIN's ``annotator``, else the file name; when several files
@@ -21,10 +21,18 @@ Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
   account), each file is an annotator named after it.
 * An annotation with ``result: []`` is an annotator who saw the item and
   marked nothing; a cancelled one (``was_cancelled``: Skip pressed) or no
-  annotation means never saw it.  ``predictions`` are model output, ignored.
+  annotation means never saw it.
+* ``predictions`` (model output, or pre-annotations such as agreekit's own
+  export) are read as annotators named after their ``model_version``
+  ("prediction" when it has none), with the option ``predictions``:
+  ``"auto"`` (the default) reads them when the files hold no annotation at
+  all (an export of pre-annotations) and leaves them out otherwise,
+  ``"read"`` reads them beside the annotations, ``"ignore"`` never.
 * Two annotations of one annotator on one item: the latest (``updated_at``,
   else ``created_at``, else the last in the files) is kept.
-* The item is the file name of the task's image or audio (without the
+* The item is the task's ``meta.item`` when it has one (agreekit's export
+  writes it: Label Studio keeps a task's ``meta`` through import and export),
+  else the file name of the task's image or audio (without the
   8-character prefix Label Studio gives uploads), else the task id.
 
 References
@@ -40,18 +48,17 @@ import csv
 import io
 import json
 import re
-from collections import Counter
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
-from ..arrays import name_list
 from ..rows import InputError
+from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
-from .label_answers import LABELS, answer_rows, held_answers
-from .labelstudio_answers import task_answers
-from .labelstudio_regions import NOT_READ, SHAPE_KIND, read_regions
+from .label_answers import LABELS, held_answers
+from .labelstudio_annotators import keep_latest, name_annotators
+from .labelstudio_answers import label_conversion, task_answers
+from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
 __all__ = ["Submission", "detect", "read"]
@@ -65,6 +72,7 @@ MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated
 MEDIA_KEYS = ("image", "audio", "video", "url")
 FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z0-9]{2,5}")
 UPLOAD_PREFIX = re.compile(r"^[0-9a-f]{8}-")
+PREDICTIONS = ("auto", "read", "ignore")
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ class Submission:
     when: str | None       # updated_at, else created_at
     results: tuple
     item: str | None = None
+    prediction: bool = False  # model output, named after its model_version
 
 
 # --------------------------------------------------------------------------- detection
@@ -109,7 +118,8 @@ def detect(source):
     def holds(*keys):
         return any(_contains(source, head, f'"{key}"') for key in keys)
 
-    if holds("data") and holds("annotations", "completions") and holds("result", "predictions", "drafts"):
+    if holds("data") and holds("annotations", "completions", "predictions") and holds("result", "predictions",
+                                                                                      "drafts"):
         return None
     if holds("annotator") and holds("annotation_id"):
         return None
@@ -159,20 +169,35 @@ def _annotator_of(value):
     return None if value is None or value == "" else str(value)
 
 
+def _prediction_submissions(source, task, data, predictions):
+    """The predictions of one task as submissions, each named after its ``model_version``."""
+    if not isinstance(predictions, list):
+        raise InputError(f"{source.name}: task {task}: 'predictions' is not a JSON list", column="predictions")
+    out = []
+    for k, prediction in enumerate(predictions, start=1):
+        where = f"task {task}, prediction {prediction.get('id', k) if isinstance(prediction, dict) else k}"
+        results = prediction.get("result") or [] if isinstance(prediction, dict) else None
+        if not isinstance(results, list):
+            raise InputError(f"{source.name}: {where}: 'result' is not a JSON list", column="result")
+        version = prediction.get("model_version")
+        annotator = "prediction" if version is None or str(version).strip() == "" else str(version)
+        out.append(Submission(source.name, task, where, data, annotator,
+                              prediction.get("updated_at") or prediction.get("created_at"), tuple(results),
+                              prediction=True))
+    return out
+
+
 def _task_submissions(source, task, record, notes):
-    """The submissions of one task of the JSON export (cancelled ones left out, counted)."""
+    """The submissions of one task of the JSON export (cancelled ones left out, counted), predictions included."""
     data = record.get("data", {})
-    annotations = record.get("annotations", record.get("completions"))
+    annotations = record.get("annotations", record.get("completions", []))
     if not isinstance(data, dict) or not isinstance(annotations, list):
         field = "data" if not isinstance(data, dict) else "annotations"
         raise InputError(f"{source.name}: task {task}: '{field}' is not a JSON "
                          f"{'object' if field == 'data' else 'list'}", column=field)
-    predictions = record.get("predictions")
-    for _ in predictions if isinstance(predictions, list) else ():
-        notes.note("predictions", f"task {task}")
-    if not annotations:
+    out = _prediction_submissions(source, task, data, record.get("predictions") or [])
+    if not annotations and not out:
         notes.note("unannotated", f"task {task}")
-    out = []
     for k, annotation in enumerate(annotations, start=1):
         if not isinstance(annotation, dict):
             raise InputError(f"{source.name}: task {task}: annotation {k} is not a JSON object",
@@ -250,79 +275,40 @@ def _read_source(source, notes):
         if not isinstance(record, dict):
             raise InputError(f"{source.name}: element {index + 1} of the list is not a task object")
         task = f"#{index + 1}" if record.get("id") is None else str(record["id"])
-        if "annotations" in record or "completions" in record:
+        if "annotations" in record or "completions" in record or "predictions" in record:
             found, data = _task_submissions(source, task, record, notes)
         elif "annotator" in record or "annotation_id" in record:
             found, data = _min_submission(source, task, record, notes)
         else:
-            raise InputError(f"{source.name}: task {task}: neither 'annotations' (JSON export) nor 'annotator' "
-                             "(JSON_MIN)", column="annotations")
+            raise InputError(f"{source.name}: task {task}: neither 'annotations' or 'predictions' (JSON export) "
+                             "nor 'annotator' (JSON_MIN)", column="annotations")
         to_names = [r.get("to_name") for s in found for r in s.results if isinstance(r, dict)]
-        media.setdefault(task, _media_name(data, to_names))
+        meta = record.get("meta")
+        named = meta.get("item") if isinstance(meta, dict) else None  # agreekit's export names its items there
+        media.setdefault(task, named if isinstance(named, str) and named.strip() else _media_name(data, to_names))
         submissions += found
     names = _item_names(media, notes)
     return [replace(s, item=names[s.task]) for s in submissions]
 
 
-# --------------------------------------------------------------------------- annotators
-
-def _file_labels(sources):
-    """Each file's annotator name: its stem, or its full name when stems repeat."""
-    stems = [source.stem for source in sources]
-    return {source.name: source.stem if stems.count(source.stem) == 1 else source.name for source in sources}
-
-
-def _name_annotators(submissions, sources, notes):
-    labels = _file_labels(sources)
-    users = {s.annotator for s in submissions if s.annotator is not None}
-    files = list(dict.fromkeys(s.source for s in submissions))
-    if len(files) > 1 and len(users) == 1:
-        notes.extra.append(f"every annotation in the {len(files)} files is by Label Studio user {users.pop()}: "
-                           "each file is taken as one annotator, named after the file ("
-                           + name_list(labels[f] for f in files) + ")")
-        return [replace(s, annotator=labels[s.source]) for s in submissions]
-    out = []
-    for submission in submissions:
-        if submission.annotator is None:
-            notes.note("no annotator", f"{submission.source}: {submission.where}")
-            submission = replace(submission, annotator=labels[submission.source])
-        out.append(submission)
-    return out
-
-
-def _timestamp(text):
-    """``text`` as an aware datetime (naive ones taken as UTC), or None."""
-    try:
-        moment = datetime.fromisoformat(str(text))
-    except (TypeError, ValueError):
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def _keep_latest(submissions, notes):
-    """One submission per (item, annotator): the latest by timestamp when all have one, else the last."""
-    groups = {}
-    for order, submission in enumerate(submissions):
-        groups.setdefault((submission.item, submission.annotator), []).append((order, submission))
-    kept = []
-    for (item, annotator), group in groups.items():
-        times = [_timestamp(s.when) for _, s in group]
-        if None in times:  # without a time on each, the order in the files decides
-            latest = len(group) - 1
-        else:
-            latest = max(range(len(group)), key=lambda k: (times[k], group[k][0]))
-        if len(group) > 1:
-            notes.note("duplicate", f"{annotator} on {item}")
-            for k, (_, older) in enumerate(group):
-                if k != latest:
-                    notes.skip(older.source, older.where, "an earlier annotation by the same annotator")
-        kept.append(group[latest])
-    return [s for _, s in sorted(kept, key=lambda pair: pair[0])]
-
-
 # --------------------------------------------------------------------------- the reader
 
-def read(sources, kind, question=None):
+def _predictions_used(submissions, mode, notes):
+    """The submissions to read: the annotations, and the predictions when ``mode`` says so (noted either way)."""
+    check_choice(TITLE, "predictions", mode, PREDICTIONS)
+    predicted = [s for s in submissions if s.prediction]
+    annotated = [s for s in submissions if not s.prediction]
+    use = mode == "read" or (mode == "auto" and not annotated)
+    for submission in predicted:
+        notes.note("predictions read" if use else "predictions", submission.where)
+    if not use:
+        humans = {s.task for s in annotated}
+        for task in dict.fromkeys(s.task for s in predicted if s.task not in humans):
+            notes.note("unannotated", f"task {task}")
+    return annotated + predicted if use else annotated
+
+
+def read(sources, kind, predictions="auto", question=None):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -331,9 +317,15 @@ def read(sources, kind, question=None):
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
         boxes, polygons, masks, spans, segments or labels (the Choices, Rating,
-        Taxonomy and Number answers: :mod:`.labelstudio_answers`); None to take
-        the one kind the regions hold (an :class:`InputError` lists them when
-        there are several), or labels when there is no region but answers.
+        Taxonomy and Number answers about whole tasks:
+        :mod:`.labelstudio_answers`); None to take the one kind the regions
+        hold (an :class:`InputError` lists them when there are several), or
+        labels when there is no region but answers.
+    predictions : {"auto", "read", "ignore"}
+        Whether ``predictions`` are read, each as an annotator named after its
+        ``model_version``: ``"auto"`` when no file holds an annotation (a
+        pre-annotation export, such as agreekit's), ``"read"`` always (beside
+        the annotators), ``"ignore"`` never.
     question : str, optional
         For labels: the control tag (``from_name``) whose answers to read;
         needed when the files answer several.
@@ -353,7 +345,9 @@ def read(sources, kind, question=None):
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
-    submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
+    submissions = _predictions_used(submissions, predictions, notes)
+    humans = name_annotators([s for s in submissions if not s.prediction], sources, notes)
+    submissions = keep_latest(humans + [s for s in submissions if s.prediction], notes)
     entries, answers, answer_skips = [], [], []
     for submission in submissions:
         with in_file(submission.source):
@@ -369,22 +363,21 @@ def read(sources, kind, question=None):
     if kind is None and answers and not any(regions for _, regions in entries):
         kind = LABELS
     if kind == LABELS:
-        return _label_conversion(entries, answers, answer_skips, notes, question)
+        return label_conversion(FORMAT, TITLE, entries, answers, answer_skips, notes, question)
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
     also = [held_answers(answers, "Choices/Rating/Taxonomy/Number answers")] if answers else []
-    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped, also=also)
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped, also=also,
+                      image_sizes=_image_sizes(entries) if kind in ("boxes", "polygons", "masks") else None)
 
 
-def _label_conversion(entries, answers, answer_skips, notes, question):
-    """The ``labels`` conversion: the answers to one question, and what the regions would give."""
-    for source, where, reason in answer_skips:
-        notes.skip(source, where, reason)
-    rows, warnings = answer_rows(answers, question, TITLE, notes.skipped)
-    regions = Counter(SHAPE_KIND[region.shape] for _, found in entries for region in found)
-    also = [f"the files also hold {n} region(s) of kind {name}: convert with --kind {name}"
-            for name, n in regions.most_common()]
-    return Conversion(FORMAT, LABELS, rows, None, notes.warnings() + warnings, notes.skipped, also=also)
+def _image_sizes(entries):
+    """item → (original_width, original_height) of its first region that gives them, or None."""
+    sizes = {}
+    for submission, regions in entries:
+        for region in (r for r in regions if r.size is not None):
+            sizes.setdefault(submission.item, tuple(int(v) if float(v).is_integer() else v for v in region.size))
+    return sizes or None
 
 
 register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))

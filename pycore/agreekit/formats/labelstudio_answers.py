@@ -26,8 +26,12 @@ from __future__ import annotations
 
 import math
 
+from collections import Counter
+
 from ..rows import InputError
-from .label_answers import Answer, label_text
+from .base import Conversion
+from .label_answers import LABELS, Answer, answer_rows, label_text
+from .labelstudio_regions import SHAPE_KIND
 
 READ = ("choices", "taxonomy", "rating", "number")
 NOT_READ = {"textarea": "a free-text answer (TextArea), not a label",
@@ -83,3 +87,18 @@ def task_answers(submission, skip):
             out.append(Answer(submission.source, where, submission.item, submission.annotator, question,
                               _labels(kind, result.get("value", {}), where)))
     return out
+
+
+def label_conversion(format, title, entries, answers, answer_skips, notes, question):
+    """The ``labels`` conversion: the answers to one question, and what the regions would give.
+
+    ``entries`` are ``(submission, regions)``; ``answer_skips`` ``(source, where, reason)`` of the answers
+    left out; ``notes`` the reader's :class:`~agreekit.formats.labelstudio_rows.Notes`.
+    """
+    for source, where, reason in answer_skips:
+        notes.skip(source, where, reason)
+    rows, warnings = answer_rows(answers, question, title, notes.skipped)
+    regions = Counter(SHAPE_KIND[region.shape] for _, found in entries for region in found)
+    also = [f"the files also hold {n} region(s) of kind {name}: convert with --kind {name}"
+            for name, n in regions.most_common()]
+    return Conversion(format, LABELS, rows, None, notes.warnings() + warnings, notes.skipped, also=also)
