@@ -1,4 +1,4 @@
-"""doccano: the JSONL export of a sequence-labeling project, one file per member (``alice.jsonl`` in the zip).
+"""doccano: the JSONL export of a sequence-labeling or classification project, one file per member (``alice.jsonl``).
 
 With "Share annotations across all users" off, doccano's export writes one
 file per project member, named after the member, each listing the examples
@@ -17,6 +17,8 @@ which agreement cannot use (it is refused, saying why).
   lists every example, and ``[]`` cannot tell "found nothing" from "never
   opened": it is read as ``unlabelled`` says (saw nothing by default), and a
   warning says which export it looks like.
+* Categories (a text- or image-classification project: ``label: ["positive"]``,
+  or ``cats``) are the labels kind's rows, one question ``label``: see :func:`read`.
 """
 from __future__ import annotations
 
@@ -242,4 +244,5 @@ def read(sources, kind=None, unlabelled="saw", question=None):
                       skipped=skipped + kept.skipped)
 
 
-register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", LABELS), detect=detect, read=read, position=45))
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", LABELS), detect=detect, read=read,
+                       position=45))

@@ -22,6 +22,10 @@ spans``.  Image annotations are a JSON list under the label name ``_data``.
   annotator's current position in the queue, and every item with an entry,
   count as seen (the JSONL export: every item with a record), with a warning.
 * Discontinuous spans (``additional_parts``) become one span per part, with a warning.
+* Labels (radio, multiselect, likert, slider answers), one schema at a time
+  (option ``question``): an option stored as ``true`` is its name, a number
+  (a likert point's value, a slider's) is itself, ``false`` is not chosen, and
+  free text (text boxes) is skipped.  Several options of one schema are a set.
 """
 from __future__ import annotations
 
