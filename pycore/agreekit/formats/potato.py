@@ -30,14 +30,14 @@ spans``.  Image annotations are a JSON list under the label name ``_data``.
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import NamedTuple
 
 from ..arrays import name_list
 from ..rows import InputError
-from .base import Conversion, Reader, Skipped, load_json, register_format
-from .label_answers import LABELS, Answer, answer_rows, choose_question, held_answers, label_text
+from .base import Conversion, Reader, load_json, register_format
+from .label_answers import LABELS, answer_rows, choose_question, held_answers
+from .potato_answers import answers, geometry_held
 from .potato_images import IMAGE_KINDS, image_rows, sized_masks
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
@@ -310,60 +310,6 @@ def _refuse_answers_only(records):
                          "convert with --kind labels", column="kind", value="spans")
 
 
-TRUE = (True, "true", "True", "on")
-FALSE = (False, "false", "False", "off", None, "")
-
-
-def _answer_labels(entries, where, skipped):
-    """The labels of one schema's entries: a chosen option (``true``) is its name, a number (likert, slider)
-    is itself; free text is skipped."""
-    labels = []
-    for name, value in entries:
-        if value in TRUE:
-            labels.append(name)
-        elif value in FALSE:
-            continue
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-            labels.append(label_text(value))
-        elif isinstance(value, str) and _is_number(value):
-            labels.append(label_text(float(value)) if "." in value or "e" in value.lower() else value.strip())
-        else:
-            skipped.append(Skipped(where[0], where[1], f"a free-text answer ({name}), not a label"))
-    return tuple(labels)
-
-
-def _is_number(text):
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
-
-
-def _answers(records, skipped, question=None):
-    """One :class:`Answer` per record and schema (the question; only ``question``'s when given)."""
-    out = []
-    for position, record in enumerate(records):
-        by_schema = {}
-        for schema, name, value in record.answers:
-            by_schema.setdefault(schema, []).append((name, value))
-        for schema, entries in by_schema.items():
-            if question is not None and schema != question:
-                continue
-            where = (record.source, f"{record.where}, schema {schema!r}")
-            out.append(Answer(record.source, where[1], record.instance, record.annotator, schema,
-                              _answer_labels(entries, where, skipped), (position,)))
-    return out
-
-
-def _geometry_held(records):
-    """What the spans and image readings would find, for the summary of a labels conversion."""
-    spans = sum(len(r.spans) for r in records)
-    objects = sum(len(r.objects or []) for r in records)
-    return ([f"the files also hold {spans} span(s): convert with --kind spans"] if spans else []) + \
-        ([f"the files also hold {objects} image object(s): convert with --kind boxes, polygons or masks"]
-         if objects else [])
-
-
 def read(sources, kind=None, image_sizes=None, question=None):
     """Rows of ``kind`` from Potato's user states or JSONL export.
 
@@ -388,15 +334,15 @@ def read(sources, kind=None, image_sizes=None, question=None):
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
     if kind == LABELS:
-        found = _answers(annotations.records, [])
+        found = answers(annotations.records, [])
         if not found:
             raise InputError("Potato: the files hold no label answers (radio, likert, multiselect, slider)",
                              column="kind", value=LABELS)
         asked = choose_question(found, question, "Potato")[0].question
-        rows, more = answer_rows(_answers(annotations.records, skipped, asked), asked, "Potato", skipped)
-        return Conversion(NAME, kind, rows, warnings=warnings + more, skipped=skipped, also=_geometry_held(
+        rows, more = answer_rows(answers(annotations.records, skipped, asked), asked, "Potato", skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings + more, skipped=skipped, also=geometry_held(
             annotations.records))
-    also = [held_answers(_answers(annotations.records, []), "radio/likert/multiselect/slider answers")] \
+    also = [held_answers(answers(annotations.records, []), "radio/likert/multiselect/slider answers")] \
         if any(r.answers for r in annotations.records) else []
     if kind == "spans":
         _refuse_answers_only(annotations.records)
