@@ -5,7 +5,9 @@ Every entry point answers ``{"ok": true, "result": …}`` or ``{"ok": false, "er
 """
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 from pathlib import Path
 
@@ -114,8 +116,8 @@ def dropped(*paths):
     return pairs
 
 
-def run_convert(bridge, pairs, kind_hint="", exact=False, progress=None):
-    return json.loads(bridge.run_convert(pairs, kind_hint, exact, progress))
+def run_convert(bridge, pairs, kind_hint="", exact=False, progress=None, format="auto", options=None):
+    return json.loads(bridge.run_convert(pairs, kind_hint, exact, progress, format, json.dumps(options or {})))
 
 
 @pytest.mark.parametrize("format", sorted(DROPS))
@@ -124,7 +126,8 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
     outcome = run_convert(bridge, list(reversed(pairs)))  # the page's order does not matter: read as a folder is
     conversion = agreekit.convert([FORMATS / path for path in DROPS[format]])
     assert outcome == {"ok": True, "result": {
-        "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind,
+        "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title,
+        "format_options": {}, "kind": conversion.kind,
         "kinds": [], "rows_csv": conversion.to_csv(), "option_tables": expected_tables(conversion),
         "summary": conversion.summary()}}
     outcome = outcome["result"]
@@ -138,9 +141,39 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
 
 def expected_tables(conversion):
     """Every table option of the kind, with the CSV text of the lengths or durations the export holds."""
-    texts = {"lengths": conversion.lengths_csv(), "durations": conversion.durations_csv()}
+    def two_columns(column, values, text):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([("item", column), *((k, text(v)) for k, v in values.items())])
+        return out.getvalue()
+
+    texts = {"lengths": conversion.lengths and two_columns("text", conversion.lengths, str),
+             "durations": conversion.durations and two_columns("duration", conversion.durations, repr)}
     return {option.name: texts.get(option.name) if option.name in conversion.options() else None
             for option in registry.KINDS[conversion.kind].options if option.type == "table"}
+
+
+def test_the_import_forms_options_of_the_format_read_are_passed_to_it(bridge):
+    # The page sends every format's options of the tab; only those of the format read apply, as texts.
+    options = {"elan": {"tier_pattern": "_(?P<annotator>[^_]+)$", "tiers": "gesture_A, gesture_B",
+                        "duration": "last_time_slot"}, "textgrid": {"annotator": "file"}}
+    outcome = run_convert(bridge, dropped("elan/session.eaf"), options=options)["result"]
+    expected = agreekit.convert(FORMATS / "elan/session.eaf", tier_pattern="_(?P<annotator>[^_]+)$",
+                                tiers=["gesture_A", "gesture_B"], duration="last_time_slot")
+    assert outcome["format_options"] == expected.format_options == {
+        "tier_pattern": "_(?P<annotator>[^_]+)$", "tiers": ["gesture_A", "gesture_B"], "duration": "last_time_slot"}
+    assert outcome["rows_csv"] == expected.to_csv() and outcome["summary"] == expected.summary()
+    assert outcome["option_tables"]["durations"] == expected.option_tables()["durations"]
+
+
+def test_a_chosen_format_is_read_without_detection_and_its_options_checked(bridge):
+    pairs = dropped("audacity/c1_alice.txt")
+    outcome = run_convert(bridge, pairs, format="audacity", options={"audacity": {"item": "clip9"}})["result"]
+    assert outcome["format"] == "audacity" and outcome["format_options"] == {"item": "clip9"}
+    assert {row.split(",")[0] for row in outcome["rows_csv"].splitlines()[1:]} == {"clip9"}
+    error = run_convert(bridge, pairs, format="audacity", options={"audacity": {"tiers": "x"}})["error"]
+    assert error["type"] == "input" and "unknown option 'tiers'; its options are item, separator" in error["message"]
+    error = run_convert(bridge, pairs, format="nosuch")["error"]
+    assert error["type"] == "input" and "unknown format 'nosuch'" in error["message"]
 
 
 def test_textgrid_clip_durations_reach_the_page_as_the_durations_field(bridge):
@@ -187,8 +220,9 @@ SHAPES = dropped("labelstudio/ls_shapes.json")  # rectangles (one rotated) and p
 
 def test_several_kinds_take_the_open_tabs_kind_and_list_the_others(bridge):
     outcome = run_convert(bridge, SHAPES, "boxes")["result"]
+    # the rectangles, the polygons, and (read as labels) the task-level Choices of one annotation
     held = [{"kind": kind, "n_annotations": agreekit.convert(SHAPES, kind=kind).summary()["n_annotations"]}
-            for kind in ("boxes", "polygons", "labels")]  # labels: annotator 3's 'weather' choice
+            for kind in ("boxes", "polygons", "labels")]
     assert outcome["kind"] == "boxes" and outcome["kinds"] == held
     assert outcome["rows_csv"] == agreekit.convert(SHAPES, kind="boxes").to_csv()
 
@@ -244,14 +278,17 @@ LABELS_FIXTURE = dropped("labels/labelstudio_answers.json")  # one rectangle eac
 
 def test_answers_to_several_questions_are_a_question_choice(bridge):
     error = run_convert(bridge, LABELS_FIXTURE, "labels", exact=True)["error"]
-    assert error["type"] == "question" and error["kind"] == "labels"
+    assert error["type"] == "question" and error["kind"] == "labels" and error["format"] == "labelstudio"
     assert error["questions"] == [{"question": "blurry", "n_answers": 5}, {"question": "topics", "n_answers": 2},
                                   {"question": "quality", "n_answers": 3}, {"question": "species", "n_answers": 2},
                                   {"question": "count", "n_answers": 2}]
-    chosen = json.loads(bridge.run_convert(LABELS_FIXTURE, "labels", True, None, "quality"))["result"]
+    # the page's question button: the format's option question, beside the import form's options
+    chosen = run_convert(bridge, LABELS_FIXTURE, "labels", True, options={"labelstudio": {"question": "quality"}})[
+        "result"]
     expected = agreekit.convert(LABELS_FIXTURE, kind="labels", question="quality")
     assert chosen["kind"] == "labels" and chosen["rows_csv"] == expected.to_csv()
     assert chosen["summary"]["also_holds"] == expected.summary()["also_holds"]
+    assert chosen["format_options"] == {"question": "quality"}  # a share link's import record carries it
 
 
 def test_on_the_labels_tab_the_answers_are_read_and_the_regions_offered(bridge):

@@ -27,8 +27,8 @@ FLOORS = {
     "geometry": 1,
     "matching": 2,
     "measures": 3,
-    "objects": 4, "object_sets": 4, "breakdowns": 4, "object_detail": 4, "object_text": 4, "unitizing_report": 4,
-    "shared_shapes": 4,
+    "objects": 4, "object_sets": 4, "object_consensus": 4, "annotator_ranking": 4, "breakdowns": 4, "object_detail": 4,
+    "object_text": 4, "unitizing_report": 4, "shared_shapes": 4, "reference": 4,
     "kinds": 5,
     "__init__": 6, "__main__": 6, "cli": 6, "formats": 6, "share": 6, "simulate": 6, "item_detail": 6, "shapes": 6,
 }

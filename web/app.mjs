@@ -261,7 +261,7 @@ async function share(kind) {
   let options;
   try { options = readOptions(form); } catch (error) { showError(kind, { message: error.message }); return; }
   let fragment;
-  try { fragment = await encodeShare(kind, rowsOf(form), options); } catch (error) {
+  try { fragment = await encodeShare(kind, rowsOf(form), options, importer.shareImport(kind)); } catch (error) {
     if (!(error instanceof TooLargeError)) throw error;
     out.append(note(`${error.message[0].toUpperCase()}${error.message.slice(1)}. Use “Download input” and send the file instead.`),
       downloadInputButton(kind));
@@ -336,6 +336,8 @@ async function openShareFragment(fragment) {
   }
   selectTab(data.kind);
   const unknown = writeInputs(data.kind, data.rows, data.options);
+  const unread = importer.restore(data.kind, data.imported);  // the import form, set as the rows were converted
+  if (unread.length) unknown.push(...unread.map((name) => `import ${name}`));
   if (unknown.length) {
     showError(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
     return;

@@ -41,7 +41,7 @@ def answer(call):
     "error": {"type", "message", "where", …}}``: ``type`` "input" (``where``: line, column, value,
     field; ``detail``: the message without its location), "kind" (``kinds``: the choices), "question"
     (``questions``: the questions the files answer, with their answer counts; ``kind``: the kind that
-    reads them),
+    reads them; ``format``: the format whose option ``question`` chooses one),
     "missing_module" (``module``) or "internal" (a bug: one line, no traceback).
     """
     try:
@@ -52,7 +52,7 @@ def answer(call):
         error = {"type": "kind", "message": str(choice), "where": None, "kinds": choice.kinds}
     except QuestionChoice as choice:
         error = {"type": "question", "message": choice.message, "where": None, "questions": choice.questions,
-                 "kind": LABELS, "kinds": getattr(choice, "kinds", [])}
+                 "kind": LABELS, "format": getattr(choice, "format", None), "kinds": getattr(choice, "kinds", [])}
     except InputError as exc:
         error = input_error(exc)
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
@@ -152,13 +152,13 @@ def _in_folder_order(pairs):
     return sorted(pairs, key=lambda pair: (str(PurePosixPath(pair[0]).parent), pair[0]))
 
 
-def _held_kinds(sources, reader, step):
+def _held_kinds(sources, reader, options, step):
     """``{kind: conversion}`` for each kind of ``reader`` that reads at least one annotation."""
     held = {}
     for kind in reader.kinds:
         step(f"reading {reader.title} as {kind}")
         try:
-            conversion = convert(sources, format=reader.name, kind=kind)
+            conversion = convert(sources, format=reader.name, kind=kind, **options)
         except QuestionChoice as choice:  # labels answering several questions: held, the question asked later
             held[kind] = choice
             continue
@@ -176,7 +176,7 @@ def _held_count(held):
     return held.summary()["n_annotations"]
 
 
-def _read(sources, reader, kind_hint, step):
+def _read(sources, reader, kind_hint, options, step):
     """``(conversion, kinds)``: the kind the files hold, else ``kind_hint`` among those they hold.
 
     ``kinds`` is ``[{kind, n_annotations}]`` for every kind the files hold when
@@ -186,16 +186,16 @@ def _read(sources, reader, kind_hint, step):
     """
     step(f"reading {reader.title}")
     try:
-        conversion = convert(sources, format=reader.name)
+        conversion = convert(sources, format=reader.name, **options)
     except InputError as error:
         if len(reader.kinds) == 1:
             raise
-        held = _held_kinds(sources, reader, step)
+        held = _held_kinds(sources, reader, options, step)
         if not held:
             raise error from None
     else:
         if kind_hint == LABELS and conversion.kind != LABELS and LABELS in reader.kinds and conversion.also:
-            return _labels_too(sources, reader, conversion, step)
+            return _labels_too(sources, reader, conversion, options, step)
         return conversion, []
     kinds = [{"kind": kind, "n_annotations": _held_count(c)} for kind, c in held.items()]
     if kind_hint not in held:
@@ -207,12 +207,12 @@ def _read(sources, reader, kind_hint, step):
     return held[kind_hint], kinds
 
 
-def _labels_too(sources, reader, conversion, step):
+def _labels_too(sources, reader, conversion, options, step):
     """On the Labels tab, files whose reader chose regions but which also hold answers: read the answers,
     and offer the regions' kind as the other choice (``kinds``)."""
     step(f"reading {reader.title} as {LABELS}")
     try:
-        labels = convert(sources, format=reader.name, kind=LABELS)
+        labels = convert(sources, format=reader.name, kind=LABELS, **options)
     except QuestionChoice as choice:
         labels = choice
     except InputError:
@@ -225,7 +225,7 @@ def _labels_too(sources, reader, conversion, step):
     return labels, kinds
 
 
-def run_convert(files, kind_hint="", exact=False, progress=None, question=""):
+def run_convert(files, kind_hint="", exact=False, progress=None, format="auto", options_json="{}"):
     """Rows for the page from dropped files, as JSON (see docs/architecture.md, "Worker protocol").
 
     Parameters
@@ -239,22 +239,27 @@ def run_convert(files, kind_hint="", exact=False, progress=None, question=""):
         Read ``kind_hint`` and nothing else (the user chose it).
     progress : callable, optional
         ``progress(done, total, stage)``; called with ``0, 0`` and the stage's name.
-    question : str
-        For labels: the question whose answers to read (the format option ``question``); "" for none.
+    format : str
+        ``"auto"`` (detect) or the name of the format chosen in the import form.
+    options_json : str
+        JSON ``{format: {option: text}}``: the import form's options of each format;
+        those of the format read are passed to it (read in their declared types); for labels,
+        ``question`` chooses the question whose answers are read.
 
     Returns
     -------
     str
         :func:`answer` with result ``{"plain": true}`` for one .csv/.tsv/.txt/.tab
         file that no format claims (the page reads it as rows), else ``{"plain":
-        false, "format", "format_title", "kind", "kinds", "rows_csv",
-        "option_tables", "summary"}``, where ``option_tables`` maps every table
+        false, "format", "format_title", "format_options", "kind", "kinds", "rows_csv",
+        "option_tables", "summary"}``, where ``format_options`` are the format's
+        options the files were read with (a share link carries them), ``option_tables`` maps every table
         option of the kind to the CSV text the conversion supplies for it, or
         None (so the page clears what an earlier import filled); when the files hold several kinds and none
         was asked for, an error of type "kind" whose ``kinds`` lists the choices; when labels answer
         several questions and none was chosen, an error of type "question" whose ``questions`` lists them.
     """
-    return answer(lambda: _convert(files, kind_hint, exact, progress, question))
+    return answer(lambda: _convert(files, kind_hint, exact, progress, format, options_json))
 
 
 def _option_tables(conversion):
@@ -264,7 +269,31 @@ def _option_tables(conversion):
             if option.type == "table"}
 
 
-def _convert(files, kind_hint, exact, progress, question=""):
+def _chosen_reader(sources, pairs, format):
+    """The reader of the format chosen, or detected (None: one plain table that no format claims)."""
+    if format not in ("", "auto"):
+        if format not in READERS:
+            raise InputError(f"unknown format {format!r}; expected one of {', '.join(sorted(READERS))}",
+                             column="format", value=format)
+        return READERS[format]
+    try:
+        return READERS[detect(sources)]
+    except InputError:
+        if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
+            return None
+        raise
+
+
+def _format_options(options_json, reader):
+    """The import form's options of ``reader``'s format, from ``{format: {option: text}}``."""
+    by_format = json.loads(options_json or "{}")
+    options = by_format.get(reader.name, {}) if isinstance(by_format, dict) else {}
+    if not isinstance(options, dict):
+        raise InputError(f"{reader.title}: the import options are not an object", column="options")
+    return options
+
+
+def _convert(files, kind_hint, exact, progress, format, options_json):
     def step(stage):
         if progress is not None:
             progress(0, 0, stage)
@@ -272,19 +301,21 @@ def _convert(files, kind_hint, exact, progress, question=""):
     step(f"opening {len(pairs)} file{'s' if len(pairs) != 1 else ''}")
     sources = load_sources(_in_folder_order(pairs))
     step("detecting the format")
+    reader = _chosen_reader(sources, pairs, format)
+    if reader is None:
+        return {"plain": True}
+    options = _format_options(options_json, reader)
     try:
-        reader = READERS[detect(sources)]
-    except InputError:
-        if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
-            return {"plain": True}
+        if exact:
+            step(f"reading {reader.title} as {kind_hint}")
+            conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
+        else:
+            conversion, kinds = _read(sources, reader, kind_hint or None, options, step)
+    except QuestionChoice as choice:
+        choice.format = reader.name  # the page's question buttons give this format its option question
         raise
-    if exact:
-        step(f"reading {reader.title} as {kind_hint}")
-        options = {"question": question} if question and kind_hint == LABELS else {}
-        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
-    else:
-        conversion, kinds = _read(sources, reader, kind_hint or None, step)
     step("writing the rows")
-    return {"plain": False, "format": reader.name, "format_title": reader.title, "kind": conversion.kind,
+    return {"plain": False, "format": reader.name, "format_title": reader.title,
+            "format_options": conversion.format_options, "kind": conversion.kind,
             "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
             "summary": conversion.summary()}

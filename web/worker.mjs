@@ -2,7 +2,7 @@
 // The protocol is protocol.mjs's (one request shape, one answer shape):
 //
 // Requests: {id, type: "compute", kind, rows, options}          a report; result: the report (to_dict())
-//           {id, type: "convert", files: [{name, buffer}], kind, exact, question}   dropped files to rows (bridge.py run_convert)
+//           {id, type: "convert", files: [{name, buffer}], kind, exact, format, options}   dropped files to rows (bridge.py run_convert)
 //           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
 //                                                               result: bridge.py's JSON text, parsed by the page
 // Replies:  {id, progress: {done, total, stage}}                during a request
@@ -201,10 +201,12 @@ async function compute({ kind, rows, options }, reply) {
  * small fields and one long string (the rows), which the page receives by a plain copy, where
  * parsing megabytes of JSON would block it.
  */
-function convertFiles({ files, kind, exact, question }, reply) {
+function convertFiles({ files, kind, exact, format, options }, reply) {
   const pairs = files.map(({ name, buffer }) => [name, new Uint8Array(buffer)]);
   const progress = (done, total, stage) => reply.progress({ done, total, stage });
-  return scipySparse.answer(() => python.runConvert(pairs, kind || "", Boolean(exact), progress, question || ""));
+  // format: "auto" or the import form's choice; options: JSON text {format: {option: text}}.
+  return scipySparse.answer(() => python.runConvert(pairs, kind || "", Boolean(exact), progress, format || "auto",
+    options || "{}"));
 }
 
 // A message's slice of a long list: a few milliseconds of the page's thread to receive.

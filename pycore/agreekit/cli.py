@@ -7,16 +7,19 @@ exits with code 2 and the error message (which names the line and column).
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
 from pathlib import Path
 
-from . import KINDS
+from . import KINDS, annotator_ranking, consensus_rows
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
+from .reference.text import reference_text
 from .text import format_summary
 
 
@@ -72,8 +75,8 @@ def build_parser():
                        "export files of an annotation tool (detected; see 'agreekit convert')")
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
         p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
-                       help="an option of the export format, as for 'agreekit convert' (e.g. --option "
-                            "question=sentiment, the question whose answers a labels report reads)")
+                       help="an option of the export format (repeatable; see 'agreekit convert --help'; e.g. "
+                            "--option question=sentiment, the question whose answers a labels report reads)")
         defaults = kind.defaults()
         for option in kind.options:
             flag, keywords = _argument(option, defaults[option.name])
@@ -86,11 +89,12 @@ def build_parser():
     c.add_argument("--kind", dest="convert_kind", choices=list(KINDS),
                    help="the kind to read when an export holds several")
     c.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
-                   help="an option of the export format (repeatable; VALUE is read as JSON when it parses, "
-                        "else as text), e.g. --option separator=- --option 'tiers=[\"gesture_A\"]'")
+                   help="an option of the export format (repeatable; VALUE is text, read in the option's declared "
+                        "type: a list comma-separated or as JSON), e.g. --option separator=- --option tiers=gesture_A")
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     _export_parser(sub, formats)
+    _consensus_parser(sub, formats)
     return parser
 
 
@@ -119,6 +123,75 @@ def _writer_options_help():
         kinds = "every kind" if writer.kinds == ("*",) else ", ".join(writer.kinds)
         lines.append(f"  {name:12} {kinds}; {', '.join(options) if options else 'no options'}")
     return "\n".join(lines)
+
+
+def _consensus_parser(sub, formats):
+    """``agreekit consensus KIND FILE``: one sub-command per kind with a consensus hook."""
+    c = sub.add_parser("consensus", help="the annotators' consensus without gold (CSV rows on stdout) and a "
+                       "ranking of the annotators against it", description="Cluster matched objects across "
+                       "annotators, keep those a quorum drew, fuse them; see docs/consensus.md.")
+    kinds = c.add_subparsers(dest="consensus_kind", required=True)
+    for name, kind in KINDS.items():
+        if kind.consensus is None:
+            continue
+        p = kinds.add_parser(name, help=kind.summary, description=kind.summary)
+        p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or exports")
+        p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format read (repeatable; see 'agreekit convert --help')")
+        defaults = kind.defaults()
+        for option in kind.options:
+            if option.name in kind.consensus.options:
+                flag, keywords = _argument(option, defaults[option.name])
+                p.add_argument(flag, **keywords)
+        p.add_argument("--quorum", type=int, help="supporting annotators an object needs (default: a strict "
+                       "majority of those who saw the item)")
+        p.add_argument("--exclude-annotator", metavar="NAME", help="the consensus of the others (leave-one-out)")
+        p.add_argument("--annotator", default="consensus", help="the annotator name of the consensus rows")
+        p.add_argument("--ranking", action="store_true", help="print the annotators' reliability table (CSV) "
+                       "instead of the rows")
+        p.add_argument("--rounds", type=int, default=1, help="reliability-weighted rounds of the ranking (default 1)")
+        p.add_argument("--json", action="store_true", help="print the consensus (and ranking) as JSON")
+
+
+def _csv(rows):
+    """CSV text (header first) of a list of dicts that share their keys."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
+    return out.getvalue().rstrip("\n")
+
+
+RANKING_COLUMNS = ("annotator", "reliability", "recall", "precision", "f1", "mean_similarity", "n_items",
+                   "n_objects", "n_reference", "matched", "same_as")
+
+
+def _ranking_rows(ranking):
+    rows = [s.to_dict() for s in ranking.scores]
+    return [{key: (" ".join(row[key]) if isinstance(row[key], list) else row[key]) for key in RANKING_COLUMNS}
+            for row in rows]
+
+
+def _consensus(args):
+    kind = args.consensus_kind
+    options = {o.name: getattr(args, o.name) for o in KINDS[kind].options
+               if o.name in KINDS[kind].consensus.options and getattr(args, o.name, None) is not None}
+    rows, _conversion, summary = _rows_from(args.file, kind, args.source_format,
+                                            _format_options(args.format_options))
+    for line in summary:
+        print(f"agreekit: {line}", file=sys.stderr)
+    result = consensus_rows(kind, rows, quorum=args.quorum, exclude_annotator=args.exclude_annotator,
+                            annotator=args.annotator, **options)
+    for warning in result.warnings:
+        print(f"agreekit: warning: {warning}", file=sys.stderr)
+    ranking = annotator_ranking(kind, rows, quorum=args.quorum, rounds=args.rounds, **options) \
+        if args.ranking else None
+    if args.json:
+        data = {"consensus": result.to_dict(), **({"ranking": ranking.to_dict()} if ranking else {})}
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    return _csv(_ranking_rows(ranking)) if ranking else _csv(list(result.rows))
 
 
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
@@ -158,25 +231,39 @@ def _summary_lines(conversion):
 
 
 def _format_options_help():
-    """The options of each export format, for ``convert --help``."""
+    """The options of each export format, for ``convert --help``: from each format's declaration."""
     lines = ["format options (--option NAME=VALUE):"]
     for name, reader in sorted(READERS.items()):
-        options = reader_options(reader)
-        lines.append(f"  {name:12} {', '.join(options) if options else '(none)'}")
+        names = reader_options(reader)
+        lines.append(f"  {name:12} {', '.join(names) if names else '(none)'}")
+        defaults = reader.defaults()
+        for option in reader.options:
+            allowed = f" ({option.range_text()})" if option.type == "choice" else ""
+            default = f"; default {defaults[option.name]}" if defaults[option.name] is not None else ""
+            lines.append(f"      {option.name}: {option.label}{allowed}{default}")
     return "\n".join(lines)
 
 
 def _format_options(pairs):
-    """``{name: value}`` from ``NAME=VALUE`` texts; VALUE is JSON when it parses as JSON, else text."""
+    """``{name: text}`` from ``NAME=VALUE`` texts; :func:`agreekit.formats.convert` reads each text in its
+    option's declared type."""
     options = {}
     for pair in pairs:
         name, found, value = pair.partition("=")
         if not found or not name.strip():
             raise InputError(f"--option {pair!r}: expected NAME=VALUE", column="option", value=pair)
+        options[name.strip()] = value
+    return options
+
+
+def _json_options(pairs):
+    """``{name: value}`` of a writer's ``NAME=VALUE`` options; VALUE is JSON when it parses as JSON, else text."""
+    options = _format_options(pairs)
+    for name, value in options.items():
         try:
-            options[name.strip()] = json.loads(value)
+            options[name] = json.loads(value)
         except ValueError:
-            options[name.strip()] = value
+            pass
     return options
 
 
@@ -203,11 +290,11 @@ def _export_options(args, conversion, writer):
         path = getattr(args, name + "_file")
         if path is not None:
             options[name] = read_text(path)
-    return {**options, **_format_options(args.format_options)}
+    return {**options, **_json_options(args.format_options)}
 
 
 def _export(args):
-    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format, {})
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     writer = WRITERS[args.target_format]
@@ -230,6 +317,8 @@ def _run(args):
         return _convert(args)
     if args.kind == "export":
         return _export(args)
+    if args.kind == "consensus":
+        return _consensus(args)
     skip = ("kind", "file", "json", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
@@ -239,10 +328,20 @@ def _run(args):
     imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
+    _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
-    return (KINDS[args.kind].text or format_summary)(report)
+    return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
+
+
+def _reference_file(options):
+    """``--reference FILE``: a value naming an existing file is read as the reference rows (gold)."""
+    name = options.get("reference")
+    if name is not None and name != "consensus" and os.path.isfile(name):
+        if "reference_rows" in options:
+            raise InputError("give --reference FILE or --reference-rows FILE, not both", column="reference")
+        options["reference_rows"] = read_text(options.pop("reference"))
 
 
 def main(argv=None):

@@ -26,9 +26,10 @@ import unicodedata
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
-from .label_answers import LABELS, Answer, answer_rows, label_text
+from .label_answers import LABELS, QUESTION, Answer, answer_rows, label_text
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
@@ -244,5 +245,12 @@ def read(sources, kind=None, unlabelled="saw", question=None):
                       skipped=skipped + kept.skipped)
 
 
+OPTIONS = (
+    Option("unlabelled", "choice", "An example without spans",
+           "how an example without spans is read when every member's file lists the same examples",
+           choices=(Choice("saw", "seen, nothing marked"), Choice("unseen", "never seen"))),
+    QUESTION,
+)
+
 register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", LABELS), detect=detect, read=read,
-                       position=45))
+                       position=45, options=OPTIONS))

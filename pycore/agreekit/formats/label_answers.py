@@ -18,10 +18,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..arrays import name_list
+from ..options import Option
 from ..rows import InputError
 from .base import Skipped
 
 LABELS = "labels"
+QUESTION = Option("question", "text", "Question read as labels",
+                  "with kind labels: the question (control, schema, category field) whose answers are read; "
+                  "needed when the files answer several")
 
 
 @dataclass(frozen=True)

@@ -52,10 +52,11 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
+from ..options import Choice, Option
 from ..rows import InputError
 from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
-from .label_answers import LABELS, held_answers
+from .label_answers import LABELS, QUESTION, held_answers
 from .labelstudio_annotators import keep_latest, name_annotators
 from .labelstudio_answers import label_conversion, task_answers
 from .labelstudio_regions import NOT_READ, read_regions
@@ -380,4 +381,14 @@ def _image_sizes(entries):
     return sizes or None
 
 
-register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))
+OPTIONS = (
+    Option("predictions", "choice", "Predictions (model output)",
+           "whether the tasks' predictions are read, each as an annotator named after its model_version: when no "
+           "file holds an annotation, always (beside the annotators), or never",
+           choices=(Choice("auto", "when there are no annotations"), Choice("read", "always"),
+                    Choice("ignore", "never"))),
+    QUESTION,
+)
+
+register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10,
+                       options=OPTIONS))

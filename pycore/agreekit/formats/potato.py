@@ -34,11 +34,12 @@ import re
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Option
 from ..rows import InputError
 from .base import Conversion, Reader, load_json, register_format
-from .label_answers import LABELS, answer_rows, choose_question, held_answers
+from .label_answers import LABELS, QUESTION, answer_rows, choose_question, held_answers
 from .potato_answers import answers, geometry_held
-from .potato_images import IMAGE_KINDS, image_rows, sized_masks
+from .potato_images import IMAGE_KINDS, image_rows, sized_masks, sizes_table
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
 NAME = "potato"
@@ -321,8 +322,9 @@ def read(sources, kind=None, image_sizes=None, question=None):
     kind : str, optional
         ``boxes``, ``polygons``, ``masks``, ``spans`` or ``labels``; by default the one kind the files hold
         (labels when they hold answers and no span or image object).
-    image_sizes : dict, optional
-        item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels.
+    image_sizes : dict or table, optional
+        item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels; or
+        rows ``item, width, height`` (CSV/TSV text or a list of dicts).
     question : str, optional
         For labels: the schema whose answers to read; needed when the files answer several.
 
@@ -355,7 +357,7 @@ def read(sources, kind=None, image_sizes=None, question=None):
             warnings.append(f"{split} discontinuous span(s) were split into one span per part (agreekit has no "
                             "multi-fragment spans)")
         return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
-    rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, image_sizes, skipped)
+    rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, sizes_table(image_sizes), skipped)
     if left_out:
         warnings.append(f"{len(left_out)} (annotator, item) pair(s) hold only objects that are skipped and are left "
                         f"out, not counted as saw nothing: {name_list(left_out)}")
@@ -374,5 +376,11 @@ def read(sources, kind=None, image_sizes=None, question=None):
     return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
 
 
+OPTIONS = (
+    Option("image_sizes", "table", "Image sizes", "rows item, width, height in pixels, to turn Potato's "
+           "fractions of the image into pixels"),
+    QUESTION,
+)
+
 register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans", LABELS), detect=detect,
-                       read=read, position=50, companion=companion))
+                       read=read, position=50, companion=companion, options=OPTIONS))

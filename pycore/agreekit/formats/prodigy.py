@@ -38,7 +38,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
-from .label_answers import LABELS, Answer, answer_rows, choose_question, label_text
+from .label_answers import LABELS, QUESTION, Answer, answer_rows, choose_question, label_text
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
@@ -363,4 +363,4 @@ def read(sources, kind=None, question=None):
 
 
 register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons", LABELS), detect=detect,
-                       read=read, position=40))
+                       read=read, position=40, options=(QUESTION,)))
