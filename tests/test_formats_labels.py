@@ -272,3 +272,16 @@ def test_a_format_option_on_a_plain_table_is_refused(tmp_path, capsys):
     table.write_text("item,annotator,label\na,1,x\na,2,x\n")
     assert main(["labels", str(table), "--option", "question=q"]) == 2
     assert "is an option of an export format" in capsys.readouterr().err
+
+
+def test_every_format_reading_labels_declares_the_option_question(capsys):
+    from agreekit.cli import main
+    from agreekit.formats import READERS
+    from agreekit.formats.format_options import reader_options
+
+    readers = {name for name, reader in READERS.items() if "labels" in reader.kinds}
+    assert readers == {name for name, reader in READERS.items() if "question" in reader_options(reader)}
+    assert readers == {"labelstudio", "potato", "prodigy", "doccano", "cvat"}
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    assert "question: Question read as labels" in capsys.readouterr().out

@@ -209,6 +209,8 @@ def test_on_the_labels_tab_the_question_is_chosen_with_a_button(page, tmp_path):
     conversion = agreekit.convert(path, kind="labels", question="quality")
     assert_imported_like_cpython(page, conversion)
     assert "the files also hold 2 region(s) of kind boxes: convert with --kind boxes" in page.inner_text("#import-labels")
+    # the question travels as the format's option: the summary names it, as the share link's import record does
+    assert "Read with the options question = quality." in page.inner_text("#import-labels")
 
 
 def test_a_file_in_no_format_says_what_was_tried(page):
