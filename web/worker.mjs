@@ -5,6 +5,8 @@
 //           {id, type: "convert", files: [{name, buffer}], kind, exact, format, options}   dropped files to rows (bridge.py run_convert)
 //           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
 //                                                               result: bridge.py's JSON text, parsed by the page
+//           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
+//           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -70,7 +72,8 @@ async function start() {
   const namespace = py.globals.get("dict")();
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
-  Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail") });
+  Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
+    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -227,8 +230,17 @@ function detachLongLists(report, prefix = [], found = []) {
   return found;
 }
 
-const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail };
-const WHAT = { compute: "the input", convert: "the files", item_detail: "the input" };
+/** Two rounds or groups compared, and a plan of items (web/compare.mjs): small results, parsed here. */
+function compareRounds({ kind, rowsA, rowsB, options }) {
+  return scipySparse.answer(() => python.runCompare(kind, rowsA, rowsB, JSON.stringify(options || {})));
+}
+
+function planItems({ kind, rows, options }) {
+  return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
+}
+
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need

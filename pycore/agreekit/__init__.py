@@ -32,8 +32,9 @@ from .errors import InputError
 from .kinds import load_kinds
 from .registry import KINDS, get
 from .results import Report
-from .share import read_share_fragment, share_link
+from .share import compare_link, read_compare_fragment, read_share_fragment, share_link
 from .formats import convert
+from .comparison import compare, plan, split_groups
 from .object_consensus import ConsensusResult, consensus_rows, leave_one_out_rows
 from .annotator_ranking import Ranking, annotator_ranking
 from .formats.writers import export
@@ -47,8 +48,9 @@ __version__ = "0.1.0"
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
 __all__ = ["KINDS", "ConsensusResult", "InputError", "ItemConflict", "Ranking", "Report", "adjudication_csv",
-           "annotator_ranking", "consensus", "consensus_rows", "convert", "export", "iou3d", "krippendorff_alpha",
-           "leave_one_out_rows", "polygon_giou", "polygon_iou",
+           "annotator_ranking", "compare", "compare_link", "consensus", "consensus_rows", "convert", "export",
+           "iou3d", "krippendorff_alpha", "leave_one_out_rows", "plan", "polygon_giou", "polygon_iou",
+           "read_compare_fragment", "split_groups",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 from . import KINDS, annotator_ranking, consensus_rows
+from .comparison import compare, plan, split_groups
+from .comparison.text import format_comparison, format_plan
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
@@ -82,6 +84,8 @@ def build_parser():
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _add_compare(sub)
+    _add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
                        epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
@@ -96,6 +100,86 @@ def build_parser():
     _export_parser(sub, formats)
     _consensus_parser(sub, formats)
     return parser
+
+
+def _add_kind_options(p, kind):
+    defaults = kind.defaults()
+    for option in kind.options:
+        flag, keywords = _argument(option, defaults[option.name])
+        p.add_argument(flag, **keywords)
+
+
+def _add_compare(sub):
+    """``agreekit compare KIND A B`` (or ``KIND FILE --group-by COLUMN``), one sub-command per kind."""
+    c = sub.add_parser("compare", help="compare two rounds or groups: every coefficient's B − A with a paired "
+                       "bootstrap interval", description="Compare two rounds (A.csv B.csv) or two groups of "
+                       "one file (--group-by COLUMN). Items are matched by id; shared items are resampled jointly.")
+    kinds = c.add_subparsers(dest="compare_kind", required=True)
+    for name, kind in KINDS.items():
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", nargs="+", help="A.csv B.csv, or one file with --group-by")
+        p.add_argument("--group-by", dest="group_by", metavar="COLUMN", help="split one file into two groups "
+                       "by this column (e.g. experts vs crowd on the same items)")
+        p.add_argument("--groups", metavar="A,B", help="the two values of --group-by to compare (A first)")
+        p.add_argument("--unpaired", action="store_true", help="resample B independently of A")
+        p.add_argument("--top-items", dest="top_items", type=int, default=10, help="items that changed most to list")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _add_plan(sub):
+    """``agreekit plan KIND FILE --half-width 0.05``, one sub-command per kind with a bootstrap."""
+    c = sub.add_parser("plan", help="how many items for an interval of a given half-width, from a pilot")
+    kinds = c.add_subparsers(dest="plan_kind", required=True)
+    for name, kind in KINDS.items():
+        if "bootstrap" not in {o.name for o in kind.options}:
+            continue
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", help="the pilot: CSV/TSV with a header (long rows)")
+        p.add_argument("--half-width", dest="half_width", type=float, default=0.05,
+                       help="requested half-width of the 95%% interval (default 0.05)")
+        p.add_argument("--sizes", type=lambda t: [int(x) for x in t.split(",")], metavar="N,N,…",
+                       help="check-point sizes n' (default 0.5, 1, 2, 4 × the pilot's items)")
+        p.add_argument("--replicates", type=int, default=2, help="resampled corpora per check point")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+
+def _plan(args):
+    skip = ("kind", "plan_kind", "file", "json", "debug")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    result = plan(args.plan_kind, read_text(args.file), **options)
+    return json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else format_plan(result)
+
+
+def _compare(args):
+    skip = ("kind", "compare_kind", "file", "json", "debug", "group_by", "groups", "unpaired", "top_items")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    if args.group_by:
+        if len(args.file) != 1:
+            raise InputError("--group-by takes one file")
+        groups = args.groups.split(",") if args.groups else None
+        rows_a, rows_b, names = split_groups(read_text(args.file[0]), args.group_by, groups)
+    else:
+        if len(args.file) != 2:
+            raise InputError(f"compare takes two files (A B), or one with --group-by; got {len(args.file)}")
+        rows_a, rows_b, names = read_text(args.file[0]), read_text(args.file[1]), tuple(args.file)
+    try:
+        result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
+                         **options)
+    except InputError as error:  # name the file (or group) the error is in, not "A" or "B"
+        if error.field not in ("A", "B"):
+            raise
+        where = names[0] if error.field == "A" else names[1]
+        located = InputError(error.message[3:], line=error.line, column=error.column)
+        raise InputError(f"{where}, {located}", value=error.value) from None
+    if args.json:
+        return result.to_json(indent=2)
+    return format_comparison(result, names)
 
 
 def _export_parser(sub, formats):
@@ -315,6 +399,10 @@ def _export(args):
 def _run(args):
     if args.kind == "convert":
         return _convert(args)
+    if args.kind == "compare":
+        return _compare(args)
+    if args.kind == "plan":
+        return _plan(args)
     if args.kind == "export":
         return _export(args)
     if args.kind == "consensus":

@@ -34,7 +34,7 @@ ORDER = opts.Option("order", "labels", "Ordinal order (lowest first)",
 assert tuple(c.value for c in LEVEL.choices) == LEVELS
 
 
-def _draws(n_items, bootstrap, seed):
+def _draws(n_items, bootstrap, seed, items=None):
     """Row 0 weights every item once; then the resamples (none with fewer than two items).
 
     The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written straight into one array.
@@ -43,7 +43,7 @@ def _draws(n_items, bootstrap, seed):
         return np.ones((1, n_items))
     draws = np.empty((bootstrap + 1, n_items))
     draws[0] = 1.0
-    boot.fill_resample_counts(draws[1:], seed)
+    boot.fill_resample_counts(draws[1:], seed, items=items)
     return draws
 
 
@@ -102,7 +102,7 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         reading = replace(reading, judgements=tuple(j for j in reading.judgements if j.annotator != chosen.annotator))
     ratings = build_ratings(reading.judgements, level, order if level == "ordinal" else None)
     counts = co.category_counts(ratings)
-    draws = _draws(len(ratings.items), bootstrap, seed)
+    draws = _draws(len(ratings.items), bootstrap, seed, ratings.items)
     fits = pr.fit_pairs(ratings, level, draws)
     coefficients = _coefficients(ratings, level, counts, draws, fits)
     table = prevalence(ratings, counts)

@@ -123,7 +123,7 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=match == "potato")
     n_items = len(objects.item_ids)
-    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks) if n_items >= 2 else None
+    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks, objects.item_ids) if n_items >= 2 else None
     if progress is not None:
         progress(0, 1, "boundary sweep")
     paired = boundary_blocks(corpus, objects.item_ids)

@@ -207,11 +207,12 @@ class _Estimates(NamedTuple):
     char_alpha: dict
 
 
-def _corpus_estimates(results, ranks, bootstrap, seed, progress):
-    """Exact F1, partial F1 and character-level α, with bootstrap intervals over items (drawn in order ``ranks``)."""
+def _corpus_estimates(results, ranks, bootstrap, seed, progress, ids=None):
+    """Exact F1, partial F1 and character-level α, with bootstrap intervals over items (drawn in order ``ranks``;
+    ``ids`` the items' names)."""
     if progress is not None and bootstrap:
         progress(0, bootstrap, "bootstrap")
-    counts = resample_counts(len(results), bootstrap, seed, ranks) if len(results) >= 2 else np.zeros((0, 0))
+    counts = resample_counts(len(results), bootstrap, seed, ranks, ids) if len(results) >= 2 else np.zeros((0, 0))
     exact = _corpus_estimate([result.exact_f1 for result in results], counts, "exact F1")
     partial = _corpus_estimate([result.partial_f1 for result in results], counts, "partial F1")
     alpha = _corpus_estimate([result.char_alpha for result in results], counts, "character-level α")
@@ -359,7 +360,8 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         if progress is not None:
             progress(done, len(scored), "items")
     item_rows = _item_rows(results, items, scored)
-    estimates = _corpus_estimates(results, content_order(scored), bootstrap, seed, progress)
+    estimates = _corpus_estimates(results, content_order(scored), bootstrap, seed, progress,
+                                   [s.item.name for s in scored])
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": PARTIAL_RULE, "ci_level": CI_LEVEL},

@@ -283,7 +283,7 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         progress(0, 3, "agreement")
     sums = _unit_sums(data)
     n_traces = len(data.traces)
-    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data))
+    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data), list(data.traces))
                  if bootstrap > 0 and n_traces >= 2 else None)
     alpha = _alpha_section(sums, level, resamples)
     percent_agreement = _percent_section(sums, resamples)
