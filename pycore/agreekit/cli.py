@@ -77,8 +77,7 @@ def build_parser():
                        "export files of an annotation tool (detected; see 'agreekit convert')")
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
         p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
-                       help="an option of the export format (repeatable; see 'agreekit convert --help'; e.g. "
-                            "--option question=sentiment, the question whose answers a labels report reads)")
+                       help="an option of the export format (repeatable; see 'agreekit convert --help')")
         defaults = kind.defaults()
         for option in kind.options:
             flag, keywords = _argument(option, defaults[option.name])
@@ -282,9 +281,8 @@ PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
 def _rows_from(files, kind, source_format, format_options=None):
-    """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export
-    (``format_options``: the export format's own options)."""
-    format_options = format_options or {}
+    """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
+    format_options = format_options or {}  # the export format's own options
 
     def plain_table():
         if format_options:
