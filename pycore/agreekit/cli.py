@@ -280,18 +280,24 @@ def _consensus(args):
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
-def _rows_from(files, kind, source_format, format_options):
+def _rows_from(files, kind, source_format, format_options=None):
     """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
-    plain = source_format is None and not format_options
-    if plain and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+    format_options = format_options or {}  # the export format's own options
+
+    def plain_table():
+        if format_options:
+            raise InputError(f"--option {next(iter(format_options))}=… is an option of an export format; "
+                             f"{files[0]} is read as a table of rows", column="option")
         return read_text(files[0]), None, []
+    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+        return plain_table()
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
-            if plain and len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
-                return read_text(files[0]), None, []
+            if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
+                return plain_table()
             raise
     conversion = convert(files, format=source_format, kind=kind, **format_options)
     return conversion.rows, conversion, _summary_lines(conversion)
@@ -303,7 +309,7 @@ def _summary_lines(conversion):
              f"{s['n_annotations']} annotations, {s['n_saw_nothing']} saw-nothing rows from "
              f"{len(s['sources'])} file(s)"]
     lines += [f"skipped {n}: {reason}" for reason, n in s["skipped"].items()]
-    return lines + [f"warning: {w}" for w in s["warnings"]]
+    return lines + [f"warning: {w}" for w in s["warnings"]] + [f"note: {a}" for a in s["also_holds"]]
 
 
 def _format_options_help():

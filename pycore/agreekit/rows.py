@@ -60,7 +60,7 @@ def _split(text):
     # After a comma or semicolon a space is layout ("a, b"); after a tab it may be content.
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=delimiter != "\t")
     n_lines = text.count("\n") + (not text.endswith("\n"))
-    return n_lines, ((reader.line_num, record) for record in reader if any(field.strip() for field in record))
+    return n_lines, ((reader.line_num, record) for record in reader if any(map(str.strip, record)))
 
 
 def _normalize(name):

@@ -20,7 +20,7 @@ import pytest
 from conftest import LOAD_MS, ROOT, Site, build, guard, wait_ready
 
 CELLS = ROOT / "web" / "workshop" / "cells"
-LESSONS = ["raw-iou", "threshold", "ks", "spans", "segments", "traces", "bootstrap"]
+LESSONS = ["raw-iou", "threshold", "ks", "spans", "segments", "traces", "bootstrap", "kappa"]
 WORKSHOP_LOAD_MS = 300_000  # Pyodide + numpy + scipy + matplotlib (its font cache): ~20 s idle, far more when busy
 CELL_MS = 180_000
 NUMBER_LINE = re.compile(r"^(\S+) = (None|-?(?:\d[\d.]*(?:e[+-]?\d+)?|inf|nan))$")

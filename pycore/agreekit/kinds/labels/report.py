@@ -37,17 +37,13 @@ assert tuple(c.value for c in LEVEL.choices) == LEVELS
 def _draws(n_items, bootstrap, seed, items=None):
     """Row 0 weights every item once; then the resamples (none with fewer than two items).
 
-    The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written chunk by chunk
-    into one array (no second copy).
+    The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written straight into one array.
     """
     if bootstrap <= 0 or n_items < 2:
         return np.ones((1, n_items))
     draws = np.empty((bootstrap + 1, n_items))
     draws[0] = 1.0
-    row = 1
-    for chunk in boot.resample_count_chunks(n_items, bootstrap, seed, items=items):
-        draws[row:row + len(chunk)] = chunk
-        row += len(chunk)
+    boot.fill_resample_counts(draws[1:], seed, items=items)
     return draws
 
 

@@ -99,10 +99,21 @@ def read_judgements(source, split_sets=False, progress=None):
     layout = detect_layout(source) if isinstance(source, str) else "long"
     if layout == "long":
         rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS, progress=progress)
-        judgements = tuple(Judgement(row.line, to_text(row, "item"), to_text(row, "annotator"),
-                                     _label(row.values.get("label"), row.line, "label")) for row in rows)
+        judgements = tuple(map(_long_judgement, rows))
         return Reading(judgements, "long", "long rows: one judgement (item, annotator, label) per row", ())
     return _read_matrix(source, layout == "matrix", split_sets, progress)
+
+
+def _long_judgement(row):
+    """The :class:`Judgement` of one long row (text fields taken as they are when all three are non-blank)."""
+    values = row.values
+    item, annotator, label = values.get("item"), values.get("annotator"), values.get("label")
+    if type(item) is str and type(annotator) is str and type(label) is str:  # noqa: E721 (str only, no subclass)
+        item, annotator, label = item.strip(), annotator.strip(), label.strip()
+        if item and annotator and label:  # the common case, without a call per field
+            return Judgement(row.line, item, annotator, label)
+    return Judgement(row.line, to_text(row, "item"), to_text(row, "annotator"),
+                     _label(values.get("label"), row.line, "label"))
 
 
 def _label(value, line, column):
