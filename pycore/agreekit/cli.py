@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import KINDS, annotator_ranking, consensus_rows
+from . import KINDS, adjudication_csv, annotator_ranking, consensus_rows, reference_conflicts
 from .comparison import compare, plan, split_groups
 from .comparison.text import format_comparison, format_plan
 from .formats import READERS, convert, load_sources
@@ -78,11 +78,9 @@ def build_parser():
         p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
         p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
                        help="an option of the export format (repeatable; see 'agreekit convert --help')")
-        defaults = kind.defaults()
-        for option in kind.options:
-            flag, keywords = _argument(option, defaults[option.name])
-            p.add_argument(flag, **keywords)
+        _add_kind_options(p, kind)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+        p.add_argument("--adjudication", metavar="OUT.csv", help="with --reference: write the adjudication list")
     _add_compare(sub)
     _add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
@@ -405,7 +403,7 @@ def _run(args):
         return _export(args)
     if args.kind == "consensus":
         return _consensus(args)
-    skip = ("kind", "file", "json", "debug", "source_format", "format_options")
+    skip = ("kind", "file", "json", "debug", "source_format", "format_options", "adjudication")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
@@ -416,6 +414,8 @@ def _run(args):
         print(f"agreekit: {line}", file=sys.stderr)
     _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
+    if args.adjudication:  # the conflicts against the reference, the items that need a human most first
+        Path(args.adjudication).write_text(adjudication_csv(reference_conflicts(report)), encoding="utf-8")
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
     return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])

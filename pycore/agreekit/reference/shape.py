@@ -101,6 +101,10 @@ def reference(*extra, localization=True):
             key("recall", "number", "Matched / reference objects.", null=True),
             key("f1", "number", "2 × matched / (drawn + reference objects).", null=True),
             key("conflicts", CONFLICTS, "The item's conflicts, over its annotators."),
-            key("n_conflicts", "integer", "Their sum."))),
+            key("n_conflicts", "integer", "Their sum."),
+            key("annotator_conflicts", list_of(section(
+                key("annotator", "text", "Annotator name."), *CONFLICTS.keys)),
+                "The annotators with a conflict on the item, by name, and their conflicts (the adjudication "
+                "list's source)."))),
             "One row per scored item, most conflicts first (then lowest recall, then name)."),
     )
