@@ -13,6 +13,9 @@ import { h } from "./dom.mjs";
 import { attachItemViews } from "./item_view.mjs";
 import { kindView } from "./kinds.mjs";
 
+/** Release what a report in `container` drew (its charts) when something else replaces it. */
+export const releaseCharts = destroyCharts;
+
 const shown = new WeakMap();  // container -> the report it shows (a newer one stops an older one's cards)
 
 /**
@@ -35,6 +38,7 @@ export async function renderReport(container, report, { kind, ms, detail }) {
     : null;
   destroyCharts(container);
   container.replaceChildren(...[header, warningList].filter(Boolean));
+  container.dataset.stale = "false";  // a new report: the stale banner went with the old one
   // Item views (item_view.mjs), shapes on demand: which table rows open one, told to the cards.
   const { gallery, opener, openItem } = attachItemViews(container, report, { kind, view, detail });
   if (gallery) container.append(gallery);
