@@ -10,6 +10,8 @@ import { allValues } from "./cards.mjs";
 import { destroyCharts } from "./charts.mjs";
 import { downloadText } from "./download.mjs";
 import { h } from "./dom.mjs";
+import { summaryCard } from "./headline.mjs";
+import { summarySlot } from "./stale.mjs";
 import { attachItemViews } from "./item_view.mjs";
 import { kindView } from "./kinds.mjs";
 
@@ -39,6 +41,15 @@ export async function renderReport(container, report, { kind, ms, detail }) {
   destroyCharts(container);
   container.replaceChildren(...[header, warningList].filter(Boolean));
   container.dataset.stale = "false";  // a new report: the stale banner went with the old one
+  // The headline first: its card goes in the tab's summary slot, above the input (index.html).
+  const summary = summarySlot(container);
+  const card = summaryCard(report, view.headline?.(report) ?? null);
+  if (summary) {
+    summary.replaceChildren(...(card ? [card] : []));
+    summary.dataset.stale = "false";
+  } else if (card) {
+    header.after(card);
+  }
   // Item views (item_view.mjs), shapes on demand: which table rows open one, told to the cards.
   const { gallery, opener, openItem } = attachItemViews(container, report, { kind, view, detail });
   if (gallery) container.append(gallery);

@@ -14,6 +14,23 @@ const STALE_TEXT = {
   cancelled: "This report is for the previous input — the run was cancelled; press Compute.",
 };
 
+/** The element above the input that holds the report's summary card (the container's data-summary), if any. */
+export function summarySlot(container) {
+  return container.dataset.summary ? document.getElementById(container.dataset.summary) : null;
+}
+
+/** Put `why`'s banner at the top of `box` and mark it stale. */
+function banner(box, why) {
+  let line = box.querySelector(":scope > .stale-banner");
+  if (!line) {
+    line = h("p", { class: "stale-banner", role: "status" });
+    box.prepend(line);
+  }
+  line.textContent = STALE_TEXT[why] ?? STALE_TEXT.press;
+  line.dataset.why = why;
+  box.dataset.stale = "true";
+}
+
 /** True when `container` shows a report (render.mjs writes its head first). */
 export function hasReport(container) {
   return Boolean(container.querySelector(":scope > .results-head"));
@@ -22,20 +39,17 @@ export function hasReport(container) {
 /** Dim the report in `container` under a banner saying why (`why`: "computing", "press" or "cancelled"). */
 export function markStale(container, why) {
   if (!hasReport(container)) return;
-  let banner = container.querySelector(":scope > .stale-banner");
-  if (!banner) {
-    banner = h("p", { class: "stale-banner", role: "status" });
-    container.prepend(banner);
-  }
-  banner.textContent = STALE_TEXT[why] ?? STALE_TEXT.press;
-  banner.dataset.why = why;
-  container.dataset.stale = "true";
+  banner(container, why);
+  const summary = summarySlot(container);
+  if (summary?.childElementCount) banner(summary, why);  // the headline above the input, too
 }
 
 /** The report in `container` is current again (its input is back to what it was computed from). */
 export function clearStale(container) {
-  container.querySelector(":scope > .stale-banner")?.remove();
-  container.dataset.stale = "false";
+  for (const box of [container, summarySlot(container)].filter(Boolean)) {
+    box.querySelector(":scope > .stale-banner")?.remove();
+    box.dataset.stale = "false";
+  }
 }
 
 /**
@@ -46,6 +60,11 @@ export function replaceWithError(container, message, destroy = null) {
   destroy?.(container);
   container.replaceChildren(h("p", { class: "results-error", role: "status" }, "No report: ", message));
   container.dataset.stale = "false";
+  const summary = summarySlot(container);
+  if (summary) {
+    summary.replaceChildren(h("p", { class: "results-error", role: "status" }, "No report: ", message));
+    summary.dataset.stale = "false";
+  }
 }
 
 /** A note in an empty `container` (e.g. restored rows waiting for Python); never over a report. */

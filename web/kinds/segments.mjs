@@ -14,6 +14,12 @@ const WITHIN_CLIP_CHANCE = { key: "chance_ecdf", title: "Within-clip vs chance d
   text: ["Matched segments' distances to the left of those matched after each clip's segments are placed at random ",
     "inside the clip mean agreement on timing beyond chance; to the right, worse than random timing. "] };
 
+/** The summary card's headline (headline.mjs): σ against each clip's segments placed at random. */
+export const headline = () => ({ key: "localization.sigma", symbol: "σ", scale: "chance",
+  label: "σ (sigma): timing agreement beyond chance, 1 − mean within-clip distance / mean distance after random placement",
+  name: "Timing agreement", chance: "the same clips' segments placed at random",
+  counts: [["n_items", "clips"], ["n_annotators", "annotators"], ["n_segments", "segments"]] });
+
 export function cards(report, page) {
   const loc = "localization";
   return [

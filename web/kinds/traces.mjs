@@ -6,6 +6,11 @@ import { drawChart } from "../charts.mjs";
 import { h, get, metric, estimate, coefficient, settingsLine, section } from "../dom.mjs";
 import { s, text, round, exact, clip, OKABE_ITO } from "../svg.mjs";
 
+/** The summary card's headline (headline.mjs): Krippendorff's α over every (trace, step) unit. */
+export const headline = (report) => ({ key: "alpha", symbol: "α", scale: "alpha",
+  label: `Krippendorff's α (${get(report, "settings.level") ?? "nominal"}) over every step of every trace`,
+  name: "Agreement on step labels", counts: [["n_traces", "traces"], ["n_units", "units"], ["n_annotators", "annotators"]] });
+
 export function cards(report, page) {
   const level = get(report, "settings.level") ?? "nominal";
   return [
