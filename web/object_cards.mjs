@@ -18,7 +18,7 @@ export const OBJECT_ITEMS = { list: "items", id: (entry) => entry.item, value: "
 
 /**
  * The summary card's headline (headline.mjs) of a report on matched objects: σ against between-item
- * chance. `objects`: the plural noun ("boxes"); `items`: what an item is ("images").
+ * chance. `objects`: the plural noun of the kind's objects; `items`: what one item is, in the plural.
  */
 export function objectHeadline({ objects, items, countKey }) {
   return () => ({ key: "localization.sigma", symbol: "σ", scale: "chance",
