@@ -222,11 +222,11 @@ async function compute(kind) {
   try {
     // A superseded run (the first-open example, say) still runs in the worker; its news is not this run's.
     const onProgress = (done, total, stage) => { if (!superseded()) showProgress(kind, done, total, stage); };
-    const { report, ms } = await engine.compute(kind, rows, options, onProgress);
+    const { report, ms, methods } = await engine.compute(kind, rows, options, onProgress);
     if (superseded()) return;
     performance.mark("agreekit:computed", { detail: { kind, ms } });  // the report is here; rendering follows
     const { renderReport } = await renderer();
-    await renderReport(results, report, { kind, ms, detail: (item) => engine.itemDetail(kind, item) });
+    await renderReport(results, report, { kind, ms, methods, detail: (item) => engine.itemDetail(kind, item) });
     if (superseded()) return;
     shownVersion[kind] = version;
     clearStale(results);

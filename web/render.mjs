@@ -6,7 +6,7 @@
 // data-value="<full-precision number or null>". Text from the input (labels, item ids,
 // annotator names) is only ever set as text nodes.
 
-import { allValues } from "./cards.mjs";
+import { allValues, methodsCard } from "./cards.mjs";
 import { destroyCharts } from "./charts.mjs";
 import { downloadText } from "./download.mjs";
 import { h } from "./dom.mjs";
@@ -22,9 +22,10 @@ const shown = new WeakMap();  // container -> the report it shows (a newer one s
 
 /**
  * Show `report` of `kind` in `container`, replacing the report shown there (its charts destroyed).
- * `detail(item)`: the Promise of an item's detail from the worker (item views); `ms`: its time.
+ * `detail(item)`: the Promise of an item's detail from the worker (item views); `ms`: its time;
+ * `methods`: its methods paragraph and references (bridge.py run_methods), shown in "Cite / methods".
  */
-export async function renderReport(container, report, { kind, ms, detail }) {
+export async function renderReport(container, report, { kind, ms, detail, methods = null }) {
   shown.set(container, report);
   const view = await kindView(kind);
   if (shown.get(container) !== report) return;
@@ -55,7 +56,7 @@ export async function renderReport(container, report, { kind, ms, detail }) {
   if (gallery) container.append(gallery);
   const page = { kind, opener, openItem };
   // One card per task: a crowd corpus report would otherwise block the page for ~300 ms.
-  for (const part of [...view.cards(report, page), () => allValues(report)]) {
+  for (const part of [...view.cards(report, page), () => methodsCard(methods), () => allValues(report)]) {
     if (shown.get(container) !== report) return;  // replaced meanwhile
     const node = part();
     if (node) container.append(node);

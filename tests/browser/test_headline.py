@@ -6,7 +6,7 @@ import pytest
 
 import agreekit
 
-from conftest import lookup, wait_result
+from conftest import lookup, paste, wait_result
 
 # What each kind's module declares as its headline (web/kinds/<kind>.mjs `headline`).
 HEADLINES = {"boxes": "localization.sigma", "spans": "char_alpha", "segments": "localization.sigma",
@@ -67,3 +67,24 @@ def test_the_sentence_follows_the_numbers(warm_page):
     assert "tentative" in sentences[4]
     assert "even for tentative" in sentences[5]
     assert sentences[6] == "σ is undefined: no matched pairs."
+
+
+def test_cite_methods_card_shows_the_python_paragraph_and_copies_it(warm_page, site):
+    from agreekit.methods import methods
+    page = warm_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url.rstrip("/"))
+    rows = "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\ni2,a,5,5,4,4,car\ni2,b,5,5,4,5,car\n"
+    paste(page, "boxes", rows, threshold=0.3, bootstrap=40, seed=5)
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    wait_result(page, "boxes")
+    options = page.evaluate("() => JSON.parse(document.querySelector('#results-boxes').dataset.options)")
+    expected = methods("boxes", agreekit.report("boxes", rows, **options))
+    card = page.locator('#results-boxes [data-card="methods"]')
+    assert card.locator("h3").inner_text() == "Cite / methods"
+    assert card.locator(".methods-paragraph").inner_text() == expected.paragraph
+    assert "IoU ≥ 0.3" in expected.paragraph and "40 resamples drawn with seed 5" in expected.paragraph
+    assert card.locator(".methods-bibtex").text_content() == expected.bibtex()
+    card.get_by_role("button", name="Copy paragraph").click()
+    assert page.evaluate("navigator.clipboard.readText()") == expected.paragraph
+    card.get_by_role("button", name="Copy BibTeX").click()
+    assert page.evaluate("navigator.clipboard.readText()").startswith("@software{agreekit")

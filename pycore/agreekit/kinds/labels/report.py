@@ -14,6 +14,7 @@ from . import pairs as pr
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
+from .methods import METHODS
 from .tables import disputed_items, paradox, prevalence
 from .text import format_report
 
@@ -68,7 +69,8 @@ def _coefficients(ratings, level, counts, draws, fits):
           options=(LEVEL, ORDER,
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
                    opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE,
+          methods=METHODS)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.

@@ -31,6 +31,7 @@ from ...results import Report, estimate
 from ...rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text
 from .text import format_masks
 from .shape import SHAPE
+from .methods import METHODS
 
 __all__ = ["ItemMasks", "MaskRows", "parse_masks", "masks"]
 
@@ -253,7 +254,8 @@ def _overall_means(item_entries, pair_iou):
                    opts.Option("start", "choice", "STAPLE start", choices=(
                        opts.Choice("votes", "votes (as SimpleITK)"), opts.Choice("rates", "rates"),
                        opts.Choice("potato", "potato (Potato 2.8's whole variant)")))),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5, text=format_masks, shape=SHAPE)
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5, text=format_masks, shape=SHAPE,
+          methods=METHODS)
 def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress=None):
     """Agreement report for pixel masks: STAPLE consensus, majority vote, mask IoU.
 

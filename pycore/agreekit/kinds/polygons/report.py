@@ -35,6 +35,7 @@ from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
 from .text import polygons_text
 from .shape import SHAPE
+from .methods import METHODS
 
 # An exact polygon GIoU costs far more than a box's (about 3 × 10⁵ pairs/s for
 # quadrilaterals, 8 × 10⁴ for 20-gons, per CPU core): the exact baseline is kept
@@ -61,7 +62,8 @@ def _duplicates(objects, polygons):
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE,
+          methods=METHODS)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
              progress=None):

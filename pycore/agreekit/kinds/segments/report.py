@@ -42,6 +42,7 @@ from .rows import COLUMNS, SYNONYMS, read_segments
 from .sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
 from .text import format_segments
 from .shape import SHAPE
+from .methods import METHODS
 
 @register("segments", title="Segments", summary="time segments: item, annotator, start, end, label (seconds)",
           options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
@@ -57,7 +58,8 @@ from .shape import SHAPE
                                minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE,
+          methods=METHODS)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
              progress=None):

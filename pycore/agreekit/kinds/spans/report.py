@@ -38,6 +38,7 @@ from .examples import MAX_EXAMPLES, pair_examples
 from .pairs import PairTable
 from .rows import COLUMNS, SYNONYMS, Item, build_items, content_order, read_lengths, read_spans
 from .shape import SHAPE
+from .methods import METHODS
 
 REMEDIES = {
     "exact": "agreement: nothing to fix",
@@ -272,7 +273,8 @@ def _label_scores(items, corpus, tally):
                                            opts.Choice("potato", "potato (reproduce Potato)"))),
                    opts.BOOTSTRAP, opts.SEED),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE,
+          methods=METHODS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           progress=None):
     """Agreement report for text spans.
