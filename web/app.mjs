@@ -155,25 +155,18 @@ function writeInputs(kind, rows, options) {
 
 /**
  * The error next to the paste area. An input error names the line and column, and the input it
- * is in: the rows, or the option field named by `error.field` (e.g. the span lengths box).
+ * is in: the rows, or the option field named by `error.field` (e.g. the span lengths box). Several
+ * rows in error (`error.errors`, the first 20 of `error.total`) are listed, each with its place.
  */
 function showError(kind, error) {
   const box = $(`#error-${kind}`);
   box.replaceChildren();
   if (!error) { box.hidden = true; return; }
+  if (error.errors?.length > 1) { showErrors(kind, box, error); return; }
   const form = forms[kind];
-  const { line = null, column = null, field = null } = error.where ?? {};  // an input error's place (protocol.mjs)
+  const { line = null, field = null } = error.where ?? {};  // an input error's place (protocol.mjs)
   const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
-  const inField = field && target ? `${labelOf(target)}, line` : "Line";
-  const text = document.createElement("p");
-  if (line != null) {
-    const where = document.createElement("strong");
-    where.textContent = `${inField} ${line}` + (column != null ? `, column "${column}"` : "") + ": ";
-    text.append(where, error.detail ?? error.message);
-  } else {
-    text.textContent = error.message;
-  }
-  box.append(text);
+  box.append(errorLine(form, error));
   if (line != null && !field && isHeld(form)) {  // no box to select in: show the line
     const quoted = document.createElement("pre");
     quoted.className = "error-line";
@@ -188,6 +181,65 @@ function showError(kind, error) {
   }
   box.dataset.line = line ?? "";
   box.dataset.field = field ?? "rows";
+  box.hidden = false;
+}
+
+/**
+ * One input error as the page words it: where (the field's label, line, column) in bold, then what
+ * is wrong. An option's own error names the option by its label, not by its command-line name.
+ */
+function errorLine(form, error, tag = "p") {
+  const { line = null, column = null, field = null } = error.where ?? {};
+  const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
+  const text = document.createElement(tag);
+  const where = document.createElement("strong");
+  const detail = error.detail ?? error.message;
+  if (line != null) {
+    const inField = field && target ? `${labelOf(target)}, line` : "Line";
+    where.textContent = `${inField} ${line}` + (column != null ? `, column "${column}"` : "") + ": ";
+    text.append(where, detail);
+  } else if (field && target && error.type === "input") {
+    where.textContent = `${labelOf(target)}: `;
+    text.append(where, detail.replace(`option ${field} `, ""));
+  } else {
+    text.textContent = error.message;
+  }
+  return text;
+}
+
+/** Several rows in error: a count, then each (the first 20), its line a button that selects it. */
+function showErrors(kind, box, error) {
+  const form = forms[kind];
+  const total = error.total ?? error.errors.length;
+  const head = document.createElement("p");
+  const count = document.createElement("strong");
+  count.textContent = `${total.toLocaleString("en-US")} errors in the input`;
+  head.append(count, total > error.errors.length ? ` (the first ${error.errors.length} are listed):` : ":");
+  const list = document.createElement("ol");
+  list.className = "error-list";
+  for (const each of error.errors) {
+    const item = errorLine(form, each, "li");
+    const { line = null, field = null } = each.where ?? {};
+    const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
+    if (line != null && !field && isHeld(form)) {  // no box to select in: quote the line
+      const quoted = document.createElement("pre");
+      quoted.className = "error-line";
+      quoted.textContent = lineOf(rowsOf(form), line);
+      item.append(quoted);
+    } else if (line != null && target?.tagName === "TEXTAREA") {
+      const go = document.createElement("button");
+      go.type = "button";
+      go.className = "go-to-line";
+      go.textContent = "Go to line";
+      go.addEventListener("click", () => selectLine(target, line));
+      item.append(" ", go);
+    }
+    list.append(item);
+  }
+  box.append(head, list);
+  box.dataset.line = error.errors[0].where?.line ?? "";
+  box.dataset.field = error.errors[0].where?.field ?? "rows";
+  box.dataset.count = String(total);
   box.hidden = false;
 }
 
@@ -262,10 +314,13 @@ function inputChanged(kind, why = "press") {
   markStale($(`#results-${kind}`), why);
 }
 
-/** A run of `kind` ended in an error: shown by the rows, and in place of the report it replaces. */
-function failed(kind, error) {
+/**
+ * A run of `kind` ended in an error (`run` false: none was started, e.g. a share link's options
+ * were refused): shown by the rows, and in place of the report it replaces.
+ */
+function failed(kind, error, { run = true } = {}) {
   const results = $(`#results-${kind}`);
-  results.dataset.state = "error";
+  if (run) results.dataset.state = "error";
   results.removeAttribute("aria-busy");
   showError(kind, error);
   const count = error.errors?.length ? error.total ?? error.errors.length : 0;
@@ -376,7 +431,8 @@ async function openShareFragment(fragment) {
   inputChanged(data.kind, "computing");
   const unknown = writeInputs(data.kind, data.rows, data.options);
   if (unknown.length) {
-    failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
+    failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` },
+      { run: false });
     return;
   }
   saveInputs(forms[data.kind]);

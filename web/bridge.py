@@ -19,7 +19,7 @@ from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.methods import methods
-from agreekit.rows import InputError
+from agreekit.rows import InputError, InputErrors
 
 MAX_MESSAGE_CHARS = 300
 WRITING_STAGE = "writing the report"  # the last progress stage, after the kind's own
@@ -56,9 +56,17 @@ def answer(call):
 
 
 def input_error(exc):
-    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`."""
+    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`.
+
+    Several rows in error (:class:`~agreekit.errors.InputErrors`) add ``errors``, each of them in
+    this form (the first few, in input order), and ``total``, the count of all.
+    """
     where = exc.to_dict()
-    return {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    error = {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    if isinstance(exc, InputErrors):
+        error["errors"] = [input_error(each) for each in exc.errors]
+        error["total"] = exc.total
+    return error
 
 
 def internal_error(exc):

@@ -79,7 +79,7 @@ def test_a_parse_error_replaces_the_report_with_the_error(warm_page):
     wait_result(page, "boxes", state="error")
     assert page.locator(f"{RESULTS} [data-metric]").count() == 0  # no number of the old report is left
     assert "No report" in page.inner_text(f"{RESULTS} .results-error")
-    assert page.is_visible("#error-boxes")
+    assert "'abc' is not a number" in page.inner_text("#error-boxes")  # the value, named
 
 
 def test_a_failed_import_replaces_the_report_with_its_error(warm_page, tmp_path):
@@ -140,3 +140,39 @@ def test_a_reload_restores_the_rows_and_computes_their_report(open_page, site):
     assert stale(page) == "false"
     report = agreekit.report("boxes", OWN, bootstrap=50).to_dict()
     assert_metrics_match(page, "boxes", report)
+
+
+def test_every_bad_row_is_listed_with_its_value(warm_page):
+    """Errors that help (issue 26): each names its line, column and value; all are shown (the first 20, with a count)."""
+    page = warm_page
+    wait_ready(page)
+    bad = {3, 5, 8} | set(range(10, 32))  # 25 lines with a value that is not a number
+    lines = ["item,annotator,x,y,w,h,label"]
+    for line in range(2, 40):
+        x = f"x{line}" if line in bad else str(line)
+        lines.append(f"i{line},a,{x},0,1,1,car")
+    paste(page, "boxes", "\n".join(lines) + "\n")
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    wait_result(page, "boxes", state="error")
+    assert page.get_attribute("#error-boxes", "data-count") == "25"
+    assert "25 errors in the input (the first 20 are listed)" in page.inner_text("#error-boxes")
+    items = page.eval_on_selector_all("#error-boxes .error-list li", "els => els.map(e => e.firstChild.textContent + e.childNodes[1].textContent)")
+    assert len(items) == 20
+    assert items[0] == "Line 3, column \"x\": 'x3' is not a number"
+    assert items[19] == "Line 26, column \"x\": 'x26' is not a number"
+    assert "25 errors" in page.inner_text(f"{RESULTS} .results-error")
+    # "Go to line" selects the line it names
+    page.locator("#error-boxes .error-list li").nth(2).get_by_role("button", name="Go to line").click()
+    selected = page.eval_on_selector("#rows-boxes", "a => a.value.slice(a.selectionStart, a.selectionEnd)")
+    assert selected == "i8,a,x8,0,1,1,car"
+
+
+def test_an_option_error_names_the_option_by_its_label(warm_page):
+    page = warm_page
+    wait_ready(page)
+    paste(page, "boxes", OWN, threshold=7)
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    wait_result(page, "boxes", state="error")
+    label = page.get_attribute('form[data-kind="boxes"] [name="threshold"]', "data-label")
+    assert page.inner_text("#error-boxes").strip() == f"{label}: must be a number from 0 to 1, got 7"
+    page.fill('form[data-kind="boxes"] [name="threshold"]', "0.5")
