@@ -35,6 +35,8 @@ export class FirstOpen {
   constructor({ forms, storagePrefix, writeInputs, compute, rowsOf }) {
     Object.assign(this, { forms, storagePrefix, writeInputs, compute, rowsOf });
     this.shownKinds = new Set();
+    // The tabs whose input was kept from an earlier visit (not typed in this one): computed again when shown.
+    this.restoredKinds = new Set(Object.keys(forms).filter((kind) => this.hasSavedInput(kind)));
     this.ready = new Promise((resolve) => { this.pythonReady = resolve; });
   }
 
@@ -42,8 +44,8 @@ export class FirstOpen {
   shown(kind) {
     if (this.shownKinds.has(kind)) return;
     this.shownKinds.add(kind);
-    if (!this.hasSavedInput(kind)) this.fill(kind).catch(() => {});  // an example that fails to load stays a button
-    else this.recompute(kind);
+    if (this.restoredKinds.has(kind)) this.recompute(kind);
+    else if (!this.hasSavedInput(kind)) this.fill(kind).catch(() => {});  // an example that fails to load stays a button
   }
 
   /** Saved rows put back in tab `kind` (inputs.mjs restoreInputs): their report, computed again. */
