@@ -9,7 +9,7 @@
 import { allValues, methodsCard } from "./cards.mjs";
 import { destroyCharts } from "./charts.mjs";
 import { downloadText } from "./download.mjs";
-import { h } from "./dom.mjs";
+import { h, reportSettings } from "./dom.mjs";
 import { summaryCard } from "./headline.mjs";
 import { summarySlot } from "./stale.mjs";
 import { attachItemViews } from "./item_view.mjs";
@@ -40,7 +40,7 @@ export async function renderReport(container, report, { kind, ms, detail, method
       h("ul", {}, warnings.map((w) => h("li", {}, typeof w === "string" ? w : (w.message ?? JSON.stringify(w))))))
     : null;
   destroyCharts(container);
-  container.replaceChildren(...[header, warningList].filter(Boolean));
+  container.replaceChildren(...[header, reportSettings(report), warningList].filter(Boolean));
   container.dataset.stale = "false";  // a new report: the stale banner went with the old one
   // The headline first: its card goes in the tab's summary slot, above the input (index.html).
   const summary = summarySlot(container);
