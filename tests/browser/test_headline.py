@@ -88,3 +88,39 @@ def test_cite_methods_card_shows_the_python_paragraph_and_copies_it(warm_page, s
     assert page.evaluate("navigator.clipboard.readText()") == expected.paragraph
     card.get_by_role("button", name="Copy BibTeX").click()
     assert page.evaluate("navigator.clipboard.readText()").startswith("@software{agreekit")
+
+
+def test_charts_download_as_png_and_svg(warm_page, dist_dir):
+    import xml.etree.ElementTree as ET
+    page = warm_page
+    page.click('form[data-kind="boxes"] button[data-example="boxes"]')
+    wait_result(page, "boxes")
+    card = page.locator("#results-boxes .chart-card").first
+    card.locator(".chart-actions").wait_for()
+    with page.expect_download() as png:
+        card.get_by_role("button", name="Download PNG").click()
+    assert png.value.suggested_filename.endswith(".png")
+    assert open(png.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    with page.expect_download() as svg:
+        card.get_by_role("button", name="Download SVG").click()
+    assert svg.value.suggested_filename.startswith("agreekit-chart-within-item-vs-between-item")
+    tree = ET.parse(svg.value.path())
+    paths = {p.get("data-series"): p for p in tree.iter("{http://www.w3.org/2000/svg}path") if p.get("data-series")}
+    assert set(paths) == {"within item", "between items"}
+    for path in paths.values():  # a step function: one horizontal and one vertical move per point after the first
+        points = int(path.get("data-points"))
+        assert points > 10 and path.get("d").count("H") == points - 1 == path.get("d").count("V")
+
+
+def test_wide_tables_scroll_inside_their_card_on_a_phone(open_page, site):
+    page = open_page(site.url, viewport={"width": 390, "height": 844})
+    for kind in ("boxes", "cuboids"):
+        page.click(f"#tab-{kind}")
+        wait_result(page, kind)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind  # the page never scrolls sideways
+        wraps = page.eval_on_selector_all(f"#results-{kind} .table-wrap", """els => els.map(e => ({
+            wide: e.scrollWidth > e.clientWidth, right: e.closest('.card').getBoundingClientRect().right}))""")
+        assert any(w["wide"] for w in wraps), kind  # a table wider than the phone, scrolled in its card
+        assert all(w["right"] <= 390 for w in wraps), (kind, wraps)
+        settings = page.locator(f"#results-{kind} .settings")
+        assert settings.count() == 1 and settings.inner_text().startswith("Settings: ")  # once per report
