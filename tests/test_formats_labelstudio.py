@@ -465,8 +465,8 @@ def test_shared_image_names_in_one_file_get_the_task_id():
     assert "same.jpg" in warning_with(c, "shared by several tasks")
 
 
-def test_options_are_refused():
-    with pytest.raises(InputError, match="takes no options"):
+def test_unknown_options_are_refused():
+    with pytest.raises(InputError, match="unknown option 'from_name'; its options are predictions"):
         convert(FIXTURES / "ls_boxes.json", from_name="label")
 
 

@@ -212,3 +212,24 @@ def test_between_baseline_matches_shapely_brute_force(distance):
     assert d["n_within"] == len(within) == 12 * 3
     assert d["mean_within"] == pytest.approx(np.mean(within), abs=1e-12)
     assert d["sigma"]["value"] == pytest.approx(1 - np.mean(within) / np.mean(values), abs=1e-12)
+
+
+def test_the_pair_budget_counts_vertex_work():
+    """Polygons of 320 vertices (10 × the 32 the budget is set for): a budget of 60 pairs computes at
+    most 6 exactly, says so, and still reports the user's budget in the settings; small polygons
+    keep the budget as given."""
+    def ring(n, centre, radius):
+        t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        return " ".join(f"{v:.17g}" for v in np.c_[centre + radius * np.cos(t), centre + radius * np.sin(t)].ravel())
+    rows = [{"item": f"i{k}", "annotator": a, "points": ring(320, 10 * k, 3 + (a == "B")), "label": "x"}
+            for k in range(3) for a in "AB"]  # 6 polygons on 3 items: 12 between-item pairs
+    report = agreekit.polygons(rows, bootstrap=0, pair_budget=60).to_dict()
+    loc = report["localization"]
+    assert report["settings"]["pair_budget"] == 60
+    assert not loc["between_exact"] and loc["n_between"] == 6
+    assert any("counts vertex work" in w and "at most 6 pairs" in w for w in report["warnings"])
+    assert any("more than the budget 6:" in w for w in report["warnings"])
+    small = agreekit.polygons(as_polygon_rows(small_crowd(4)), bootstrap=0,
+                              pair_budget=10 ** 6).to_dict()
+    assert small["localization"]["between_exact"]
+    assert not any("vertex work" in w for w in small["warnings"])

@@ -34,6 +34,9 @@ from .registry import KINDS, get
 from .results import Report
 from .share import read_share_fragment, share_link
 from .formats import convert
+from .formats.writers import export
+from .formats.writers.adjudication import adjudication_csv
+from .conflicts import ItemConflict
 
 __version__ = "0.1.0"
 
@@ -41,7 +44,7 @@ __version__ = "0.1.0"
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "InputError", "Report", "convert", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "InputError", "ItemConflict", "Report", "adjudication_csv", "convert", "export", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from . import KINDS
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
+from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
 from .methods import methods
 from .text import format_summary
@@ -90,26 +91,54 @@ def build_parser():
                         "else as text), e.g. --option separator=- --option 'tiers=[\"gesture_A\"]'")
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
+    _export_parser(sub, formats)
     return parser
+
+
+def _export_parser(sub, formats):
+    e = sub.add_parser("export", help="write rows in an annotation tool's format (COCO, Label Studio, CVAT, …)",
+                       epilog=_writer_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    e.add_argument("export_kind", metavar="KIND", choices=list(KINDS), help="the kind of the rows")
+    e.add_argument("file", nargs="+", help="CSV/TSV rows, - for standard input, or a tool's export files")
+    e.add_argument("--from", dest="source_format", choices=formats, help="the input's export format (default: "
+                   "detect)")
+    e.add_argument("--to", dest="target_format", required=True, choices=sorted(WRITERS), help="the format to write")
+    e.add_argument("-o", "--output", help="the file to write (default: standard output; a format that makes "
+                   "several files writes a zip, which needs -o)")
+    for name, columns in (("image_sizes", "item,width,height"), ("texts", "item,text"),
+                          ("durations", "item,duration")):
+        e.add_argument("--" + name.replace("_", "-"), dest=name + "_file", metavar="FILE",
+                       help=f"CSV file {columns} for the formats that need it (option {name})")
+    e.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                   help="an option of the format written (repeatable; VALUE is read as JSON when it parses)")
+
+
+def _writer_options_help():
+    lines = ["export formats and their options (--option NAME=VALUE):"]
+    for name, writer in sorted(WRITERS.items()):
+        options = writer_options(writer)
+        kinds = "every kind" if writer.kinds == ("*",) else ", ".join(writer.kinds)
+        lines.append(f"  {name:12} {kinds}; {', '.join(options) if options else 'no options'}")
+    return "\n".join(lines)
 
 
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
 def _rows_from(files, kind, source_format):
-    """``(rows, options from the import, summary lines)``: a CSV/TSV table as text, or a converted export."""
+    """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
     if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
-        return read_text(files[0]), {}, []
+        return read_text(files[0]), None, []
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
             if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
-                return read_text(files[0]), {}, []
+                return read_text(files[0]), None, []
             raise
     conversion = convert(files, format=source_format, kind=kind)
-    return conversion.rows, conversion.options(), _summary_lines(conversion)
+    return conversion.rows, conversion, _summary_lines(conversion)
 
 
 def _summary_lines(conversion):
@@ -156,14 +185,50 @@ def _convert(args):
     return conversion.to_csv().rstrip("\n")
 
 
+def _export_options(args, conversion, writer):
+    """The writer's options: from the import (span texts, clip durations, image sizes), the files given, then
+    ``--option``."""
+    known = writer_options(writer)
+    imported = {} if conversion is None else {"texts": conversion.lengths, "durations": conversion.durations,
+                                               "image_sizes": conversion.image_sizes}
+    options = {name: value for name, value in imported.items() if name in known and value}
+    for name in ("image_sizes", "texts", "durations"):
+        path = getattr(args, name + "_file")
+        if path is not None:
+            options[name] = read_text(path)
+    return {**options, **_format_options(args.format_options)}
+
+
+def _export(args):
+    rows, conversion, summary = _rows_from(args.file, args.export_kind, args.source_format)
+    for line in summary:
+        print(f"agreekit: {line}", file=sys.stderr)
+    writer = WRITERS[args.target_format]
+    written = write(args.export_kind, rows, args.target_format, **_export_options(args, conversion, writer))
+    for note in written.notes:
+        print(f"agreekit: note: {note}", file=sys.stderr)
+    content = written.content
+    if args.output is None and isinstance(content, bytes):
+        raise InputError(f"{writer.title} makes {len(written.files)} files, written as a zip: give the zip's name "
+                         "with -o FILE.zip", column="output")
+    if args.output is None:
+        return content.rstrip("\n")
+    Path(args.output).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    print(f"agreekit: wrote {args.output} ({len(written.files)} file(s) in {writer.title})", file=sys.stderr)
+    return None
+
+
 def _run(args):
     if args.kind == "convert":
         return _convert(args)
+    if args.kind == "export":
+        return _export(args)
     skip = ("kind", "file", "json", "methods", "debug", "source_format")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
-    rows, imported, summary = _rows_from(args.file, args.kind, args.source_format)
+    rows, conversion, summary = _rows_from(args.file, args.kind, args.source_format)
+    imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
@@ -178,7 +243,9 @@ def main(argv=None):
     """Run the command line; returns the exit code (0 report, 2 bad input, 1 internal error)."""
     args = build_parser().parse_args(argv)
     try:
-        print(_run(args))
+        output = _run(args)
+        if output is not None:
+            print(output)
     except (InputError, OSError) as error:
         print(f"agreekit: {error}", file=sys.stderr)
         return 2

@@ -417,12 +417,17 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     return data
 
 
-def object_kind_report(kind, count_key, count, records, objects, data, warnings, settings):
-    """The box-style report of one kind of object (boxes, polygons, cuboids) from the engine's output."""
+def object_kind_report(kind, count_key, count, records, objects, data, warnings, settings, pair_budget=None):
+    """The box-style report of one kind of object (boxes, polygons, cuboids) from the engine's output.
+
+    ``pair_budget``: the budget the baseline was computed with, when the kind scaled the one in
+    ``settings`` (polygons count vertex work).
+    """
     loc = data["localization"]
+    budget = settings["pair_budget"] if pair_budget is None else pair_budget
     if not loc["between_exact"]:
         warnings.append(f"the chance baseline has {loc['n_between_possible']:,} pairs, more than the budget "
-                        f"{settings['pair_budget']:,}: it is a seeded sample of {loc['n_between']:,} pairs "
+                        f"{budget:,}: it is a seeded sample of {loc['n_between']:,} pairs "
                         f"(standard error of the mean {loc['between_se']:.2g})")
     if settings.get("bootstrap") and loc["between_exact"] and objects.n_items > cross.DENSE_ITEMS:
         warnings.append(f"no interval for σ_cross: above {cross.DENSE_ITEMS:,} items its item-pair sums are "

@@ -98,7 +98,9 @@ class Conversion:
     ``lengths`` maps item → text for spans when the export carries the texts
     (they give character-level α its item lengths); ``durations`` maps item →
     seconds for segments when the export carries the clip's length (a TextGrid's
-    ``xmax``); ``skipped`` lists what was left out and why.
+    ``xmax``); ``image_sizes`` maps item → ``(width, height)`` in pixels when the
+    export carries the image's size (the exporters take it; the reports do not);
+    ``skipped`` lists what was left out and why.
     """
 
     format: str
@@ -109,6 +111,7 @@ class Conversion:
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
     durations: dict | None = None
+    image_sizes: dict | None = None
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""

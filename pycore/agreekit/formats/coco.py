@@ -383,7 +383,8 @@ def read(sources, kind=None, **options):
     if n_crowd:
         warnings.append(f"{n_crowd} crowd region(s) (iscrowd 1) are read as masks: their pixels join the "
                         "annotator's mask of the image")
-    return Conversion("coco", kind, merged.rows, warnings=warnings, skipped=merged.skipped)
+    return Conversion("coco", kind, merged.rows, warnings=warnings, skipped=merged.skipped,
+                      image_sizes=merged.sizes or None)
 
 
 register_format(Reader(name="coco", title="COCO JSON", kinds=KINDS, detect=detect, read=read, position=20))

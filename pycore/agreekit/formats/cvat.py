@@ -375,7 +375,8 @@ def read(sources, kind=None, **options):
                   for source, root, rank in zip(sources, roots, _ranks(roots))]
     merged = merge((submission for file in read_files for submission in file.submissions), kind)
     skipped = merged.skipped + [track for file in read_files for track in file.tracks]
-    return Conversion("cvat", kind, merged.rows, warnings=_warnings(roots, read_files, merged), skipped=skipped)
+    return Conversion("cvat", kind, merged.rows, warnings=_warnings(roots, read_files, merged), skipped=skipped,
+                      image_sizes=merged.sizes or None)
 
 
 register_format(Reader(name="cvat", title="CVAT for images 1.1 XML", kinds=KINDS, detect=detect, read=read,

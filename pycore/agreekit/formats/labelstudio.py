@@ -13,7 +13,7 @@ JSON_MIN
     ``original_width``/``original_height`` copied into each.
 
 Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
-:mod:`.labelstudio_rows`):
+:mod:`.labelstudio_rows`; choices as the labels kind: :mod:`.labelstudio_choices`):
 
 * The annotator is ``completed_by`` (a user id, or the ``email`` of a user
   object), JSON_MIN's ``annotator``, else the file name; when several files
@@ -21,10 +21,18 @@ Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
   account), each file is an annotator named after it.
 * An annotation with ``result: []`` is an annotator who saw the item and
   marked nothing; a cancelled one (``was_cancelled``: Skip pressed) or no
-  annotation means never saw it.  ``predictions`` are model output, ignored.
+  annotation means never saw it.
+* ``predictions`` (model output, or pre-annotations such as agreekit's own
+  export) are read as annotators named after their ``model_version``
+  ("prediction" when it has none), with the option ``predictions``:
+  ``"auto"`` (the default) reads them when the files hold no annotation at
+  all (an export of pre-annotations) and leaves them out otherwise,
+  ``"read"`` reads them beside the annotations, ``"ignore"`` never.
 * Two annotations of one annotator on one item: the latest (``updated_at``,
   else ``created_at``, else the last in the files) is kept.
-* The item is the file name of the task's image or audio (without the
+* The item is the task's ``meta.item`` when it has one (agreekit's export
+  writes it: Label Studio keeps a task's ``meta`` through import and export),
+  else the file name of the task's image or audio (without the
   8-character prefix Label Studio gives uploads), else the task id.
 
 References
@@ -47,7 +55,9 @@ from urllib.parse import unquote
 
 from ..arrays import name_list
 from ..rows import InputError
+from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
+from .labelstudio_choices import choice_rows
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
@@ -55,13 +65,14 @@ __all__ = ["Submission", "detect", "read"]
 
 FORMAT = "labelstudio"
 TITLE = "Label Studio JSON"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments")
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
 # JSON_MIN keys that are neither task data nor a control tag's values
 MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
                       "drafts", "predictions"})
 MEDIA_KEYS = ("image", "audio", "video", "url")
 FILE_NAME = re.compile(r"[^/\\]+\.[A-Za-z0-9]{2,5}")
 UPLOAD_PREFIX = re.compile(r"^[0-9a-f]{8}-")
+PREDICTIONS = ("auto", "read", "ignore")
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,7 @@ class Submission:
     when: str | None       # updated_at, else created_at
     results: tuple
     item: str | None = None
+    prediction: bool = False  # model output, named after its model_version
 
 
 # --------------------------------------------------------------------------- detection
@@ -106,7 +118,8 @@ def detect(source):
     def holds(*keys):
         return any(_contains(source, head, f'"{key}"') for key in keys)
 
-    if holds("data") and holds("annotations", "completions") and holds("result", "predictions", "drafts"):
+    if holds("data") and holds("annotations", "completions", "predictions") and holds("result", "predictions",
+                                                                                      "drafts"):
         return None
     if holds("annotator") and holds("annotation_id"):
         return None
@@ -156,20 +169,35 @@ def _annotator_of(value):
     return None if value is None or value == "" else str(value)
 
 
+def _prediction_submissions(source, task, data, predictions):
+    """The predictions of one task as submissions, each named after its ``model_version``."""
+    if not isinstance(predictions, list):
+        raise InputError(f"{source.name}: task {task}: 'predictions' is not a JSON list", column="predictions")
+    out = []
+    for k, prediction in enumerate(predictions, start=1):
+        where = f"task {task}, prediction {prediction.get('id', k) if isinstance(prediction, dict) else k}"
+        results = prediction.get("result") or [] if isinstance(prediction, dict) else None
+        if not isinstance(results, list):
+            raise InputError(f"{source.name}: {where}: 'result' is not a JSON list", column="result")
+        version = prediction.get("model_version")
+        annotator = "prediction" if version is None or str(version).strip() == "" else str(version)
+        out.append(Submission(source.name, task, where, data, annotator,
+                              prediction.get("updated_at") or prediction.get("created_at"), tuple(results),
+                              prediction=True))
+    return out
+
+
 def _task_submissions(source, task, record, notes):
-    """The submissions of one task of the JSON export (cancelled ones left out, counted)."""
+    """The submissions of one task of the JSON export (cancelled ones left out, counted), predictions included."""
     data = record.get("data", {})
-    annotations = record.get("annotations", record.get("completions"))
+    annotations = record.get("annotations", record.get("completions", []))
     if not isinstance(data, dict) or not isinstance(annotations, list):
         field = "data" if not isinstance(data, dict) else "annotations"
         raise InputError(f"{source.name}: task {task}: '{field}' is not a JSON "
                          f"{'object' if field == 'data' else 'list'}", column=field)
-    predictions = record.get("predictions")
-    for _ in predictions if isinstance(predictions, list) else ():
-        notes.note("predictions", f"task {task}")
-    if not annotations:
+    out = _prediction_submissions(source, task, data, record.get("predictions") or [])
+    if not annotations and not out:
         notes.note("unannotated", f"task {task}")
-    out = []
     for k, annotation in enumerate(annotations, start=1):
         if not isinstance(annotation, dict):
             raise InputError(f"{source.name}: task {task}: annotation {k} is not a JSON object",
@@ -247,15 +275,17 @@ def _read_source(source, notes):
         if not isinstance(record, dict):
             raise InputError(f"{source.name}: element {index + 1} of the list is not a task object")
         task = f"#{index + 1}" if record.get("id") is None else str(record["id"])
-        if "annotations" in record or "completions" in record:
+        if "annotations" in record or "completions" in record or "predictions" in record:
             found, data = _task_submissions(source, task, record, notes)
         elif "annotator" in record or "annotation_id" in record:
             found, data = _min_submission(source, task, record, notes)
         else:
-            raise InputError(f"{source.name}: task {task}: neither 'annotations' (JSON export) nor 'annotator' "
-                             "(JSON_MIN)", column="annotations")
+            raise InputError(f"{source.name}: task {task}: neither 'annotations' or 'predictions' (JSON export) "
+                             "nor 'annotator' (JSON_MIN)", column="annotations")
         to_names = [r.get("to_name") for s in found for r in s.results if isinstance(r, dict)]
-        media.setdefault(task, _media_name(data, to_names))
+        meta = record.get("meta")
+        named = meta.get("item") if isinstance(meta, dict) else None  # agreekit's export names its items there
+        media.setdefault(task, named if isinstance(named, str) and named.strip() else _media_name(data, to_names))
         submissions += found
     names = _item_names(media, notes)
     return [replace(s, item=names[s.task]) for s in submissions]
@@ -319,7 +349,22 @@ def _keep_latest(submissions, notes):
 
 # --------------------------------------------------------------------------- the reader
 
-def read(sources, kind, **options):
+def _predictions_used(submissions, mode, notes):
+    """The submissions to read: the annotations, and the predictions when ``mode`` says so (noted either way)."""
+    check_choice(TITLE, "predictions", mode, PREDICTIONS)
+    predicted = [s for s in submissions if s.prediction]
+    annotated = [s for s in submissions if not s.prediction]
+    use = mode == "read" or (mode == "auto" and not annotated)
+    for submission in predicted:
+        notes.note("predictions read" if use else "predictions", submission.where)
+    if not use:
+        humans = {s.task for s in annotated}
+        for task in dict.fromkeys(s.task for s in predicted if s.task not in humans):
+            notes.note("unannotated", f"task {task}")
+    return annotated + predicted if use else annotated
+
+
+def read(sources, kind, predictions="auto", **options):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -327,11 +372,15 @@ def read(sources, kind, **options):
     sources : list of Source
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
-        boxes, polygons, masks, spans or segments; None to take the one kind
+        boxes, polygons, masks, spans, segments, or labels (the tasks'
+        choices, :mod:`.labelstudio_choices`); None to take the one kind
         the regions hold (an :class:`InputError` lists them when there are
         several).
-    **options
-        None are taken.
+    predictions : {"auto", "read", "ignore"}
+        Whether ``predictions`` are read, each as an annotator named after its
+        ``model_version``: ``"auto"`` when no file holds an annotation (a
+        pre-annotation export, such as agreekit's), ``"read"`` always (beside
+        the annotators), ``"ignore"`` never.
 
     Returns
     -------
@@ -345,13 +394,17 @@ def read(sources, kind, **options):
         Naming the file, the task, annotation or region, and the field.
     """
     if options:
-        raise InputError(f"{TITLE} takes no options (got {', '.join(sorted(options))})",
-                         column=sorted(options)[0])
+        raise InputError(f"{TITLE}: unknown option {', '.join(map(repr, sorted(options)))}; its option is "
+                         "predictions", column=sorted(options)[0])
     notes = Notes()
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
-    submissions = _keep_latest(_name_annotators(submissions, sources, notes), notes)
+    submissions = _predictions_used(submissions, predictions, notes)
+    humans = _name_annotators([s for s in submissions if not s.prediction], sources, notes)
+    submissions = _keep_latest(humans + [s for s in submissions if s.prediction], notes)
+    if kind == "labels":  # classifications of whole tasks, not regions
+        return Conversion(FORMAT, kind, choice_rows(submissions, notes), None, notes.warnings(), notes.skipped)
     entries = []
     for submission in submissions:
         with in_file(submission.source):
@@ -363,7 +416,17 @@ def read(sources, kind, **options):
         entries.append((submission, regions))
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
-    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped)
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped,
+                      image_sizes=_image_sizes(entries) if kind in ("boxes", "polygons", "masks") else None)
+
+
+def _image_sizes(entries):
+    """item → (original_width, original_height) of its first region that gives them, or None."""
+    sizes = {}
+    for submission, regions in entries:
+        for region in (r for r in regions if r.size is not None):
+            sizes.setdefault(submission.item, tuple(int(v) if float(v).is_integer() else v for v in region.size))
+    return sizes or None
 
 
 register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))

@@ -12,6 +12,10 @@ significant bit of each byte first:
   bits; a set flag repeats the one word that follows ``count + 1`` times, a
   clear flag is followed by ``count + 1`` literal words.
 
+The encoder (:func:`brush_rle`) writes 8-bit words and repeat tokens only
+(a run of one value is one token per ``2**16`` values), which the decoder
+and rle-pack's ``decode`` read like any other stream.
+
 A pixel belongs to the mask when its alpha value (the fourth channel) is
 positive, as in label-studio-converter's ``brush.decode_from_annotation`` and
 ``ls_rle_to_coco_rle``.
@@ -26,9 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decode_values", "brush_mask"]
+__all__ = ["decode_values", "brush_mask", "encode_values", "brush_rle"]
 
 HEADER_BITS = 32 + 5 + 4 * 4
+FIELD_SIZES = (2, 5, 10, 16)  # the run-length field sizes the encoder declares (bits)
 
 
 class _Bits:
@@ -138,3 +143,38 @@ def brush_mask(rle, width: int, height: int) -> np.ndarray:
     if values.size != expected:
         raise ValueError(f"the brush RLE holds {values.size} values, not {height} × {width} × 4 = {expected}")
     return values.reshape(height, width, 4)[:, :, 3] > 0
+
+
+def encode_values(values) -> bytes:
+    """``values`` (integers 0–255) packed as an rle-pack bitstream of repeat tokens (inverse of :func:`decode_values`).
+
+    >>> decode_values(list(encode_values([0, 0, 0, 255, 255]))).tolist()
+    [0, 0, 0, 255, 255]
+    """
+    values = np.asarray(values, dtype=np.int64).ravel()
+    bits = [(values.size, 32), (7, 5)] + [(size - 1, 4) for size in FIELD_SIZES]
+    starts = np.concatenate(([0], np.flatnonzero(np.diff(values)) + 1)) if values.size else np.zeros(0, np.int64)
+    ends = np.concatenate((starts[1:], [values.size])) if values.size else starts
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        word = int(values[start])
+        while start < end:
+            count = min(end - start, 1 << FIELD_SIZES[-1])
+            index = next(k for k, size in enumerate(FIELD_SIZES) if count - 1 < 1 << size)
+            bits += [(1, 1), (index, 2), (count - 1, FIELD_SIZES[index]), (word, 8)]
+            start += count
+    number, width = 0, 0
+    for value, size in bits:
+        number, width = (number << size) | value, width + size
+    padding = -width % 8
+    return (number << padding).to_bytes((width + padding) // 8, "big")
+
+
+def brush_rle(mask) -> list:
+    """``value.rle`` of a brush region: the RGBA canvas of a boolean ``(height, width)`` mask, its pixels white
+    and opaque (255 in every channel), packed by :func:`encode_values` (inverse of :func:`brush_mask`).
+
+    >>> brush_mask(brush_rle(np.array([[True, False]])), 2, 1).tolist()
+    [[True, False]]
+    """
+    canvas = np.repeat(np.asarray(mask, dtype=bool).ravel(), 4).astype(np.int64) * 255
+    return list(encode_values(canvas))

@@ -24,7 +24,9 @@ MESSAGES = {
     "cancelled": "{n} cancelled annotation(s) (the annotator pressed Skip) are left out: those annotators "
                  "count as never having seen those tasks ({examples})",
     "unannotated": "{n} task(s) have no annotation: nobody saw them ({examples})",
-    "predictions": "{n} prediction(s) (model output) are ignored ({examples})",
+    "predictions": "{n} prediction(s) (model output) are ignored; read them as annotators named after their "
+                   "model_version with the option predictions='read' ({examples})",
+    "predictions read": "{n} prediction(s) are read as annotators named after their model_version ({examples})",
     "no annotator": "{n} annotation(s) have no completed_by: their annotator is the file name ({examples})",
     "duplicate": "{n} annotator(s) submitted one item more than once; the latest annotation (by updated_at, "
                  "else created_at, else the last in the files) is kept: {examples}",
@@ -51,6 +53,9 @@ MESSAGES = {
     "texts": "{n} task(s) have spans on several texts; each text is an item, named task:text ({examples})",
     "channels": "{n} item(s) have segments on several audio channels; each channel is an item, named "
                 "item#chN ({examples})",
+    "choice tags": "the tasks hold several classification tags ({examples}); each is an item of its own, named "
+                   "item:tag",
+    "no choice": "{n} annotation(s) hold no choice: those annotators did not rate those tasks ({examples})",
 }
 
 

@@ -79,6 +79,7 @@ class Merged(NamedTuple):
     skipped: list
     warnings: list
     saw_nothing: list   # "annotator on item" of the saw-nothing rows
+    sizes: dict         # item → (width, height) of its image, when a kept submission gives it
 
 
 def saw_nothing_row(kind, submission):
@@ -117,7 +118,7 @@ def merge(submissions, kind):
         (or a mask of unknown size); ``skipped``: every
         submission's left-out annotations, and the rows of replaced submissions;
         ``warnings``: the replaced pairs and the pairs with only left-out annotations;
-        ``saw_nothing``: the pairs given saw-nothing rows.
+        ``saw_nothing``: the pairs given saw-nothing rows; ``sizes``: the items' image sizes.
     """
     kept, skipped, replaced = {}, [], []
     for submission in submissions:
@@ -151,4 +152,5 @@ def merge(submissions, kind):
     if no_size:
         warnings.append(f"{len(no_size)} empty mask(s) are left out because their image has no width and height: "
                         f"{name_list(no_size)}")
-    return Merged(rows, skipped, warnings, saw_nothing)
+    sizes = {s.item: tuple(s.size) for s in kept.values() if s.size is not None}
+    return Merged(rows, skipped, warnings, saw_nothing, sizes)

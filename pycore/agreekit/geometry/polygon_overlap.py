@@ -33,6 +33,11 @@ from .polygon_checks import BLOCK_ELEMENTS, cross
 
 __all__ = ["fan_overlap"]
 
+# Above this many triangle pairs (k·l) per polygon pair, overlapping wedges are found by sorting
+# rather than by testing every pair. It depends on k and l only, as the slices do, so a pair's value
+# never depends on the other pairs of a call.
+SORTED_ABOVE = 1 << 14
+
 
 class _Fans(NamedTuple):
     """Fan triangles (0, v_i, v_{i+1}) of polygons, (m, k) arrays: the two rays, the
@@ -48,6 +53,10 @@ class _Fans(NamedTuple):
     def columns(self, lo, hi):
         """The triangles lo:hi of every polygon."""
         return _Fans(*(field[:, lo:hi] for field in self))
+
+    def row(self, p):
+        """The triangles of polygon p alone, as a (1, k) set."""
+        return _Fans(*(field[p:p + 1] for field in self))
 
 
 class _Triangles(NamedTuple):
@@ -84,12 +93,64 @@ def fan_overlap(A, B):
     """
     m, k, l = A.shape[0], A.shape[1], B.shape[1]
     fans_a, fans_b = _fan_wedges(A), _fan_wedges(B)
-    step = max(1, BLOCK_ELEMENTS // max(l, 1))
     total = np.zeros(m)
     with np.errstate(divide="ignore", invalid="ignore"):
+        if k * l > SORTED_ABOVE:
+            # Large polygons: the overlapping wedges found by sorting, O((k + l) log(k + l)) per pair
+            # plus their number, instead of testing all k·l wedge pairs.
+            for p in range(m):
+                total[p] = _fan_overlap_sorted(fans_a.row(p), fans_b.row(p))
+            return total
+        step = max(1, BLOCK_ELEMENTS // max(l, 1))
         for lo in range(0, k, step):
             total += _fan_overlap_unguarded(fans_a.columns(lo, lo + step), fans_b)
     return total
+
+
+def _fan_overlap_sorted(fans_a, fans_b):
+    """:func:`fan_overlap` of one polygon pair ((1, k) and (1, l) fans), the overlapping wedges found by sorting.
+
+    Wedge j of B overlaps wedge i of A when, for one shift n ∈ {−1, 0, 1}, the
+    relative start rel = start_j + 2πn − start_i lies in (−width_j, width_i) (one
+    shift at most: both widths are below π). Either B's shifted start falls in
+    [start_i, start_i + width_i) (rel ≥ 0) or A's start falls strictly inside B's
+    shifted wedge (rel < 0); each is a range of a sorted array.
+    """
+    a = np.nonzero(~np.isnan(fans_a.start[0]))[0]
+    b = np.nonzero(~np.isnan(fans_b.start[0]))[0]
+    if len(a) == 0 or len(b) == 0:
+        return 0.0
+    start_a, width_a = fans_a.start[0, a], fans_a.width[0, a]
+    shifted = np.concatenate([fans_b.start[0, b] + shift for shift in (-2 * np.pi, 0.0, 2 * np.pi)])
+    owner_b, width_b = np.tile(b, 3), np.tile(fans_b.width[0, b], 3)
+    by_b = np.argsort(shifted, kind="stable")
+    by_a = np.argsort(start_a, kind="stable")
+    # rel ≥ 0: B's shifted starts in [start_i, start_i + width_i), for each i of A.
+    first = np.searchsorted(shifted[by_b], start_a, "left")
+    i1, k1 = _ranges(first, np.searchsorted(shifted[by_b], start_a + width_a, "left"))
+    # rel < 0: A's starts in (shifted_j, shifted_j + width_j), for each shifted j of B.
+    first = np.searchsorted(start_a[by_a], shifted, "right")
+    j2, k2 = _ranges(first, np.searchsorted(start_a[by_a], shifted + width_b, "left"))
+    i = np.concatenate([a[i1], a[by_a[k2]]])
+    j = np.concatenate([owner_b[by_b[k1]], owner_b[j2]])
+    rel = np.concatenate([shifted[by_b[k1]] - start_a[i1], shifted[j2] - start_a[by_a[k2]]])
+    total = 0.0
+    for lo in range(0, len(i), BLOCK_ELEMENTS):
+        part = slice(lo, lo + BLOCK_ELEMENTS)
+        t1, t2 = _counter_clockwise(fans_a, i[part]), _counter_clockwise(fans_b, j[part])
+        w1, w2 = fans_a.width[0, i[part]], fans_b.width[0, j[part]]
+        area = _doubled_wedge_overlap(t1, t2, c_in_1=rel[part] >= 0, d_in_1=rel[part] + w2 <= w1)
+        total += 0.5 * float(np.sum(t1.sign * t2.sign * area))
+    return total
+
+
+def _ranges(first, stop):
+    """``(owner, index)`` of every index in the ranges first[o]:stop[o], owner o, in order."""
+    lengths = np.maximum(stop - first, 0)
+    owner = np.repeat(np.arange(len(first), dtype=np.intp), lengths)
+    starts = np.cumsum(lengths) - lengths
+    index = np.arange(int(lengths.sum()), dtype=np.intp) - np.repeat(starts - first, lengths)
+    return owner, index
 
 
 def _fan_wedges(V) -> _Fans:

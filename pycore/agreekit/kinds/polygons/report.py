@@ -96,11 +96,33 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
         warnings.append(f"{len(duplicates)} duplicate identical polygon(s) from one annotator on one item "
                         f"(lines {name_list(duplicates)})")
     ps = geo.pack(ordered)
+    budget = vertex_pair_budget(pair_budget, ps.counts)
+    if budget < pair_budget:
+        warnings.append(f"the polygons average {np.mean(ps.counts):,.0f} vertices: the pair budget counts vertex "
+                        f"work ({VERTEX_REFERENCE} vertices a polygon), so the chance baseline takes at most {budget:,} pairs exactly")
     item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
     data = object_report(objects, polygon_kind(ps, distance, item_of), threshold=threshold, match_mode=match,
-                         bootstrap=bootstrap, seed=seed, pair_budget=pair_budget, progress=progress,
+                         bootstrap=bootstrap, seed=seed, pair_budget=budget, progress=progress,
                          significance_level=significance_level,
                          potato_alpha=match == "potato")
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
                 "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
-    return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings)
+    return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings,
+                              pair_budget=budget)
+
+
+VERTEX_REFERENCE = 32  # vertices a polygon that ``pair_budget`` pairs are meant for
+
+
+def vertex_pair_budget(pair_budget, vertex_counts):
+    """The pair budget in pairs of these polygons: ``pair_budget`` while they average at most
+    ``VERTEX_REFERENCE`` vertices, fewer in proportion above, so that the budget bounds vertex work
+    (a pair of large polygons costs time linear in their vertices, :mod:`agreekit.geometry.polygon_overlap`).
+
+    >>> vertex_pair_budget(1_000_000, [4, 30]), vertex_pair_budget(1_000_000, [3200, 3200])
+    (1000000, 10000)
+    """
+    mean = float(np.mean(vertex_counts)) if len(vertex_counts) else 0.0
+    if mean <= VERTEX_REFERENCE:
+        return pair_budget
+    return max(1, int(pair_budget * VERTEX_REFERENCE / mean))
