@@ -7,7 +7,7 @@
 
 import { downloadText, toCsv } from "./download.mjs";
 import { drawChart, steppedPaths } from "./charts.mjs";
-import { h, get, metric, isEstimate, estimateCell, settingsLine } from "./dom.mjs";
+import { h, get, metric, isEstimate, estimateCell, settingsLine, figureSettings } from "./dom.mjs";
 
 const TABLE_PREVIEW_ROWS = 50;
 
@@ -247,7 +247,7 @@ export function ecdfChart(report, { key, title, series, text }) {
   const loc = report.localization || {};
   const card = h("section", { class: "card chart-card" }, h("h3", {}, title));
   if (!isEcdf(loc.within_ecdf) || !isEcdf(loc[key])) {
-    card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
+    card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), figureSettings(report));
     return card;
   }
   const both = mergeSteps(loc.within_ecdf, loc[key]);
@@ -264,7 +264,7 @@ export function ecdfChart(report, { key, title, series, text }) {
   card.append(h("p", { class: "muted" }, ...text,
     "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
     metric("localization.ks.value", typeof loc.ks?.value === "number" ? loc.ks.value : null), ")."), target);
-  card.append(settingsLine(report));
+  card.append(figureSettings(report));
   const stepped = steppedPaths({ align: 1 });
   const markGap = (u) => {
     const x = u.valToPos(xs[gapAt], "x", true);

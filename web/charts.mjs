@@ -53,7 +53,8 @@ function addDownloads(card, target, plot, settings, data) {
       canvas.toBlob((blob) => downloadBlob(`${chartName(card)}.png`, blob), "image/png");
     }),
     button("Download SVG", () => downloadBlob(`${chartName(card)}.svg`,
-      new Blob([serialize(chartSvg(plot, settings, data))], { type: "image/svg+xml" }))));
+      new Blob([serialize(chartSvg(plot, settings, data, card.querySelector("[data-settings]")?.textContent ?? ""))],
+        { type: "image/svg+xml" }))));
   target.after(actions);
 }
 
@@ -74,16 +75,19 @@ function seriesPath(xs, ys, X, Y, stepped) {
 
 /**
  * The chart as SVG: its axes (range and labels), each shown series as a path with its colour,
- * dash and name (data-series, data-points: how many points it draws), and a legend.
+ * dash and name (data-series, data-points: how many points it draws), a legend, and `caption` (the
+ * report's settings) under it, so that the file names what it was computed with.
  */
-export function chartSvg(plot, settings, data) {
+export function chartSvg(plot, settings, data, caption = "") {
   const width = plot.width, height = plot.height, m = { l: 58, r: 14, t: 28, b: 42 };
+  const total = height + (caption ? 20 : 0);
   const [x0, x1] = [plot.scales.x.min, plot.scales.x.max];
   const [y0, y1] = [plot.scales.y.min, plot.scales.y.max];
   const X = linear([x0, x1], [m.l, width - m.r]), Y = linear([y0, y1], [height - m.b, m.t]);
   const label = (i) => settings.axes?.[i]?.label ?? "";
-  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "font-family": "sans-serif", "font-size": 12 },
-    s("rect", { x: 0, y: 0, width, height, fill: "#fff" }),
+  const svg = s("svg", { width, height: total, viewBox: `0 0 ${width} ${total}`, "font-family": "sans-serif", "font-size": 12 },
+    s("rect", { x: 0, y: 0, width, height: total, fill: "#fff" }),
+    caption ? s("text", { x: 4, y: total - 6, "font-size": 10, fill: "#555", class: "caption" }, caption) : null,
     s("path", { d: `M${m.l} ${m.t}V${height - m.b}H${width - m.r}`, fill: "none", stroke: "#555" }),
     [[x0, m.l, "start"], [x1, width - m.r, "end"]].map(([v, x, anchor]) =>
       s("text", { x, y: height - m.b + 16, "text-anchor": anchor }, Number(v.toPrecision(4)).toString())),

@@ -107,6 +107,8 @@ def test_charts_download_as_png_and_svg(warm_page, dist_dir):
     tree = ET.parse(svg.value.path())
     paths = {p.get("data-series"): p for p in tree.iter("{http://www.w3.org/2000/svg}path") if p.get("data-series")}
     assert set(paths) == {"within item", "between items"}
+    caption = [t.text for t in tree.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "caption"]
+    assert caption and caption[0].startswith("Settings: threshold 0.5")  # the file names its settings
     for path in paths.values():  # a step function: one horizontal and one vertical move per point after the first
         points = int(path.get("data-points"))
         assert points > 10 and path.get("d").count("H") == points - 1 == path.get("d").count("V")
@@ -122,5 +124,5 @@ def test_wide_tables_scroll_inside_their_card_on_a_phone(open_page, site):
             wide: e.scrollWidth > e.clientWidth, right: e.closest('.card').getBoundingClientRect().right}))""")
         assert any(w["wide"] for w in wraps), kind  # a table wider than the phone, scrolled in its card
         assert all(w["right"] <= 390 for w in wraps), (kind, wraps)
-        settings = page.locator(f"#results-{kind} .settings")
+        settings = page.locator(f"#results-{kind} .settings:not([data-settings='figure'])")  # charts name theirs
         assert settings.count() == 1 and settings.inner_text().startswith("Settings: ")  # once per report

@@ -4,7 +4,7 @@
 
 import { ecdfChart, nestedTable, recordsTable, unitizingTable } from "../cards.mjs";
 import { drawChart } from "../charts.mjs";
-import { h, get, estimate, coefficient, settingsLine, section } from "../dom.mjs";
+import { h, get, estimate, coefficient, settingsLine, figureSettings, section } from "../dom.mjs";
 import { OBJECT_ITEMS } from "../object_cards.mjs";
 import { FramePacer, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, title, text, round, exact, linear, extent, padded, clip } from "../svg.mjs";
@@ -69,7 +69,7 @@ function sweepChart(report) {
   const card = h("section", { class: "card chart-card" }, h("h3", {}, "Boundary F1 by tolerance"));
   const target = h("div", { class: "chart", role: "img", "aria-label": "Boundary precision, recall and F1 against tolerance" });
   card.append(h("p", { class: "muted" }, "High F1 at wide tolerance with low F1 at narrow tolerance: annotators agree that an event happened, not exactly when."),
-    target, settingsLine(report));
+    target, figureSettings(report));
   const positive = sorted.every((r) => r.tolerance > 0);
   drawChart(card, target, (width) => ({
     width, height: 260,
