@@ -58,14 +58,17 @@ def build_examples(dest: Path):
 
 
 def build_page(dest: Path):
-    """``kinds.json`` (the registry of kinds) and ``index.html`` with its tabs and forms, from the registry."""
+    """``kinds.json`` (the registry of kinds) and ``index.html`` with its tabs and forms, from the registry,
+    and each tab's import options from the export formats' declared options."""
     registry = _core_json("import json, sys, agreekit; json.dump(agreekit.registry.kinds_json(), sys.stdout)",
                           "reading the registry of kinds")
     (dest / "kinds.json").write_text(json.dumps(registry, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     spec = importlib.util.spec_from_file_location("agreekit_forms", ROOT / "web" / "forms.py")
     forms = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(forms)
-    page = forms.render_page((ROOT / "index.html").read_text(encoding="utf-8"), registry)
+    formats = _core_json("import json, sys; from agreekit.formats.base import formats_json; "
+                         "json.dump(formats_json(), sys.stdout)", "reading the export formats")
+    page = forms.render_page((ROOT / "index.html").read_text(encoding="utf-8"), registry, formats)
     (dest / "index.html").write_text(page, encoding="utf-8")
 
 

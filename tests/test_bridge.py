@@ -5,7 +5,9 @@ Every entry point answers ``{"ok": true, "result": …}`` or ``{"ok": false, "er
 """
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 from pathlib import Path
 
@@ -114,8 +116,8 @@ def dropped(*paths):
     return pairs
 
 
-def run_convert(bridge, pairs, kind_hint="", exact=False, progress=None):
-    return json.loads(bridge.run_convert(pairs, kind_hint, exact, progress))
+def run_convert(bridge, pairs, kind_hint="", exact=False, progress=None, format="auto", options=None):
+    return json.loads(bridge.run_convert(pairs, kind_hint, exact, progress, format, json.dumps(options or {})))
 
 
 @pytest.mark.parametrize("format", sorted(DROPS))
@@ -124,7 +126,8 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
     outcome = run_convert(bridge, list(reversed(pairs)))  # the page's order does not matter: read as a folder is
     conversion = agreekit.convert([FORMATS / path for path in DROPS[format]])
     assert outcome == {"ok": True, "result": {
-        "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title, "kind": conversion.kind,
+        "plain": False, "format": format, "format_title": agreekit.formats.READERS[format].title,
+        "format_options": {}, "kind": conversion.kind,
         "kinds": [], "rows_csv": conversion.to_csv(), "option_tables": expected_tables(conversion),
         "summary": conversion.summary()}}
     outcome = outcome["result"]
@@ -138,9 +141,39 @@ def test_a_conversion_comes_back_as_the_rows_the_page_computes(bridge, format):
 
 def expected_tables(conversion):
     """Every table option of the kind, with the CSV text of the lengths or durations the export holds."""
-    texts = {"lengths": conversion.lengths_csv(), "durations": conversion.durations_csv()}
+    def two_columns(column, values, text):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([("item", column), *((k, text(v)) for k, v in values.items())])
+        return out.getvalue()
+
+    texts = {"lengths": conversion.lengths and two_columns("text", conversion.lengths, str),
+             "durations": conversion.durations and two_columns("duration", conversion.durations, repr)}
     return {option.name: texts.get(option.name) if option.name in conversion.options() else None
             for option in registry.KINDS[conversion.kind].options if option.type == "table"}
+
+
+def test_the_import_forms_options_of_the_format_read_are_passed_to_it(bridge):
+    # The page sends every format's options of the tab; only those of the format read apply, as texts.
+    options = {"elan": {"tier_pattern": "_(?P<annotator>[^_]+)$", "tiers": "gesture_A, gesture_B",
+                        "duration": "last_time_slot"}, "textgrid": {"annotator": "file"}}
+    outcome = run_convert(bridge, dropped("elan/session.eaf"), options=options)["result"]
+    expected = agreekit.convert(FORMATS / "elan/session.eaf", tier_pattern="_(?P<annotator>[^_]+)$",
+                                tiers=["gesture_A", "gesture_B"], duration="last_time_slot")
+    assert outcome["format_options"] == expected.format_options == {
+        "tier_pattern": "_(?P<annotator>[^_]+)$", "tiers": ["gesture_A", "gesture_B"], "duration": "last_time_slot"}
+    assert outcome["rows_csv"] == expected.to_csv() and outcome["summary"] == expected.summary()
+    assert outcome["option_tables"]["durations"] == expected.option_tables()["durations"]
+
+
+def test_a_chosen_format_is_read_without_detection_and_its_options_checked(bridge):
+    pairs = dropped("audacity/c1_alice.txt")
+    outcome = run_convert(bridge, pairs, format="audacity", options={"audacity": {"item": "clip9"}})["result"]
+    assert outcome["format"] == "audacity" and outcome["format_options"] == {"item": "clip9"}
+    assert {row.split(",")[0] for row in outcome["rows_csv"].splitlines()[1:]} == {"clip9"}
+    error = run_convert(bridge, pairs, format="audacity", options={"audacity": {"tiers": "x"}})["error"]
+    assert error["type"] == "input" and "unknown option 'tiers'; its options are item, separator" in error["message"]
+    error = run_convert(bridge, pairs, format="nosuch")["error"]
+    assert error["type"] == "input" and "unknown format 'nosuch'" in error["message"]
 
 
 def test_textgrid_clip_durations_reach_the_page_as_the_durations_field(bridge):
@@ -187,8 +220,9 @@ SHAPES = dropped("labelstudio/ls_shapes.json")  # rectangles (one rotated) and p
 
 def test_several_kinds_take_the_open_tabs_kind_and_list_the_others(bridge):
     outcome = run_convert(bridge, SHAPES, "boxes")["result"]
+    # the rectangles, the polygons, and (read as labels) the task-level Choices of one annotation
     held = [{"kind": kind, "n_annotations": agreekit.convert(SHAPES, kind=kind).summary()["n_annotations"]}
-            for kind in ("boxes", "polygons")]
+            for kind in ("boxes", "polygons", "labels")]
     assert outcome["kind"] == "boxes" and outcome["kinds"] == held
     assert outcome["rows_csv"] == agreekit.convert(SHAPES, kind="boxes").to_csv()
 
@@ -197,7 +231,7 @@ def test_several_kinds_and_another_tab_offer_the_choice(bridge):
     for hint in ("", "segments", "traces"):
         outcome = run_convert(bridge, SHAPES, hint)
         assert outcome["ok"] is False and outcome["error"]["type"] == "kind"
-        assert [k["kind"] for k in outcome["error"]["kinds"]] == ["boxes", "polygons"]
+        assert [k["kind"] for k in outcome["error"]["kinds"]] == ["boxes", "polygons", "labels"]
         assert outcome["error"]["message"].startswith("Label Studio JSON: the files hold more than one kind")
     chosen = run_convert(bridge, SHAPES, "polygons", exact=True)["result"]
     assert chosen["kind"] == "polygons" and chosen["kinds"] == []
@@ -235,3 +269,18 @@ def test_every_entry_point_answers_in_one_shape(bridge, monkeypatch):
             error = outcome["error"]
             assert {"type", "message", "where"} <= set(error) and "\n" not in error["message"]
     assert [o["error"]["type"] for o in parsed[3:]] == ["input", "input", "kind", "input", "internal"]
+
+
+def test_compare_and_plan_come_back_as_data(bridge):
+    other = BOXES.replace("i2,b,5,5,4,5,car", "i2,b,6,6,4,5,car")
+    outcome = json.loads(bridge.run_compare("boxes", BOXES, other, json.dumps({"bootstrap": 50})))
+    assert outcome["ok"] and outcome["result"]["resampling"]["method"] == "paired"
+    sigma = next(d for d in outcome["result"]["coefficients"] if d["name"] == "localization.sigma")
+    assert sigma["delta"] == pytest.approx(agreekit.boxes(other, bootstrap=0).localization.sigma.value
+                                           - agreekit.boxes(BOXES, bootstrap=0).localization.sigma.value)
+    bad = json.loads(bridge.run_compare("boxes", BOXES, "item,annotator,x,y,w,h\ni1,a,x,0,1,1\n", "{}"))
+    assert not bad["ok"] and bad["error"]["type"] == "input" and bad["error"]["message"].startswith("line 2")
+    assert "B:" in bad["error"]["detail"]
+    labels = "item,annotator,label\n" + "".join(f"u{i},r{j},{'xy'[(i * j) % 2]}\n" for i in range(12) for j in range(3))
+    planned = json.loads(bridge.run_plan("labels", labels, json.dumps({"half_width": 0.1})))
+    assert planned["ok"] and planned["result"]["coefficients"][0]["predicted_items"] >= 2

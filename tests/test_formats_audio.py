@@ -139,7 +139,9 @@ def test_rttm_broken_line_names_the_file_line_and_field(line, field, words):
 def test_rttm_options_are_checked():
     assert "unknown option 'speakers'" in error_of(FIXTURES / "rttm", speakers=1)
     assert "annotator_from must be one of" in error_of(FIXTURES / "rttm", annotator_from="tier")
-    assert "list of names" in error_of(FIXTURES / "rttm", recordings="r1")
+    assert "list of labels" in error_of(FIXTURES / "rttm", recordings=5)
+    # A text (from the command line or the page) is a comma-separated list.
+    assert convert(FIXTURES / "rttm", recordings="r1, r9").rows == convert(FIXTURES / "rttm", recordings=["r1", "r9"]).rows
 
 
 def write_rttm(rows):
@@ -319,8 +321,9 @@ def test_elan_fixture_annotator_attribute_unaligned_slot_and_ref_tier():
     assert conversion.rows == ELAN_ROWS
     assert [(s.where, s.reason) for s in conversion.skipped] == [
         ("tier 'gloss_A' annotation a5", "REF_ANNOTATION (symbolic tier: no times of its own)")]
-    [warning] = conversion.warnings
+    [warning, no_duration] = conversion.warnings
     assert warning.startswith("2 annotation(s) on unaligned time slots")
+    assert no_duration.startswith("an .eaf file does not store its media's duration") and conversion.durations is None
     assert_same_report(conversion, ELAN_ROWS)
 
 
@@ -377,7 +380,8 @@ def test_elan_tiers_of_one_annotator_are_merged_unless_chosen():
     assert [row["label"] for row in merged.rows] == ["beat", "hello", "beat"]
     assert "A on rec (gesture_A, words_A)" in merged.warnings[0]
     chosen = convert([("s.eaf", _eaf(SLOTS, tiers))], tiers=["gesture_A", "gesture_B"])
-    assert [row["label"] for row in chosen.rows] == ["beat", "beat"] and chosen.warnings == []
+    assert [row["label"] for row in chosen.rows] == ["beat", "beat"]
+    assert [w.split(":")[0] for w in chosen.warnings] == ["an .eaf file does not store its media's duration"]
     assert [s.reason for s in chosen.skipped] == ["tier not selected (option tiers)"]
 
 
@@ -413,9 +417,34 @@ def test_elan_broken_file_names_file_and_record(data, words):
     assert "bad.eaf" in message and words in message
 
 
+def test_elan_leaves_clip_durations_unset_unless_asked_for_the_last_time_slot():
+    # EAF 3.0 stores no media duration: none is invented; the option takes each file's last aligned slot.
+    tiers = [("g", 'ANNOTATOR="A"', [("a1", "t1", "t2", "x")])]
+    alice = _eaf({"t1": 0, "t2": 1000, "t3": 2500, "u": None}, tiers, media="c1.wav")
+    bob = _eaf({"t1": 0, "t2": 1250}, [("g", 'ANNOTATOR="B"', [("a1", "t1", "t2", "x")])], media="c1.wav")
+    plain = convert([("alice.eaf", alice), ("bob.eaf", bob)])
+    assert plain.durations is None and "durations" not in plain.options()
+    assert any("does not store its media's duration" in w for w in plain.warnings)
+    lower = convert([("alice.eaf", alice), ("bob.eaf", bob)], duration="last_time_slot")
+    assert lower.durations == {"c1": 2.5}  # the later of the files' last slots, an unaligned slot has no time
+    assert lower.options() == {"durations": {"c1": 2.5}}
+    assert lower.option_tables() == {"durations": "item,duration\nc1,2.5\n"}
+    assert any("last time slot" in w and "lower bound" in w for w in lower.warnings)
+    assert not any("are not set" in w for w in lower.warnings)
+    report = agreekit.report("segments", lower.rows, bootstrap=0, **lower.options())
+    assert report.to_dict() == agreekit.report("segments", lower.rows, bootstrap=0, durations={"c1": 2.5}).to_dict()
+    unaligned = convert([("u.eaf", _eaf({"u1": None, "u2": None}, [("g", 'ANNOTATOR="A"', [])]))],
+                        duration="last_time_slot")
+    assert unaligned.durations is None and any("no aligned time slot" in w and "u.eaf" in w
+                                               for w in unaligned.warnings)
+
+
 def test_elan_options_are_checked():
+    assert "duration must be one of" in error_of(FIXTURES / "elan", duration="media")
     assert "not a regular expression" in error_of(FIXTURES / "elan", tier_pattern="(")
-    assert "list of names" in error_of(FIXTURES / "elan", tiers="gesture_A")
+    assert "list of labels" in error_of(FIXTURES / "elan", tiers={"gesture_A": 1})
+    assert "list of names" in error_of(FIXTURES / "elan", tiers=["gesture_A", " "])
+    assert convert(FIXTURES / "elan", tiers="gesture_A").rows == convert(FIXTURES / "elan", tiers=["gesture_A"]).rows
     assert "unknown option 'annotator'" in error_of(FIXTURES / "elan", annotator="tier")
 
 

@@ -128,6 +128,42 @@ def test_brush_decoder_rejects_broken_streams():
         brush_mask(rle, 5, 4)
 
 
+def repeat_tokens(runs, n_values):
+    """A brush RLE of repeat tokens only, 16-bit counts: ``runs`` is [(value, how many)] summing to ``n_values``."""
+    bits = [f"{n_values:032b}", f"{7:05b}", f"{15:04b}" * 4]
+    for value, many in runs:
+        while many:
+            take = min(many, 1 << 16)
+            bits.append(f"1{0:02b}{take - 1:016b}{value:08b}")
+            many -= take
+    text = "".join(bits)
+    text += "0" * (-len(text) % 8)
+    return list(int(text[k:k + 8], 2) for k in range(0, len(text), 8))
+
+
+def test_a_large_brush_canvas_is_read_on_runs_without_the_canvas():
+    import tracemalloc
+
+    from agreekit.formats.labelstudio_brush import brush_runs
+
+    width = height = 8000  # an RGBA canvas of 256 MB: the lower half painted
+    half = 4 * width * height // 2
+    rle = repeat_tokens([(0, half), (255, half)], 4 * width * height)
+    tracemalloc.start()
+    runs = brush_runs(rle, width, height)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 32 * 2 ** 20
+    assert runs.tolist() == [height // 2] * (2 * width)  # each column: its top half clear, its bottom half marked
+
+
+def test_a_brush_header_declaring_another_size_is_refused_before_decoding():
+    from agreekit.formats.labelstudio_brush import brush_runs
+
+    with pytest.raises(ValueError, match="holds 4294967295 values, not 96"):
+        brush_runs(repeat_tokens([], 2 ** 32 - 1), 6, 4)  # would have allocated 4 GB before being checked
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 7), st.data())
 def test_brush_masks_round_trip(height, width, data):

@@ -265,16 +265,21 @@ def _potato_mask_state(user, size, counts):
                        "instance_id_to_span_to_value": {}}).encode()
 
 
-def test_potato_mask_on_a_huge_image_is_refused_without_allocating_its_pixels():
+def test_potato_mask_on_a_huge_image_is_read_as_runs_without_allocating_its_pixels():
     import tracemalloc
 
-    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [60_000, 60_000], [5, 7])) for u in ("a", "b")]
+    side = 60_000
+    sources = [(f"out/{u}/user_state.json", _potato_mask_state(u, [side, side], [5, 7])) for u in ("a", "b")]
     tracemalloc.start()
-    with pytest.raises(InputError, match="above the ceiling of 268,435,456 pixels") as error:
-        convert(sources, kind="masks")
+    conversion = convert(sources, kind="masks")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert peak < 50 * 2 ** 20 and error.value.column == "rle"  # 60,000² pixels took 6.9 GB before
+    assert peak < 50 * 2 ** 20  # 60,000² pixels took 6.9 GB when masks were reordered as pixels
+    # Row 0, columns 5 to 11: in column order one pixel at the top of each of those 7 columns.
+    expected = [5 * side] + [1, side - 1] * 6 + [1, side * side - 11 * side - 1]
+    from agreekit.parse.rle import rle_to_string
+
+    assert [row["rle"] for row in conversion.rows] == [rle_to_string(expected)] * 2
 
 
 def test_potato_mask_runs_become_the_same_coco_runs_as_before():
@@ -300,3 +305,44 @@ def test_non_finite_coordinates_are_refused_where_they_are_read(fixture, old, ne
         convert([(f"out/ann_a/{Path(fixture).name}", text.replace(old, new, 1).encode())], kind=kind)
     assert error.value.column == field
     assert "line 1, span" in str(error.value) or "instance 'img_a', object" in str(error.value)
+
+
+# ----------------------------------------------------------------- format options declared once
+
+@pytest.mark.parametrize("format", sorted(READERS))
+def test_each_formats_declared_options_are_its_readers_keyword_parameters(format):
+    import inspect
+
+    reader = READERS[format]
+    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
+    keywords = [p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert reader_options(reader) == tuple(keywords)
+    record = reader.to_json()
+    assert [o["name"] for o in record["options"]] == keywords and record["kinds"] == list(reader.kinds)
+    assert all(o["label"] and o["help"] for o in record["options"])
+
+
+def test_formats_json_lists_every_format_in_detection_order():
+    from agreekit.formats.base import formats_json
+
+    listed = formats_json()
+    assert sorted(f["name"] for f in listed) == sorted(READERS)
+    assert [READERS[f["name"]].position for f in listed] == sorted(r.position for r in READERS.values())
+
+
+def test_a_kinds_command_takes_the_formats_options(capsys):
+    from agreekit.cli import main
+
+    assert main(["segments", str(FIXTURES / "textgrid"), "--option", "annotator=file", "--option", "item=rec",
+                 "--bootstrap", "0", "--json"]) == 0
+    assert "2 annotators" in capsys.readouterr().err
+    assert main(["segments", str(FIXTURES / "textgrid"), "--option", "annotator=speaker"]) == 2
+    assert "annotator must be one of tier, file" in capsys.readouterr().err
+
+
+def test_option_texts_are_read_in_the_declared_type():
+    # The command line and the page give texts: a number-like clip name stays a text, a list is comma-separated.
+    by_text = convert(FIXTURES / "textgrid", format="textgrid", annotator="file", item="5")
+    assert {row["item"] for row in by_text.rows} == {"5"} and by_text.format_options == {"annotator": "file",
+                                                                                         "item": "5"}
+    assert convert(FIXTURES / "elan", tiers='["gesture_A"]').format_options == {"tiers": ["gesture_A"]}

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import agreekit
+
 from agreekit.formats import convert
 from agreekit.rows import InputError
 
@@ -131,9 +133,24 @@ def test_prodigy_relations_are_counted_as_skipped():
 
 
 @pytest.mark.parametrize("name", ["textcat_choice.jsonl", "entity_links.jsonl"])
-def test_prodigy_choice_answers_are_refused_not_read_as_spans(name):
+def test_prodigy_choice_answers_are_refused_as_spans(name):
     with pytest.raises(InputError, match="no spans annotations.*choice answer"):
-        convert(PRODIGY / name)
+        convert(PRODIGY / name, kind="spans")
+
+
+def test_prodigy_choice_answers_read_as_labels_per_question():
+    # The labels kind exists (issue 23): a choice task is a question (_task_hash), its accepted options the labels.
+    textcat = convert(PRODIGY / "textcat_choice.jsonl")
+    assert textcat.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in textcat.rows] == [
+        ("38", "tc-alice", "POSITIVE"), ("38", "tc-bob", "POSITIVE"), ("39", "tc-alice", "NEGATIVE")]
+    assert textcat.summary()["skipped"] == {"accepted with no option chosen (no label)": 1}
+    links = convert(PRODIGY / "entity_links.jsonl")
+    assert [(r["item"], r["annotator"], r["label"]) for r in links.rows] == [
+        ("42", "nel-alice", "Q41421"), ("42", "nel-bob", "NIL_otherLink")]
+    report = agreekit.report("labels", links.rows, bootstrap=0).to_dict()
+    assert report == agreekit.report("labels", "item,annotator,label\n42,nel-alice,Q41421\n42,nel-bob,NIL_otherLink\n",
+                                     bootstrap=0).to_dict()
 
 
 # ----------------------------------------------------------------- Label Studio: regions skipped are not "saw nothing"
@@ -158,9 +175,51 @@ def test_elan_annotator_whose_annotations_are_all_unaligned_is_left_out_not_saw_
 
 # ----------------------------------------------------------------- Potato: answers that are not spans
 
-def test_potato_classification_only_export_is_refused_saying_what_it_holds():
-    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans"):
+def test_potato_classification_only_export_is_refused_as_spans_saying_what_it_holds():
+    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans; read them "
+                                         r"with kind labels"):
+        convert(FIXTURES / "misreads" / "potato" / "classification", kind="spans")
+
+
+def test_potato_classification_only_export_reads_as_labels_one_question_at_a_time():
+    # The labels kind exists (issue 23): answers are read as labels, not refused; one schema (question) at a time.
+    with pytest.raises(InputError, match=r"answers to 2 questions \(agreement, sentiment\).*option schema"):
         convert(FIXTURES / "misreads" / "potato" / "classification")
+    sentiment = convert(FIXTURES / "misreads" / "potato" / "classification", schema="sentiment")
+    assert sentiment.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in sentiment.rows] == [
+        ("tweet_1", "ann_a", "positive"), ("tweet_2", "ann_a", "negative"),
+        ("tweet_1", "ann_b", "neutral"), ("tweet_2", "ann_b", "negative")]
+    summary = sentiment.summary()
+    assert summary["n_annotations"] == 4 and summary["n_saw_nothing"] == 0
+    assert summary["skipped"] == {"answer to schema 'agreement' (one question is read at a time: option schema)": 4}
+    likert = convert(FIXTURES / "misreads" / "potato" / "classification", schema="agreement")
+    assert [r["label"] for r in likert.rows] == ["4", "2", "3", "1"]  # the likert value, not its option name
+    rows = "item,annotator,label\ntweet_1,ann_a,4\ntweet_2,ann_a,2\ntweet_1,ann_b,3\ntweet_2,ann_b,1\n"
+    assert agreekit.report("labels", likert.rows, level="ordinal", bootstrap=0).to_dict() == \
+        agreekit.report("labels", rows, level="ordinal", bootstrap=0).to_dict()
+    with pytest.raises(InputError, match=r"no answers to schema 'mood'; the files hold agreement, sentiment"):
+        convert(FIXTURES / "misreads" / "potato" / "classification", schema="mood")
+
+
+def _potato_state(user, answers):
+    return json.dumps({"user_id": user, "instance_id_ordering": list(answers), "current_instance_index": 0,
+                       "instance_id_to_label_to_value": answers, "instance_id_to_span_to_value": {}}).encode()
+
+
+def test_potato_multiselect_answers_are_a_label_set_and_unticked_boxes_no_label():
+    a = {"t1": [[{"schema": "topics", "name": "sport"}, "true"], [{"schema": "topics", "name": "money"}, "true"]],
+         "t2": [[{"schema": "topics", "name": "sport"}, "true"], [{"schema": "topics", "name": "money"}, "false"]]}
+    b = {"t1": {"topics": {"sport": "true"}}, "t2": {"topics": {"sport": "true"}}}  # the older {schema: {name}} shape
+    conversion = convert([("out/a/user_state.json", _potato_state("a", a)),
+                          ("out/b/user_state.json", _potato_state("b", b))])
+    assert [(r["item"], r["annotator"], r["label"]) for r in conversion.rows] == [
+        ("t1", "a", "sport"), ("t1", "a", "money"), ("t2", "a", "sport"), ("t1", "b", "sport"), ("t2", "b", "sport")]
+    assert any("1 (annotator, instance) pair(s) hold several labels" in w and "level set" in w
+               for w in conversion.warnings)
+    report = agreekit.report("labels", conversion.rows, level="set", bootstrap=0).to_dict()
+    rows = "item,annotator,label\nt1,a,sport\nt1,a,money\nt2,a,sport\nt1,b,sport\nt2,b,sport\n"
+    assert report == agreekit.report("labels", rows, level="set", bootstrap=0).to_dict()
 
 
 def test_potato_spans_beside_label_answers_are_still_read():

@@ -116,9 +116,42 @@ def test_prodigy_a_later_reject_replaces_an_accept_and_no_annotator_means_the_fi
     assert any("their annotator is the file name" in w for w in c.warnings)
 
 
-def test_prodigy_binary_ner_is_refused():
-    with pytest.raises(InputError, match="binary 'ner' task"):
-        convert(("d.jsonl", jsonl(_prodigy_task(_view_id="ner"))))
+def test_prodigy_binary_ner_is_refused_as_spans():
+    with pytest.raises(InputError, match="binary 'ner' task .* is not spans: read it with kind labels"):
+        convert(("d.jsonl", jsonl(_prodigy_task(_view_id="ner"))), kind="spans")
+
+
+def test_prodigy_binary_tasks_read_as_labels_accept_or_reject_per_suggestion():
+    # textcat.teach: one suggested label per task; the suggestion (_task_hash) is the question.
+    def teach(annotator, task_hash, answer, stamp):
+        return _prodigy_task(_view_id="classification", label="POSITIVE", _task_hash=task_hash, answer=answer,
+                             _annotator_id=annotator, _timestamp=stamp)
+    records = [teach("a", 61, "accept", 1), teach("b", 61, "reject", 2), teach("a", 62, "reject", 3),
+               teach("b", 62, "reject", 4), teach("a", 63, "ignore", 5), teach("b", 63, "accept", 6),
+               teach("a", 61, "reject", 7)]  # a changed their mind on 61: the later answer is kept
+    c = convert(("teach.jsonl", jsonl(*records)))
+    assert c.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
+        ("61", "a", "reject"), ("61", "b", "reject"), ("62", "a", "reject"), ("62", "b", "reject"),
+        ("63", "b", "accept")]
+    assert reasons(c) == {"superseded by a later submission of the same annotator": 1,
+                          "ignored in Prodigy (counted as never seen)": 1}
+    assert any("labelled accept or reject" in w for w in c.warnings)
+
+
+def test_prodigy_multiple_choice_is_a_label_set_and_manual_tasks_beside_it_are_skipped():
+    def choice(annotator, accepted, answer="accept"):
+        return _prodigy_task(_view_id="choice", _task_hash=70, options=[{"id": "A"}, {"id": "B"}],
+                             accept=accepted, answer=answer, _annotator_id=annotator)
+    c = convert(("c.jsonl", jsonl(choice("a", ["A", "B"]), choice("b", ["B"]), choice("c", ["A"], "reject"),
+                                  _prodigy_task(_annotator_id="d"))), kind="labels")
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [("70", "a", "A"), ("70", "a", "B"),
+                                                                         ("70", "b", "B")]
+    assert reasons(c) == {"a manual task's regions (read with kind spans, boxes or polygons)": 1,
+                          "rejected in Prodigy, a bad example (counted as never seen)": 1}
+    assert any("1 answer(s) accept several options" in w and "level set" in w for w in c.warnings)
+    with pytest.raises(InputError, match="'accept' must be a list of option ids"):
+        convert(("c.jsonl", jsonl(choice("a", "A"))), kind="labels")
 
 
 def test_prodigy_image_boxes_and_polygons():
@@ -199,8 +232,26 @@ def test_doccano_errors_name_the_file_and_line():
     record = {"id": 1, "text": TEXT_2, "label": [[0, 7, "PER"], [5, 30, "PER"]]}
     with pytest.raises(InputError, match=r"ann\.jsonl line 1, span 2: end 30 is past the end"):
         convert(("ann.jsonl", jsonl(record)))
-    with pytest.raises(InputError, match="text-classification"):
-        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})))
+    with pytest.raises(InputError, match="text-classification project, not spans: read them with kind labels"):
+        convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})), kind="spans")
+
+
+def test_doccano_text_classification_reads_as_labels():
+    alice = jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]},
+                  {"id": 2, "text": TEXT_3, "label": ["neg", "sarcasm"]}, {"id": 3, "text": TEXT_1, "label": []})
+    bob = jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]}, {"id": 2, "text": TEXT_3, "label": ["neg"]},
+                {"id": 3, "text": TEXT_1, "label": ["neutral"]})
+    c = convert([("alice.jsonl", alice), ("bob.jsonl", bob)])
+    assert c.kind == "labels"
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
+        ("1", "alice", "positive"), ("2", "alice", "neg"), ("2", "alice", "sarcasm"), ("1", "bob", "positive"),
+        ("2", "bob", "neg"), ("3", "bob", "neutral")]
+    assert reasons(c) == {"no label (not rated)": 1}
+    assert any("1 example(s) carry several labels" in w for w in c.warnings)
+    expected = ("item,annotator,label\n1,alice,positive\n2,alice,neg\n2,alice,sarcasm\n1,bob,positive\n2,bob,neg\n"
+                "3,bob,neutral\n")
+    assert agreekit.report("labels", c.rows, level="set", bootstrap=0).to_dict() == \
+        agreekit.report("labels", expected, level="set", bootstrap=0).to_dict()
 
 
 def test_doccano_repeated_example_keeps_the_later_line():
@@ -326,6 +377,22 @@ def test_potato_boxes_in_pixels_with_image_sizes():
     want = [(10, 10, 30, 20), (2.5, 2.5, 5, 5), (12, 10, 30, 19), (2, 2.5, 5, 5.5), (2.5, 2, 5, 5)]
     assert np.allclose(got, want, rtol=0, atol=1e-12)
     assert not any("fractions of the image" in w for w in c.warnings)
+
+
+@pytest.mark.parametrize("table", ["item,width,height\nimg_a,100,50\nimg_b,10,10\n",
+                                   "item\twidth\theight\nimg_a\t100\t50\nimg_b\t10\t10\n",
+                                   '{"img_a": [100, 50], "img_b": [10, 10]}',
+                                   [{"item": "img_a", "width": 100, "height": 50},
+                                    {"item": "img_b", "width": 10, "height": 10}]])
+def test_potato_image_sizes_as_a_table_read_as_the_dict(table):
+    # The page's field and the command line give a table (CSV/TSV or JSON text): the same rows as the dict.
+    by_dict = convert(IMAGES, kind="boxes", image_sizes={"img_a": (100, 50), "img_b": (10, 10)})
+    assert convert(IMAGES, kind="boxes", image_sizes=table).rows == by_dict.rows
+
+
+def test_potato_image_sizes_without_their_columns_are_an_input_error():
+    with pytest.raises(InputError, match="item, width, height"):
+        convert(IMAGES, kind="boxes", image_sizes="name,w,h\nimg_a,100,50\n")
 
 
 def test_potato_polygons():

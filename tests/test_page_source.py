@@ -189,7 +189,8 @@ def test_the_built_page_is_the_registry(forms):
     import json
     assert json.loads((dist / "kinds.json").read_text(encoding="utf-8")) == REGISTRY
     template = (ROOT / "index.html").read_text(encoding="utf-8")
-    assert (dist / "index.html").read_text(encoding="utf-8") == forms.render_page(template, REGISTRY)
+    from agreekit.formats.base import formats_json
+    assert (dist / "index.html").read_text(encoding="utf-8") == forms.render_page(template, REGISTRY, formats_json())
     assert not (dist / "web" / "forms.py").exists()
 
 

@@ -140,3 +140,64 @@ def test_the_kinds_are_read_from_the_registry(monkeypatch):
     monkeypatch.setitem(agreekit.KINDS, "voxels", agreekit.KINDS["boxes"])
     assert read_share_fragment(fragment) == ("voxels", "rows", {})
     assert read_share_fragment(share_link("voxels", "rows", seed=1)) == ("voxels", "rows", {"seed": 1})
+
+
+def test_compare_link_carries_both_inputs():
+    from agreekit.share import compare_link, read_compare_fragment
+    a = "item,annotator,label\nu1,r1,x\nu1,r2,y\n"
+    b = [{"item": "u1", "annotator": "r1", "label": "x"}, {"item": "u1", "annotator": "r2", "label": "x"}]
+    link = compare_link("labels", a, b, base_url="https://example.org/", seed=4)
+    _, _, document = decode_by_hand(link)
+    assert document == {"rows": a, "rows_b": "item,annotator,label\nu1,r1,x\nu1,r2,x\n", "options": {"seed": 4}}
+    assert read_compare_fragment(link) == ("labels", a, document["rows_b"], {"seed": 4})
+    assert read_share_fragment(link) == ("labels", a, {"seed": 4})  # a one-input reader opens A
+    assert read_compare_fragment(share_link("labels", a))[2] is None
+    kind, rows_a, rows_b, options = read_compare_fragment(link)
+    c = agreekit.compare(kind, rows_a, rows_b, bootstrap=0, **options)
+    assert c.coefficient("coefficients.percent_agreement").delta == 1.0
+
+# ----------------------------------------------------------------- rows converted from a tool's export
+
+FORMATS = Path(__file__).resolve().parent / "fixtures" / "formats"
+
+
+def test_a_link_of_converted_rows_carries_the_format_and_its_options_and_reproduces_the_rows():
+    import agreekit
+    from agreekit.share import read_share
+
+    conversion = agreekit.convert(FORMATS / "elan" / "session.eaf", tier_pattern="_(?P<annotator>[^_]+)$",
+                                  tiers="gesture_A, gesture_B", duration="last_time_slot")
+    link = share_link(conversion.kind, conversion.to_csv(), imported=conversion, **conversion.option_tables())
+    shared = read_share(link)
+    assert shared.imported == {"format": "elan", "options": {"tier_pattern": "_(?P<annotator>[^_]+)$",
+                                                            "tiers": ["gesture_A", "gesture_B"],
+                                                            "duration": "last_time_slot"}}
+    assert read_share_fragment(link) == (shared.kind, shared.rows, shared.options)
+    # The same files read with the link's format and options give the link's rows and durations.
+    again = agreekit.convert(FORMATS / "elan" / "session.eaf", format=shared.imported["format"],
+                             **shared.imported["options"])
+    assert again.to_csv() == shared.rows and again.option_tables() == shared.options
+    # Read without them, the rows differ: the record is what makes the link reproducible.
+    assert agreekit.convert(FORMATS / "elan" / "session.eaf").to_csv() != shared.rows
+    assert read_share(share_link("boxes", "x")).imported is None
+
+
+@pytest.mark.parametrize("record", [{"format": "ELAN!"}, {"format": 3}, {"format": "elan", "options": []}, [1]])
+def test_a_damaged_import_record_is_refused(record):
+    from agreekit.share import read_share
+
+    with pytest.raises(ValueError, match="imported must be"):
+        share_link("segments", "x", imported=record)
+    document = json.dumps({"rows": "x", "options": {}, "import": record}).encode()
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    payload = base64.urlsafe_b64encode(compressor.compress(document) + compressor.flush()).rstrip(b"=").decode()
+    with pytest.raises(ValueError, match="import record"):
+        read_share("v1/segments/" + payload)
+
+
+def test_json_nested_too_deeply_in_a_link_is_a_damaged_link():
+    document = b'{"rows": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    payload = base64.urlsafe_b64encode(compressor.compress(document) + compressor.flush()).rstrip(b"=").decode()
+    with pytest.raises(ValueError, match="nested too deeply"):
+        read_share_fragment("v1/boxes/" + payload)

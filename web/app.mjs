@@ -354,7 +354,7 @@ async function share(kind) {
   let options;
   try { options = readOptions(form); } catch (error) { showError(kind, { message: error.message }); return; }
   let fragment;
-  try { fragment = await encodeShare(kind, rowsOf(form), options); } catch (error) {
+  try { fragment = await encodeShare(kind, rowsOf(form), options, importer.shareImport(kind)); } catch (error) {
     if (!(error instanceof TooLargeError)) throw error;
     out.append(note(`${error.message[0].toUpperCase()}${error.message.slice(1)}. Use “Download input” and send the file instead.`),
       downloadInputButton(kind));
@@ -430,6 +430,8 @@ async function openShareFragment(fragment) {
   selectTab(data.kind);
   inputChanged(data.kind, "computing");
   const unknown = writeInputs(data.kind, data.rows, data.options);
+  const unread = importer.restore(data.kind, data.imported);  // the import form, set as the rows were converted
+  if (unread.length) unknown.push(...unread.map((name) => `import ${name}`));
   if (unknown.length) {
     failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` },
       { run: false });
@@ -538,3 +540,6 @@ setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
 firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
   .catch((error) => console.warn("agreekit: no offline copy:", error));
 window.agreekit = { engine, compute, rows: (kind) => rowsOf(forms[kind]) };
+
+// Compare two rounds and plan how many items: a card of its own module under each form (web/compare.mjs).
+import("./compare.mjs").then(({ mountCompare }) => mountCompare({ forms, engine, readOptions, rowsOf }));

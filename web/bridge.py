@@ -1,7 +1,7 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_methods``, ``run_item_detail`` and ``run_convert`` are the entry points. Each answers through
+``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare`` and ``run_plan`` are the entry points. Each answers through
 :func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 
 from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
+from agreekit.comparison import compare, plan
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.item_detail import ItemDetails, detail_kinds
@@ -114,6 +115,19 @@ def _report(kind, rows, options_json, progress):
     return RawJSON(text)
 
 
+def run_compare(kind, rows_a, rows_b, options_json):
+    """Two rounds or groups compared (:func:`agreekit.compare`): :func:`answer` with ``Comparison.to_json()``.
+
+    ``options_json``: the kind's options plus ``paired`` (default true).
+    """
+    return answer(lambda: RawJSON(compare(kind, rows_a, rows_b, **json.loads(options_json)).to_json()))
+
+
+def run_plan(kind, rows, options_json):
+    """Items needed for an interval of ``half_width`` (:func:`agreekit.plan`): :func:`answer` with the plan."""
+    return answer(lambda: plan(kind, rows, **json.loads(options_json)).to_dict())
+
+
 # Per kind, the rows and options of its last report: item views are answered from them on demand.
 _LAST_REPORTS = {}
 # Per kind, the methods paragraph of its last report (agreekit.methods.Methods).
@@ -175,13 +189,13 @@ def _in_folder_order(pairs):
     return sorted(pairs, key=lambda pair: (str(PurePosixPath(pair[0]).parent), pair[0]))
 
 
-def _held_kinds(sources, reader, step):
+def _held_kinds(sources, reader, options, step):
     """``{kind: conversion}`` for each kind of ``reader`` that reads at least one annotation."""
     held = {}
     for kind in reader.kinds:
         step(f"reading {reader.title} as {kind}")
         try:
-            conversion = convert(sources, format=reader.name, kind=kind)
+            conversion = convert(sources, format=reader.name, kind=kind, **options)
         except InputError:
             continue
         if conversion.summary()["n_annotations"]:
@@ -189,7 +203,7 @@ def _held_kinds(sources, reader, step):
     return held
 
 
-def _read(sources, reader, kind_hint, step):
+def _read(sources, reader, kind_hint, options, step):
     """``(conversion, kinds)``: the kind the files hold, else ``kind_hint`` among those they hold.
 
     ``kinds`` is ``[{kind, n_annotations}]`` for every kind the files hold when
@@ -199,11 +213,11 @@ def _read(sources, reader, kind_hint, step):
     """
     step(f"reading {reader.title}")
     try:
-        return convert(sources, format=reader.name), []
+        return convert(sources, format=reader.name, **options), []
     except InputError as error:
         if len(reader.kinds) == 1:
             raise
-        held = _held_kinds(sources, reader, step)
+        held = _held_kinds(sources, reader, options, step)
         if not held:
             raise error from None
     kinds = [{"kind": kind, "n_annotations": c.summary()["n_annotations"]} for kind, c in held.items()]
@@ -214,7 +228,7 @@ def _read(sources, reader, kind_hint, step):
     return held[kind_hint], kinds
 
 
-def run_convert(files, kind_hint="", exact=False, progress=None):
+def run_convert(files, kind_hint="", exact=False, progress=None, format="auto", options_json="{}"):
     """Rows for the page from dropped files, as JSON (see docs/architecture.md, "Worker protocol").
 
     Parameters
@@ -228,19 +242,25 @@ def run_convert(files, kind_hint="", exact=False, progress=None):
         Read ``kind_hint`` and nothing else (the user chose it).
     progress : callable, optional
         ``progress(done, total, stage)``; called with ``0, 0`` and the stage's name.
+    format : str
+        ``"auto"`` (detect) or the name of the format chosen in the import form.
+    options_json : str
+        JSON ``{format: {option: text}}``: the import form's options of each format;
+        those of the format read are passed to it (read in their declared types).
 
     Returns
     -------
     str
         :func:`answer` with result ``{"plain": true}`` for one .csv/.tsv/.txt/.tab
         file that no format claims (the page reads it as rows), else ``{"plain":
-        false, "format", "format_title", "kind", "kinds", "rows_csv",
-        "option_tables", "summary"}``, where ``option_tables`` maps every table
+        false, "format", "format_title", "format_options", "kind", "kinds", "rows_csv",
+        "option_tables", "summary"}``, where ``format_options`` are the format's
+        options the files were read with (a share link carries them), ``option_tables`` maps every table
         option of the kind to the CSV text the conversion supplies for it, or
         None (so the page clears what an earlier import filled); when the files hold several kinds and none
         was asked for, an error of type "kind" whose ``kinds`` lists the choices.
     """
-    return answer(lambda: _convert(files, kind_hint, exact, progress))
+    return answer(lambda: _convert(files, kind_hint, exact, progress, format, options_json))
 
 
 def _option_tables(conversion):
@@ -250,7 +270,31 @@ def _option_tables(conversion):
             if option.type == "table"}
 
 
-def _convert(files, kind_hint, exact, progress):
+def _chosen_reader(sources, pairs, format):
+    """The reader of the format chosen, or detected (None: one plain table that no format claims)."""
+    if format not in ("", "auto"):
+        if format not in READERS:
+            raise InputError(f"unknown format {format!r}; expected one of {', '.join(sorted(READERS))}",
+                             column="format", value=format)
+        return READERS[format]
+    try:
+        return READERS[detect(sources)]
+    except InputError:
+        if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
+            return None
+        raise
+
+
+def _format_options(options_json, reader):
+    """The import form's options of ``reader``'s format, from ``{format: {option: text}}``."""
+    by_format = json.loads(options_json or "{}")
+    options = by_format.get(reader.name, {}) if isinstance(by_format, dict) else {}
+    if not isinstance(options, dict):
+        raise InputError(f"{reader.title}: the import options are not an object", column="options")
+    return options
+
+
+def _convert(files, kind_hint, exact, progress, format, options_json):
     def step(stage):
         if progress is not None:
             progress(0, 0, stage)
@@ -258,18 +302,17 @@ def _convert(files, kind_hint, exact, progress):
     step(f"opening {len(pairs)} file{'s' if len(pairs) != 1 else ''}")
     sources = load_sources(_in_folder_order(pairs))
     step("detecting the format")
-    try:
-        reader = READERS[detect(sources)]
-    except InputError:
-        if len(pairs) == 1 and pairs[0][0].lower().endswith(PLAIN_TABLES):
-            return {"plain": True}
-        raise
+    reader = _chosen_reader(sources, pairs, format)
+    if reader is None:
+        return {"plain": True}
+    options = _format_options(options_json, reader)
     if exact:
         step(f"reading {reader.title} as {kind_hint}")
-        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint), []
+        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
     else:
-        conversion, kinds = _read(sources, reader, kind_hint or None, step)
+        conversion, kinds = _read(sources, reader, kind_hint or None, options, step)
     step("writing the rows")
-    return {"plain": False, "format": reader.name, "format_title": reader.title, "kind": conversion.kind,
+    return {"plain": False, "format": reader.name, "format_title": reader.title,
+            "format_options": conversion.format_options, "kind": conversion.kind,
             "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
             "summary": conversion.summary()}

@@ -91,10 +91,14 @@ export class Engine {
     return { report: attachParts(result.report, result.parts, parts), ms, methods: result.methods ?? null };
   }
 
-  /** Convert files ([{name, buffer}]) in the worker (bridge.py run_convert's result); the buffers are transferred, not copied. */
-  async convert(files, kind, exact, onProgress) {
+  /**
+   * Convert files ([{name, buffer}]) in the worker (bridge.py run_convert's result); the buffers are transferred,
+   * not copied. `settings` is the import form's: `{format: "auto" or a format's name, options: {format: {name: text}}}`.
+   */
+  async convert(files, kind, exact, onProgress, settings = {}) {
     const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
-    const { result } = await this.request("convert", { files, kind, exact },
+    const request = { files, kind, exact, format: settings.format ?? "auto", options: JSON.stringify(settings.options ?? {}) };
+    const { result } = await this.request("convert", request,
       { onProgress: progress, transfer: files.map((file) => file.buffer) });
     return result;
   }

@@ -57,8 +57,9 @@ def _default_text(option):
     return str(default)
 
 
-def option_field(kind, option):
-    """The labelled form field of one option, from its registry record.
+def option_field(kind, option, prefix="option"):
+    """The labelled form field of one option, from its registry record (or a format's: ``prefix`` keeps
+    the ids of the import form's fields apart from the kind's).
 
     Numbers are ``<input type=number>`` with the option's range, a choice a ``<select>``
     with the default selected, a table a ``<textarea>``, the other types text inputs.
@@ -67,7 +68,7 @@ def option_field(kind, option):
     fields whose format it explains.
     """
     name, kind_of, label = option["name"], option["type"], html.escape(option["label"])
-    field_id = f"option-{kind}-{name}"
+    field_id = f"{prefix}-{kind}-{name}"
     helped = kind_of in FREE_TEXT and option["help"]
     common = _attributes([("name", name), ("id", field_id), ("data-type", kind_of), ("data-label", option["label"]),
                           ("title", None if helped else option["help"] or None),
@@ -91,6 +92,31 @@ def option_field(kind, option):
         mode = "decimal" if kind_of == "floats" else None
         field = f'<input{common} type="text" autocomplete="off"{_attributes([("inputmode", mode), ("value", default)])}>'
     return f"<label>{label}\n        {field}{help_text}</label>"
+
+
+def import_options(kind, formats):
+    """The import form's options of ``kind``'s tab, from the formats' declarations (``formats_json()``).
+
+    A select of the formats that hold the kind (``auto``: detect from the files), then one fieldset per
+    format that has options, ``data-format`` naming it; the fields are the formats' declared options,
+    written by :func:`option_field`. They sit outside the kind's ``.options`` fieldset: the page sends
+    them with the files (web/import.mjs), never to the report.
+    """
+    fitting = [f for f in formats if kind in f["kinds"]]
+    choices = "".join(f'\n          <option{_attributes([("value", f["name"])])}>{html.escape(f["title"])}</option>'
+                      for f in fitting)
+    select = (f'<label>Format <select name="import-format" id="import-format-{kind}">\n          '
+              f'<option value="auto" selected>detect from the files</option>{choices}\n        </select></label>')
+    sets = []
+    for f in fitting:
+        if not f["options"]:
+            continue
+        fields = "\n        ".join(option_field(kind, o, prefix=f"import-{f['name']}") for o in f["options"])
+        sets.append(f'<fieldset data-format="{html.escape(f["name"])}">\n        <legend>{html.escape(f["title"])} '
+                    f'options</legend>\n        {fields}\n      </fieldset>')
+    body = "\n      ".join([select, *sets])
+    return (f'<details class="import-options" id="import-options-{kind}">\n      <summary>Import options (the '
+            f'export\'s format and its options)</summary>\n      {body}\n    </details>')
 
 
 def _indent(text, spaces):
@@ -124,8 +150,9 @@ def read_template(text):
     return page, parts
 
 
-def render_page(template_text, registry):
-    """``dist/index.html``: the template with the registry's tabs, panels and option forms.
+def render_page(template_text, registry, formats=()):
+    """``dist/index.html``: the template with the registry's tabs, panels and option forms, and each
+    panel's import options from ``formats`` (``agreekit.formats.base.formats_json()``).
 
     Raises ``ValueError`` if a marker or the tab/panel template is missing, or if prose
     names a kind the registry does not have (it would never be shown).
@@ -153,7 +180,8 @@ def render_page(template_text, registry):
                   "hidden": "" if first else " hidden", "rows_label": label, "hint": _indent(hint, 8),
                   "columns": html.escape(",".join(kind["columns"])),
                   "examples": _indent(parts.get((kind["name"], "examples"), ({}, ""))[1], 6),
-                  "options": "\n      ".join(option_field(kind["name"], o) for o in kind["options"])}
+                  "options": "\n      ".join(option_field(kind["name"], o) for o in kind["options"]),
+                  "import_options": import_options(kind["name"], formats)}
         tabs.append(tab.substitute(fields))
         panels.append(panel.substitute(fields))
     subjects = [html.escape(kind["summary"].split(":")[0]) for kind in kinds]

@@ -8,6 +8,11 @@
 // left out and assumed above the box, and computes. The files never leave the tab: they are
 // read here and transferred to the worker.
 //
+// Each tab's import options (written by build.py from the formats' declared options: a format
+// select and a fieldset of options per format, web/forms.py import_options) go with the files;
+// the format and options a conversion was read with travel in the tab's share link, and a link
+// that carries them sets the import options back (restore), so the same files convert the same way.
+//
 // Safety rule (as in app.mjs): file names, labels and messages are user data; they reach the
 // DOM through textContent only.
 
@@ -41,7 +46,7 @@ const hidden = ({ name }) => name.split("/").pop().startsWith(".");  // .DS_Stor
  */
 export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld,
   inputChanged, failed, version, unchanged, cancelled }) {
-  const imported = new Map();  // kind -> the format title of the import that filled its box
+  const imported = new Map();  // kind -> {title, format, options}: the import that filled its box
   const progress = { box: $("#progress"), bar: $("#progress-bar"), text: $("#progress-text") };
   const boxOf = (kind) => $(`#import-${kind}`);
 
@@ -79,13 +84,39 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     progress.text.textContent = `Importing ${what}` + (stage ? ` (${stage})` : "") + "…";
   }
 
+  const optionsBox = (kind) => $(`#import-options-${kind}`);
+
+  /** ``kind``'s import form: ``{format, options: {format: {name: text}}}``, fields left blank or at their default out. */
+  function settingsOf(kind) {
+    const box = optionsBox(kind);
+    if (!box) return { format: "auto", options: {} };
+    const options = {};
+    for (const set of box.querySelectorAll("fieldset[data-format]")) {
+      const given = {};
+      for (const field of set.querySelectorAll("[name]")) {
+        const standard = field.tagName === "SELECT" ? field.selectedOptions[0]?.defaultSelected : field.value === field.defaultValue;
+        if (!standard && field.value.trim() !== "") given[field.name] = field.value;
+      }
+      if (Object.keys(given).length) options[set.dataset.format] = given;
+    }
+    return { format: box.querySelector('[name="import-format"]').value, options };
+  }
+
+  /** Show the option fieldsets of the chosen format (every one while the format is detected). */
+  function showFormat(kind) {
+    const box = optionsBox(kind);
+    const format = box.querySelector('[name="import-format"]').value;
+    for (const set of box.querySelectorAll("fieldset[data-format]")) set.hidden = format !== "auto" && set.dataset.format !== format;
+  }
+
   /** The worker's answer for ``files`` (read here, transferred there). */
-  async function send(files, kind, exact, quiet) {
+  async function send(files, kind, exact, quiet, formKind = kind) {
     const what = files.length === 1 ? files[0].name : `${files.length} files`;
     if (!quiet) showProgress(what, engine.ready ? "reading the files" : "waiting for Python to load");
     try {
       const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
-      return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage)) };
+      const settings = settingsOf(formKind);
+      return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage), settings) };
     } catch (error) {
       // The worker's answer that the files cannot be read (or hold several kinds) is shown like a result.
       if (!error.data || error.cancelled || error.data.type === "load") throw error;
@@ -99,7 +130,8 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   async function importFiles(kind, files, chosen = null, kinds = []) {
     if (!files.length) return;
     const form = forms[kind];
-    if (!chosen && files.length === 1 && PLAIN_TABLE.test(files[0].name)) {
+    const detected = settingsOf(kind).format === "auto";
+    if (!chosen && detected && files.length === 1 && PLAIN_TABLE.test(files[0].name)) {
       clear(kind);
       await readPlain(kind, files[0].file);  // at once, even before Python has loaded
       const written = rowsOf(form);
@@ -115,7 +147,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     inputChanged(kind, "computing");  // the tab's report is not the files' from now on
     let outcome;
     try {
-      outcome = await send(files, chosen || kind, Boolean(chosen), false);
+      outcome = await send(files, chosen || kind, Boolean(chosen), false, kind);
     } catch (error) {
       const text = error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error));
       message(kind, error.cancelled ? "cancelled" : "error", text);
@@ -164,7 +196,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
       if (field) field.value = text ?? "";
     }
     saveInputs(target);
-    imported.set(target, outcome.format_title);
+    imported.set(target, { title: outcome.format_title, format: outcome.format, options: outcome.format_options ?? {} });
     renderSummary(boxOf(target), outcome, kinds, kindButtons(kind, files, kinds, target), fold ? area : null);
     await compute(target);
   }
@@ -191,6 +223,8 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
         list(Object.entries(summary.skipped).map(([reason, n]) => `${n.toLocaleString()} × ${reason}`), "import-skipped"));
     }
     if (summary.warnings.length) box.append(element("p", "Warnings:"), list(summary.warnings, "import-warnings"));
+    const given = Object.entries(outcome.format_options ?? {});
+    if (given.length) box.append(element("p", `Read with the options ${optionsText(given)}.`, "import-options-used"));
     box.append(element("p", "The box below holds the converted rows: edit them freely; a share link carries " +
       "them, not your files.", "muted"));
     if (folded) box.append(unfoldNote(folded, summary));
@@ -208,6 +242,10 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     show.addEventListener("click", () => { area.hidden = false; p.remove(); });
     p.append(show);
     return p;
+  }
+
+  function optionsText(entries) {
+    return entries.map(([name, value]) => `${name} = ${Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : value}`).join("; ");
   }
 
   function choices(text, buttons) {
@@ -242,16 +280,56 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
 
   /** The sentence a share link of ``kind``'s tab shows beside it, if the box holds imported rows. */
   function shareNote(kind) {
-    const title = imported.get(kind);
-    return title ? `This link carries the rows converted from your ${title} files, as they stand in the box; ` +
-      "the files themselves stay on your computer." : null;
+    const title = imported.get(kind)?.title;
+    return title ? `This link carries the rows converted from your ${title} files, as they stand in the box, and ` +
+      "the format and options they were read with; the files themselves stay on your computer." : null;
+  }
+
+  /** ``{format, options}`` of the import that filled ``kind``'s box (for its share link), unless the rows were edited since. */
+  function shareImport(kind) {
+    const record = imported.get(kind);
+    const state = boxOf(kind).dataset.state;
+    return record && (state === "done" || state === "shared") ? { format: record.format, options: record.options } : null;
+  }
+
+  /**
+   * A share link's import record: set ``kind``'s import form to its format and options and say so above the
+   * box. Returns the option names the form has no field for (the form is left as it was when the format is unknown).
+   */
+  function restore(kind, record) {
+    const box = optionsBox(kind);
+    const select = box?.querySelector('[name="import-format"]');
+    if (!record || !select) return [];
+    const option = [...select.options].find((o) => o.value === record.format);
+    if (!option) return [`format ${record.format}`];
+    select.value = record.format;
+    showFormat(kind);
+    const set = box.querySelector(`fieldset[data-format="${CSS.escape(record.format)}"]`);
+    const unknown = [];
+    for (const field of set?.querySelectorAll("[name]") ?? []) {  // back to the defaults first
+      if (field.tagName === "SELECT") field.value = [...field.options].find((o) => o.defaultSelected)?.value ?? field.value;
+      else field.value = field.defaultValue;
+    }
+    for (const [name, value] of Object.entries(record.options)) {
+      const field = set?.querySelector(`[name="${CSS.escape(name)}"]`);
+      if (!field) { unknown.push(name); continue; }
+      field.value = Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value);
+    }
+    box.open = true;
+    imported.set(kind, { title: option.textContent, format: record.format, options: record.options });
+    const given = Object.entries(record.options);
+    message(kind, "shared", `These rows were converted from ${option.textContent} files` +
+      (given.length ? ` read with the options ${optionsText(given)}` : "") + ". The import options below are set " +
+      "the same way: drop your copy of the files here to convert them as the link's sender did.");
+    return unknown;
   }
 
   for (const [kind, form] of Object.entries(forms)) {
     form.elements.folder?.addEventListener("change", (event) => open(kind, event.target));
+    optionsBox(kind)?.querySelector('[name="import-format"]').addEventListener("change", () => showFormat(kind));
     form.elements.rows.addEventListener("input", () => {  // the summary describes the rows as imported
       const box = boxOf(kind);
-      if (box.dataset.state !== "done") return;
+      if (box.dataset.state !== "done" && box.dataset.state !== "shared") return;
       box.dataset.state = "edited";
       box.prepend(element("p", "The rows have been edited since this import.", "warning"));
     });
@@ -263,5 +341,5 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     const kind = location.hash.split("/")[1];
     if (Object.hasOwn(forms, kind)) clear(kind);
   });
-  return { open, drop, shareNote };
+  return { open, drop, shareNote, shareImport, restore };
 }

@@ -1,5 +1,6 @@
 // Share links: "#v1/<kind>/<payload>", payload = base64url (no padding) of raw-deflate UTF-8 JSON
-// {"rows": "<pasted text>", "options": {...report keyword options...}}. The same format is written
+// {"rows": "<pasted text>", "options": {...report keyword options...}}, and, when the rows were
+// converted from a tool's export, "import": {"format": "<format name>", "options": {...its options...}}. The same format is written
 // by agreekit.share_link() in Python; the fragment is never sent to a server. <kind> is a name of the
 // registry of kinds: the page passes the ones it has (its tabs) to decodeShare.
 //
@@ -54,16 +55,26 @@ export async function pipe(bytes, transform, maxBytes = MAX_DECODED_BYTES, limit
   return out;
 }
 
-/** The fragment "#v1/<kind>/<payload>" for these inputs; TooLargeError over MAX_DECODED_BYTES. */
-export async function encodeShare(kind, rows, options) {
+/**
+ * The fragment "#v1/<kind>/<payload>" for these inputs (``imported``: the {format, options} the rows
+ * were converted with, or null; ``rowsB``: a comparison's second input, as agreekit.compare_link writes
+ * it, or null); TooLargeError over MAX_DECODED_BYTES.
+ */
+export async function encodeShare(kind, rows, options, imported = null, rowsB = null) {
   if (!/^[a-z]+$/.test(kind)) throw new Error(`a kind is a lowercase name, not ${kind}`);
-  const json = new TextEncoder().encode(JSON.stringify({ rows, options }));
+  const document = rowsB === null ? { rows, options } : { rows, rows_b: rowsB, options };
+  if (imported) document.import = imported;
+  const json = new TextEncoder().encode(JSON.stringify(document));
   if (json.length > MAX_DECODED_BYTES) throw new TooLargeError(`this input is too large for a share link (over ${LIMIT})`);
   const compressed = await pipe(json, new CompressionStream("deflate-raw"));
   return `#v1/${kind}/${toBase64url(compressed)}`;
 }
 
-/** {kind, rows, options} from a fragment whose kind is one of `kinds`; throws Error with a readable message. */
+/**
+ * {kind, rows, options, imported, rowsB} from a fragment whose kind is one of `kinds` (``imported``: the
+ * link's {format, options} import record, or null; ``rowsB``: a comparison's second input, or null);
+ * throws Error with a readable message.
+ */
 export async function decodeShare(fragment, kinds) {
   const match = /^#?v1\/([a-z]+)\/([A-Za-z0-9_-]*)$/.exec(fragment);
   if (!match) throw new Error("this is not an agreekit v1 share link");
@@ -82,5 +93,19 @@ export async function decodeShare(fragment, kinds) {
   }
   const options = data.options ?? {};
   if (typeof options !== "object" || Array.isArray(options)) throw new Error("the share link's options are not an object");
-  return { kind, rows: data.rows, options };
+  if (data.rows_b !== undefined && data.rows_b !== null && typeof data.rows_b !== "string") {
+    throw new Error("the share link's second input is not text");
+  }
+  return { kind, rows: data.rows, options, imported: importRecord(data.import), rowsB: data.rows_b ?? null };
+}
+
+/** A link's import record {format, options}, or null when it has none; a damaged one is an Error. */
+function importRecord(record) {
+  if (record === undefined || record === null) return null;
+  const options = record?.options ?? {};
+  if (typeof record !== "object" || Array.isArray(record) || typeof record.format !== "string" ||
+      !/^[a-z]+$/.test(record.format) || typeof options !== "object" || Array.isArray(options)) {
+    throw new Error("the share link's import record is not {format, options}");
+  }
+  return { format: record.format, options };
 }

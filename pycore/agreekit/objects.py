@@ -347,18 +347,18 @@ def _resampled_alpha(counts, per_item):
     return alpha_from_coincidence((counts @ per_item.reshape(n_items, -1)).reshape(-1, c, c))
 
 
-def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None):
+def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None):
     """Percentile intervals of σ, σ_cross and σ_B (None without localization; σ_cross also without its
     dense item-pair terms), detection α and classification α, over resamples drawn in chunks;
     ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
     baseline's item-pair sums adds to a between mean (None when they are exact).  ``ranks``: the
-    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``)."""
+    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``); ``items`` their ids."""
     names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
         return {**dict.fromkeys(names), "baseline_interval_se": None}
     values = {name: [] for name in names}
     error = []
-    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks):
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks, items=items):
         if loc is not None:
             sigma, errors = _resampled_sigma(counts, loc)
             values["sigma"].append(sigma)
@@ -394,7 +394,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
     if progress is not None and bootstrap > 0:
         progress(0, 1, "bootstrap")
-    cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks)
+    cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, objects.item_ids)
     detection = alpha_estimate(alpha_in.detection.sum(axis=0), alpha_in.n_detection_units, cis["detection"])
     classification = alpha_estimate(alpha_in.classification.sum(axis=0), alpha_in.n_classification_units,
                                     cis["classification"])

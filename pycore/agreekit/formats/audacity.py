@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from ..options import Option
 from ..rows import InputError
 from ._segments import Segment, Track, clip_and_annotator, decimal_time, reject_unknown, segment_conversion
 from .base import Reader, register_format
@@ -132,4 +133,12 @@ def read(sources, kind=None, *, item=None, separator="_", **unknown):
                               hint=" (the clip is the file name before the last separator, or the option item)")
 
 
-register_format(Reader(name="audacity", title=TITLE, kinds=("segments",), detect=detect, read=read, position=90))
+OPTIONS = (
+    Option("item", "text", "Clip of every file", "the clip every label file annotates; each file's name is then "
+           "its annotator"),
+    Option("separator", "text", "Clip–annotator separator", "without a clip: the character between clip and "
+           "annotator in file names (split at its last occurrence)"),
+)
+
+register_format(Reader(name="audacity", title=TITLE, kinds=("segments",), detect=detect, read=read, position=90,
+                       options=OPTIONS))

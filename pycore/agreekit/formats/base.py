@@ -30,6 +30,8 @@ from typing import Callable
 from ..arrays import name_list
 from ..registry import KINDS
 from ..rows import InputError
+from .format_options import check_options, reader_options
+from .supplied_tables import SUPPLIED_TABLES
 
 READERS: dict = {}
 MAX_SOURCE_BYTES = 512 * 1024 * 1024  # one export file, or one member of a zip uncompressed
@@ -100,7 +102,8 @@ class Conversion:
     seconds for segments when the export carries the clip's length (a TextGrid's
     ``xmax``); ``image_sizes`` maps item → ``(width, height)`` in pixels when the
     export carries the image's size (the exporters take it; the reports do not);
-    ``skipped`` lists what was left out and why.
+    ``skipped`` lists what was left out and why; ``format_options`` the format's
+    options the files were read with (a share link carries them).
     """
 
     format: str
@@ -112,11 +115,14 @@ class Conversion:
     sources: list = field(default_factory=list)
     durations: dict | None = None
     image_sizes: dict | None = None
+    format_options: dict = field(default_factory=dict)  # the format's options it was read with (checked)
 
     def summary(self):
         """Counts for the page and the CLI: items, annotators, annotations, saw-nothing rows, skipped by reason."""
-        # A mask's width and height are the image's, present on a saw-nothing row too.
-        geometry = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "label", "width", "height")]
+        # A mask's width and height are the image's, present on a saw-nothing row too; a kind with no geometry
+        # (labels) holds its annotation in the label.
+        columns = [c for c in kind_columns(self.kind) if c not in ("item", "annotator", "width", "height")]
+        geometry = [c for c in columns if c != "label"] or columns
         empty = sum(1 for r in self.rows if all(r.get(c) in (None, "") for c in geometry))
         return {"format": self.format, "kind": self.kind, "sources": list(self.sources),
                 "n_items": len({r["item"] for r in self.rows}),
@@ -135,36 +141,17 @@ class Conversion:
         writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in self.rows)
         return out.getvalue()
 
-    def lengths_csv(self):
-        """Span texts as ``item,text`` CSV (the page's lengths field), or None."""
-        return _two_column_csv(("item", "text"), self.lengths.items()) if self.lengths else None
-
-    def durations_csv(self):
-        """Clip durations as ``item,duration`` CSV (the page's durations field), or None."""
-        if not self.durations:
-            return None
-        return _two_column_csv(("item", "duration"), ((item, repr(s)) for item, s in self.durations.items()))
-
     def option_tables(self):
         """The table options :meth:`options` supplies, as the CSV text the page's option fields take."""
-        return {name: self.lengths_csv() if name == "lengths" else self.durations_csv() for name in self.options()}
+        return {table.option: table.csv(getattr(self, table.attribute)) for table in self._tables()}
 
     def options(self):
         """Report options the conversion supplies (span texts as ``lengths``, clip lengths as ``durations``)."""
-        if self.kind == "spans" and self.lengths:
-            return {"lengths": self.lengths}
-        if self.kind == "segments" and self.durations:
-            return {"durations": dict(self.durations)}
-        return {}
+        return {table.option: dict(getattr(self, table.attribute)) for table in self._tables()}
 
-
-def _two_column_csv(header, rows):
-    """``header`` and ``rows`` as CSV text with ``\\n`` line ends."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+    def _tables(self):
+        """The :data:`SUPPLIED_TABLES` of this conversion's kind that it holds."""
+        return [table for table in SUPPLIED_TABLES if table.kind == self.kind and getattr(self, table.attribute)]
 
 
 @dataclass(frozen=True)
@@ -179,6 +166,11 @@ class Reader:
     a file that is no format on its own but may travel with this format's files
     (a brat ``.txt`` beside its ``.ann``, the other files of a Potato output
     folder); ``read`` receives it with the others and says what it did with it.
+
+    ``options`` declares the format's options once (:class:`agreekit.options.Option`
+    records, their defaults in ``read``'s signature): the command line's help,
+    the page's import form and share links are built from them, and
+    :func:`check_options` checks what a caller gives against them.
     """
 
     name: str
@@ -188,22 +180,24 @@ class Reader:
     read: Callable
     position: int = 100
     companion: Callable | None = None
+    options: tuple = ()
+
+    def defaults(self):
+        """``{option name: default}`` from ``read``'s signature (None: no default)."""
+        parameters = inspect.signature(self.read).parameters
+        return {o.name: (None if parameters[o.name].default is inspect.Parameter.empty
+                         else parameters[o.name].default) for o in self.options}
+
+    def to_json(self):
+        """The format for the page: name, title, kinds and its options (:meth:`Option.to_json`)."""
+        defaults = self.defaults()
+        return {"name": self.name, "title": self.title, "kinds": list(self.kinds),
+                "options": [o.to_json(defaults[o.name]) for o in self.options]}
 
 
-def reader_options(reader):
-    """The option names ``reader.read`` takes (its keyword parameters after ``sources`` and ``kind``)."""
-    parameters = list(inspect.signature(reader.read).parameters.values())[2:]
-    return tuple(p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
-
-
-def check_options(reader, options):
-    """An :class:`InputError` naming the format's options when ``options`` holds one it does not take."""
-    known = reader_options(reader)
-    unknown = sorted(name for name in options if name not in known)
-    if unknown:
-        takes = f"its options are {', '.join(known)}" if known else "it takes no options"
-        raise InputError(f"{reader.title}: unknown option {', '.join(map(repr, unknown))}; {takes}",
-                         column=unknown[0], value=options[unknown[0]])
+def formats_json():
+    """Every format's :meth:`Reader.to_json`, in detection order (the page's import form is built from it)."""
+    return [reader.to_json() for reader in sorted(READERS.values(), key=lambda r: r.position)]
 
 
 def register_format(reader):
@@ -428,9 +422,10 @@ def convert(sources, *, format="auto", kind=None, **options):
     if kind is not None and kind not in reader.kinds:
         raise InputError(f"{reader.title} exports hold {', '.join(reader.kinds)}, not {kind}", column="kind",
                          value=kind)
-    check_options(reader, options)
+    options = check_options(reader, options)
     conversion = reader.read(loaded, kind, **options)
     conversion.sources = [s.name for s in loaded]
+    conversion.format_options = options
     if ignored:
         conversion.warnings.append(f"ignored {len(ignored)} file(s) that are not {reader.title} files: "
                                    f"{name_list([s.name for s in ignored])}")

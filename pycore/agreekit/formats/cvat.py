@@ -49,12 +49,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import name_list
+from ..geometry.row_runs import crop_rows_to_columns
 from ..parse.rle import MAX_PIXELS
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, parse_xml, register_format
 from .submissions import Submission, annotator_names, merge
 
-MAX_CROP_PIXELS = 2 ** 28  # a mask's crop is held in pixels (one byte each) while its runs are placed in the image
 
 __all__ = ["detect", "read", "crop_runs_to_coco"]
 
@@ -233,33 +233,17 @@ def crop_runs_to_coco(counts, left, top, width, height, image_width, image_heigh
     >>> crop_runs_to_coco([1, 2, 1], 1, 0, 2, 2, 3, 2).tolist()
     [3, 2, 1]
     """
-    counts = np.asarray(counts, dtype=np.int64)
-    if np.any(counts < 0) or int(counts.sum()) != width * height:
-        raise ValueError(f"the runs add up to {int(counts.sum())}, not the crop's {width} × {height} pixels")
+    counts = [int(c) for c in counts]  # summed as Python integers: int64 sums of huge runs could wrap around
+    if any(c < 0 for c in counts) or sum(counts) != width * height:
+        raise ValueError(f"the runs add up to {sum(counts)}, not the crop's {width} × {height} pixels")
     if left < 0 or top < 0 or left + width > image_width or top + height > image_height:
         raise ValueError(f"the crop {width} × {height} at ({left}, {top}) is not inside the "
                          f"{image_width} × {image_height} image")
     if image_width * image_height > MAX_PIXELS:
         raise ValueError(f"the image of {image_width} × {image_height} pixels is above the ceiling of "
                          f"{MAX_PIXELS:,} pixels")
-    if width * height > MAX_CROP_PIXELS:
-        raise ValueError(f"the mask's crop of {width} × {height} pixels is above the ceiling of "
-                         f"{MAX_CROP_PIXELS:,} pixels")
-    crop = np.repeat(np.arange(len(counts)) % 2 == 1, counts.astype(np.intp)).reshape(height, width)  # wasm32: intp
-    # Only the crop is held in pixels; its column-major runs are placed in the image by index arithmetic.
-    columns = np.zeros((width, height + 2), dtype=np.int8)
-    columns[:, 1:-1] = crop.T
-    change = np.diff(columns, axis=1)  # +1 where a foreground run starts in a column, -1 past its end
-    column, row = np.nonzero(change == 1)
-    end_column, end_row = np.nonzero(change == -1)  # in the same (column, row) order as the starts
-    offset = (left + column.astype(np.int64)) * image_height + top
-    bounds = np.empty(2 * len(row), dtype=np.int64)
-    bounds[0::2] = offset + row
-    bounds[1::2] = (left + end_column.astype(np.int64)) * image_height + top + end_row
-    touching = np.nonzero(bounds[2::2] == bounds[1:-1:2])[0]  # a run that ends where the next begins: one run
-    bounds = np.delete(bounds, np.concatenate((2 * touching + 1, 2 * touching + 2)))
-    runs = np.diff(np.concatenate(([0], bounds, [image_width * image_height]))).astype(np.int64)
-    return runs[:-1] if len(runs) > 1 and runs[-1] == 0 else runs  # no empty background run at the end
+    # No pixel is held: the runs are reordered on runs (agreekit.geometry.row_runs), whatever the crop's size.
+    return crop_rows_to_columns(np.array(counts, dtype=np.int64), left, top, width, height, image_width, image_height)
 
 
 def _mask(element, image, where):

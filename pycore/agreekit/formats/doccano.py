@@ -24,6 +24,7 @@ import unicodedata
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
@@ -45,6 +46,7 @@ class Example(NamedTuple):
     annotator: str
     text: str
     spans: list   # [(start, end, label)] as exported
+    categories: tuple = ()  # a text-classification project's labels of the example
 
 
 def detect(source):
@@ -61,6 +63,13 @@ def detect(source):
     return None
 
 
+def _categories(value):
+    """The labels of a text-classification example (``label: ["positive", …]``), or None when ``value`` is spans."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(dict.fromkeys(v.strip() for v in value if v.strip()))
+    return None
+
+
 def _triples(value, where):
     """``[(start, end, label)]`` from doccano's span list (triples or entity objects)."""
     if not isinstance(value, list):
@@ -72,8 +81,7 @@ def _triples(value, where):
         elif isinstance(span, list) and len(span) == 3:
             out.append(tuple(span))
         elif isinstance(span, str):
-            raise InputError(f"{where}: the labels are categories ({span!r}), from a text-classification "
-                             "project; agreekit reads sequence-labeling spans")
+            raise InputError(f"{where}: spans and categories ({span!r}) mixed in one example")
         else:
             raise InputError(f"{where}, span {number}: expected [start, end, label] or an entity object, got "
                              f"{span!r}")
@@ -94,10 +102,11 @@ def _examples(source, skipped):
         if "id" not in record or not isinstance(text, str):
             raise InputError(f"{where}: an example needs 'id' and 'text' (or 'data')", column="text")
         field = "entities" if "entities" in record else "label"
-        spans = _triples(record.get(field, []), f"{where} '{field}'")
+        categories = _categories(record.get(field))
+        spans = [] if categories is not None else _triples(record.get(field, []), f"{where} '{field}'")
         for number, relation in enumerate(record.get("relations") or [], start=1):
             skipped.append(Skipped(source.name, f"{where}, relation {number}", "relation: agreekit compares spans"))
-        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans))
+        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans, tuple(categories or ())))
     return out
 
 
@@ -141,15 +150,33 @@ def _mode_warning(same, unlabelled):
             "documents' to tell the two apart)")
 
 
+def _label_conversion(examples, skipped):
+    """The labels-kind conversion of a text-classification export: each example's categories are its labels."""
+    submissions = []
+    for position, example in enumerate(examples):
+        rows = [{"item": example.item, "annotator": example.annotator, "label": c} for c in example.categories]
+        reason = "spans (read with kind spans)" if example.spans else "no label (not rated)"
+        submissions.append(Submission(example.item, example.annotator, (position,), example.source, example.where,
+                                      rows or None, None if rows else reason))
+    kept = keep_latest(submissions)
+    rows = kept_rows(kept, skipped)
+    several = sum(1 for s in kept.submissions if s.rows and len(s.rows) > 1)
+    warnings = ["text classification: each example's labels are read as labels; an example without one is not "
+                "rated" + (f"; {several} example(s) carry several labels: read them at the labels kind's level set"
+                           if several else "")]
+    return Conversion(NAME, "labels", rows, warnings=warnings + kept.warnings, skipped=skipped + kept.skipped)
+
+
 def read(sources, kind=None, unlabelled="saw"):
-    """Span rows from doccano's per-member JSONL files.
+    """Span rows (or, from a text-classification project, labels) from doccano's per-member JSONL files.
 
     Parameters
     ----------
     sources : list of Source
         The members' ``<name>.jsonl`` files (the export zip holds them).
     kind : str, optional
-        ``spans`` (the only kind).
+        ``spans``, or ``labels`` (a text-classification project's categories); by default labels when
+        the examples carry categories and no spans.
     unlabelled : {"saw", "unseen"}
         How an example without spans is read when every file lists the same
         examples: seen with nothing marked, or never seen.
@@ -164,6 +191,14 @@ def read(sources, kind=None, unlabelled="saw"):
     skipped, examples = [], []
     for source in sources:
         examples += _examples(source, skipped)
+    classified = any(e.categories for e in examples)
+    if kind == "labels" or (kind is None and classified and not any(e.spans for e in examples)):
+        return _label_conversion(examples, skipped)
+    if classified:
+        first = next(e for e in examples if e.categories)
+        raise InputError(f"{first.where}: the labels are categories ({', '.join(first.categories)}), from a "
+                         "text-classification project, not spans: read them with kind labels", column="kind",
+                         value="spans")
     all_listed = _lists_the_same(examples)
     warnings = [_mode_warning(all_listed, unlabelled)]
     texts, submissions = {}, []
@@ -184,4 +219,11 @@ def read(sources, kind=None, unlabelled="saw"):
                       skipped=skipped + kept.skipped)
 
 
-register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans",), detect=detect, read=read, position=45))
+OPTIONS = (
+    Option("unlabelled", "choice", "An example without spans",
+           "how an example without spans is read when every member's file lists the same examples",
+           choices=(Choice("saw", "seen, nothing marked"), Choice("unseen", "never seen"))),
+)
+
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", "labels"), detect=detect, read=read, position=45,
+                       options=OPTIONS))

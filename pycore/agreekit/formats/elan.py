@@ -38,8 +38,10 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
-from ._segments import Segment, Track, check_names, decimal_time, reject_unknown, segment_conversion
+from ._segments import (Segment, Track, check_choice, check_names, clip_durations, decimal_time, reject_unknown,
+                        segment_conversion)
 from .base import Reader, Skipped, parse_xml, register_format
 
 TITLE = "ELAN"
@@ -72,6 +74,8 @@ class Notes:
     merged: list = field(default_factory=list)
     origins: list = field(default_factory=list)
     left_out: list = field(default_factory=list)
+    last_slots: list = field(default_factory=list)  # (clip, seconds, file) of each file's last aligned time slot
+    no_slot: list = field(default_factory=list)     # files with no aligned time slot
 
     def warnings(self):
         """The warning lines."""
@@ -91,6 +95,11 @@ class Notes:
                          f"{name_list(self.merged)}")
         if self.origins:
             lines.append(f"TIME_ORIGIN not applied, times are as ELAN stores them: {name_list(self.origins)}")
+        if self.last_slots:
+            lines.append("clip durations taken from each file's last time slot (option duration): a lower bound, "
+                         "as an .eaf file does not store its media's duration")
+        if self.no_slot:
+            lines.append(f"no aligned time slot to take a clip duration from: {name_list(self.no_slot)}")
         return lines
 
 
@@ -224,11 +233,22 @@ def _skip_all(tier, source, skipped, reason):
                 for a in tier.iterfind("ANNOTATION/*")]
 
 
-def _file_tracks(source, item, pattern, selected, skipped, notes):
+def _note_last_slot(clip, slots, source, notes):
+    """The file's last aligned time slot, in seconds, as its clip's duration (a lower bound)."""
+    aligned = [ms for ms in slots.values() if ms is not None]
+    if aligned:
+        notes.last_slots.append((clip, float(max(aligned) / 1000), source.name))
+    else:
+        notes.no_slot.append(source.name)
+
+
+def _file_tracks(source, item, pattern, selected, last_slot, skipped, notes):
     """The tracks of one .eaf file: its tiers' segments grouped by (item, annotator)."""
     root = _document(source)
     slots, symbolic_types = _slot_times(root, source), _symbolic_types(root)
     clip = item if item is not None else _media(root, source, notes) or source.stem
+    if last_slot:
+        _note_last_slot(clip, slots, source, notes)
     grouped, labelled, drew = {}, {}, set()
     for tier in root.iterfind("TIER"):
         tier_id = tier.get("TIER_ID", "")
@@ -260,7 +280,7 @@ def _file_tracks(source, item, pattern, selected, skipped, notes):
             if annotator not in empty]
 
 
-def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, **unknown):
+def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, duration="none", **unknown):
     """Segments from ELAN .eaf files.
 
     Parameters
@@ -279,12 +299,20 @@ def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, **unkn
     item : str, optional
         The item every file annotates (default: the linked media file's name,
         else the .eaf file's).
+    duration : {"none", "last_time_slot"}
+        An .eaf file does not store its media's duration (EAF 3.0: the
+        ``MEDIA_DESCRIPTOR`` holds the media's URL, MIME type, time origin and
+        source, no length), so the clips' ``durations`` are left unset and a
+        warning says so.  ``"last_time_slot"`` takes the time of each file's
+        last aligned time slot instead (a lower bound; the longest over the
+        files of a clip).
 
     Returns
     -------
     Conversion
     """
-    reject_unknown(TITLE, unknown, ("tier_pattern", "tiers", "item"))
+    reject_unknown(TITLE, unknown, ("tier_pattern", "tiers", "item", "duration"))
+    check_choice(TITLE, "duration", duration, ("none", "last_time_slot"))
     selected = check_names(TITLE, "tiers", tiers)
     try:
         pattern = None if tier_pattern is None else re.compile(tier_pattern)
@@ -293,10 +321,29 @@ def read(sources, kind=None, *, tier_pattern=None, tiers=None, item=None, **unkn
                          column="tier_pattern", value=tier_pattern) from None
     skipped, notes, tracks = [], Notes(), []
     for source in sources:
-        tracks += _file_tracks(source, item, pattern, selected, skipped, notes)
-    return segment_conversion("elan", tracks, notes.warnings(), skipped,
+        tracks += _file_tracks(source, item, pattern, selected, duration == "last_time_slot", skipped, notes)
+    warnings = notes.warnings() if duration == "last_time_slot" else [*notes.warnings(), NO_DURATION]
+    durations = clip_durations(notes.last_slots, warnings)
+    return segment_conversion("elan", tracks, warnings, skipped, durations=durations,
                               hint=" (annotators come from the tier ANNOTATOR attribute, the option tier_pattern "
                                    "or the file name)")
 
 
-register_format(Reader(name="elan", title=TITLE, kinds=("segments",), detect=detect, read=read, position=80))
+OPTIONS = (
+    Option("tier_pattern", "text", "Annotator in tier names (regular expression)",
+           "searched in the names of tiers without an ANNOTATOR attribute; its group 'annotator' (else its first "
+           "group, else the match) names the annotator, e.g. _(?P<annotator>[^_]+)$ for gesture_A"),
+    Option("tiers", "labels", "Tiers to read", "the TIER_IDs to read, comma-separated (default: every tier)"),
+    Option("item", "text", "Item of every file", "the item every file annotates (default: the linked media "
+           "file's name, else the .eaf file's)"),
+    Option("duration", "choice", "Clip duration",
+           "an .eaf file does not store its media's duration: leave the clips' durations unset, or take the "
+           "time of the file's last time slot (a lower bound: the media may run on after it)",
+           choices=(Choice("none", "not set (the file does not store it)"),
+                    Choice("last_time_slot", "the last time slot (a lower bound)"))),
+)
+NO_DURATION = ("an .eaf file does not store its media's duration: the clips' durations are not set (the option "
+               "duration=last_time_slot takes each file's last time slot as a lower bound)")
+
+register_format(Reader(name="elan", title=TITLE, kinds=("segments",), detect=detect, read=read, position=80,
+                       options=OPTIONS))

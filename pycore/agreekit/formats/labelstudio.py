@@ -54,6 +54,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
@@ -429,4 +430,13 @@ def _image_sizes(entries):
     return sizes or None
 
 
-register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10))
+OPTIONS = (
+    Option("predictions", "choice", "Predictions (model output)",
+           "whether the tasks' predictions are read, each as an annotator named after its model_version: when no "
+           "file holds an annotation, always (beside the annotators), or never",
+           choices=(Choice("auto", "when there are no annotations"), Choice("read", "always"),
+                    Choice("ignore", "never"))),
+)
+
+register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10,
+                       options=OPTIONS))

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decode_values", "brush_mask", "encode_values", "brush_rle"]
+from ..geometry.row_runs import crop_rows_to_columns
+
+__all__ = ["decode_values", "brush_mask", "brush_runs", "encode_values", "brush_rle"]
 
 HEADER_BITS = 32 + 5 + 4 * 4
 FIELD_SIZES = (2, 5, 10, 16)  # the run-length field sizes the encoder declares (bits)
@@ -96,6 +98,17 @@ def decode_values(rle) -> np.ndarray:
         Not a list of bytes, a stream that ends inside its header or a token,
         or a token that runs past the declared number of values.
     """
+    n_values, word, tokens = _tokens(rle)
+    out = np.zeros(n_values, dtype=np.uint8 if word <= 8 else np.uint16 if word <= 16 else np.uint32)
+    for i, j, value in tokens:
+        out[i:j] = value
+    return out
+
+
+def _tokens(rle, expected=None):
+    """``(n_values, word size, tokens)``: the header, and a generator of ``(i, j, value)`` for the values
+    ``[i, j)``: one int for a repeat token, an array of the words for a literal block. ``expected``, when
+    given, is checked against the header's number of values before any token is read."""
     data = _as_bytes(rle)
     if 8 * len(data) < HEADER_BITS:
         raise ValueError("the brush RLE is shorter than its header")
@@ -103,19 +116,69 @@ def decode_values(rle) -> np.ndarray:
     n_values = bits.read(32)
     word = bits.read(5) + 1
     field_sizes = [bits.read(4) + 1 for _ in range(4)]
-    out = np.zeros(n_values, dtype=np.uint8 if word <= 8 else np.uint16 if word <= 16 else np.uint32)
-    i = 0
-    while i < n_values:
-        repeat = bits.read(1)
-        j = i + 1 + bits.read(field_sizes[bits.read(2)])
-        if j > n_values:
-            raise ValueError(f"a run reaches value {j}, past the {n_values} values the header declares")
-        if repeat:
-            out[i:j] = bits.read(word)
+    if expected is not None and n_values != expected:
+        raise ValueError(f"the brush RLE holds {n_values} values, not {expected}")
+
+    def tokens():
+        i = 0
+        while i < n_values:
+            repeat = bits.read(1)
+            j = i + 1 + bits.read(field_sizes[bits.read(2)])
+            if j > n_values:
+                raise ValueError(f"a run reaches value {j}, past the {n_values} values the header declares")
+            yield i, j, (bits.read(word) if repeat else bits.read_words(j - i, word))
+            i = j
+
+    return n_values, word, tokens()
+
+
+def brush_runs(rle, width: int, height: int) -> np.ndarray:
+    """COCO column-major run lengths of a brush region's mask (alpha > 0), never holding the canvas.
+
+    The value ``v`` of the RGBA canvas belongs to pixel ``v // 4`` and is its alpha when ``v % 4 == 3``:
+    the values ``[i, j)`` of a token hold the alphas of the pixels ``[i // 4, j // 4)``.  A repeat
+    token is one run of those pixels; a literal block's words are in the file, so its pixels are read
+    one by one.  The pixels' runs (row by row) are then reordered into column order on runs
+    (:func:`agreekit.geometry.row_runs.crop_rows_to_columns`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`decode_values`, or when the header does not declare ``height × width × 4`` values
+        (checked before anything is decoded).
+
+    >>> brush_runs(brush_rle(np.array([[True, False], [True, True]])), 2, 2).tolist()
+    [0, 2, 1, 1]
+    """
+    _, _, tokens = _tokens(rle, expected=height * width * 4)
+    bounds, values = [], []  # where each stretch of pixels begins, and whether it is marked
+    for i, j, value in tokens:
+        first, end = i // 4, j // 4
+        if end <= first:
+            continue
+        if isinstance(value, np.ndarray):
+            marked = value[4 * np.arange(first, end) + 3 - i] > 0
+            change = np.flatnonzero(marked[1:] != marked[:-1]) + 1
+            bounds.append(first + np.concatenate(([0], change)))
+            values.append(marked[np.concatenate(([0], change))])
         else:
-            out[i:j] = bits.read_words(j - i, word)
-        i = j
-    return out
+            bounds.append(np.array([first]))
+            values.append(np.array([value > 0]))
+    counts = _row_counts(np.concatenate(bounds or [np.zeros(0, np.int64)]),
+                         np.concatenate(values or [np.zeros(0, bool)]), width * height)
+    return crop_rows_to_columns(counts, 0, 0, width, height, width, height)
+
+
+def _row_counts(bounds, marked, n_pixels):
+    """Run lengths (background first) of pixels whose stretches begin at ``bounds`` with the values ``marked``."""
+    change = np.flatnonzero(np.concatenate(([True], marked[1:] != marked[:-1]))) if len(marked) else []
+    edges = np.concatenate((bounds[change], [n_pixels])).astype(np.int64)
+    runs = np.diff(edges)
+    if len(marked) and marked[change[0]]:
+        runs = np.concatenate(([0], runs))
+    if len(edges) and edges[0] > 0:  # cannot happen: the tokens cover every value from 0
+        runs = np.concatenate(([edges[0]], runs))
+    return runs if len(runs) else np.array([n_pixels], dtype=np.int64)
 
 
 def brush_mask(rle, width: int, height: int) -> np.ndarray:

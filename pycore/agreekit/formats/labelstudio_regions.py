@@ -38,9 +38,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..geometry.polygon_checks import validate_polygons
-from ..geometry.rle import encode
 from ..rows import InputError
-from .labelstudio_brush import brush_mask
+from .labelstudio_brush import brush_runs
 
 __all__ = ["Region", "SHAPE_KIND", "read_regions", "box", "polygon", "mask", "segment", "TextOffsets",
            "number"]
@@ -301,10 +300,10 @@ def mask(region, size):
     """
     width, height = (int(v) for v in size)
     try:
-        pixels = brush_mask(region.value.get("rle"), width, height)
+        runs = brush_runs(region.value.get("rle"), width, height)  # on runs: the canvas is never held
     except ValueError as error:
         raise InputError(f"{region.where}: value.rle: {error}", column="value.rle") from None
-    return width, height, " ".join(str(run) for run in encode(pixels).tolist())
+    return width, height, " ".join(str(run) for run in runs.tolist())
 
 
 def segment(region):

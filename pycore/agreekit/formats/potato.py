@@ -30,9 +30,11 @@ import re
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Option
 from ..rows import InputError
 from .base import Conversion, Reader, load_json, register_format
-from .potato_images import IMAGE_KINDS, image_rows, sized_masks
+from .potato_images import IMAGE_KINDS, image_rows, sized_masks, sizes_table
+from .potato_labels import answers_of, label_rows
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
 NAME = "potato"
@@ -54,7 +56,7 @@ class Record(NamedTuple):
     instance: str
     objects: list | None   # image objects from the ``_data`` labels; None: the instance has no image data
     spans: list            # span dicts
-    schemas: tuple = ()    # the schemas of its other labels (radio, likert, multiselect, text answers)
+    answers: tuple = ()    # (schema, name, value) of its other labels (radio, likert, multiselect, text answers)
 
 
 class Annotations(NamedTuple):
@@ -117,15 +119,6 @@ def _image_objects(raw, where):
     return objects
 
 
-def _answer_schemas(raw):
-    """The schemas of one instance's label answers other than image data (``{schema, name}`` or ``{schema: …}``)."""
-    if isinstance(raw, dict):
-        return tuple(str(schema) for schema, labels in raw.items() if isinstance(labels, dict)
-                     and any(name != IMAGE_LABEL for name in labels))
-    return tuple(str(entry[0].get("schema")) for entry in raw if isinstance(entry, (list, tuple)) and len(entry) == 2
-                 and isinstance(entry[0], dict) and entry[0].get("name") != IMAGE_LABEL)
-
-
 def _span_dicts(raw):
     """The span dicts of one instance: ``[[span, value], …]`` or ``{schema: [span, …] | {id: span}}``."""
     entries = raw if isinstance(raw, list) else [span for spans in raw.values() if isinstance(spans, (list, dict))
@@ -159,7 +152,7 @@ def _state(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: its labels and spans must be lists or objects", column="instance")
         records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
-                              list(_span_dicts(marked)), _answer_schemas(raw)))
+                              list(_span_dicts(marked)), answers_of(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
     if not isinstance(ordering, list):
@@ -181,7 +174,7 @@ def _export_submissions(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: 'labels' and 'spans' must be lists or objects", column="labels")
         read = Record(source.name, where, annotator, item, _image_objects(raw, where), list(_span_dicts(marked)),
-                      _answer_schemas(raw))
+                      answers_of(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 
@@ -221,6 +214,8 @@ def _kind_of(records, kind):
     found = {"spans"} if any(r.spans for r in records) else set()
     found |= {IMAGE_KINDS[o.get("type")] for r in records for o in r.objects or []
               if isinstance(o, dict) and o.get("type") in IMAGE_KINDS}
+    if not found and any(r.answers for r in records):
+        found = {"labels"}  # answers and nothing else: radio, likert, multiselect, … questions
     if not found:
         found = {"boxes" if any(r.objects is not None for r in records) else "spans"}
     if len(found) > 1:
@@ -283,15 +278,15 @@ def _refuse_answers_only(records):
     their items would otherwise all read as "seen, nothing marked" and agree perfectly."""
     if any(r.spans for r in records):
         return
-    schemas = sorted({schema for r in records for schema in r.schemas})
+    schemas = sorted({answer[0] for r in records for answer in r.answers})
     if schemas:
-        n = sum(1 for r in records if r.schemas)
+        n = sum(1 for r in records if r.answers)
         raise InputError(f"Potato: the files hold label answers (schemas {name_list(schemas)}, on {n} "
                          "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans; "
-                         "agreekit reads spans, boxes, polygons and masks from Potato", column="kind", value="spans")
+                         "read them with kind labels", column="kind", value="spans")
 
 
-def read(sources, kind=None, image_sizes=None):
+def read(sources, kind=None, image_sizes=None, schema=None):
     """Rows of ``kind`` from Potato's user states or JSONL export.
 
     Parameters
@@ -300,9 +295,14 @@ def read(sources, kind=None, image_sizes=None):
         ``user_state.json`` files (or the ``annotation_output`` folder; its
         other files are ignored with a warning), or ``annotations.jsonl``.
     kind : str, optional
-        ``boxes``, ``polygons``, ``masks`` or ``spans``; by default the one kind the files hold.
-    image_sizes : dict, optional
-        item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels.
+        ``boxes``, ``polygons``, ``masks``, ``spans`` or ``labels``; by default the one kind the files
+        hold (``labels`` when they hold label answers and nothing else).
+    image_sizes : dict or table, optional
+        item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels; or
+        rows ``item, width, height`` (CSV/TSV text or a list of dicts).
+    schema : str, optional
+        With kind ``labels``: the question (Potato schema) whose answers are read; needed when the
+        files hold answers to several.
 
     Returns
     -------
@@ -311,6 +311,9 @@ def read(sources, kind=None, image_sizes=None):
     annotations = _annotations(sources)
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
+    if kind == "labels":
+        rows, notes = label_rows(annotations.records, schema, skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings + notes, skipped=skipped)
     if kind == "spans":
         _refuse_answers_only(annotations.records)
         rows, split = _span_rows(annotations)
@@ -322,7 +325,7 @@ def read(sources, kind=None, image_sizes=None):
             warnings.append(f"{split} discontinuous span(s) were split into one span per part (agreekit has no "
                             "multi-fragment spans)")
         return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
-    rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, image_sizes, skipped)
+    rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, sizes_table(image_sizes), skipped)
     if left_out:
         warnings.append(f"{len(left_out)} (annotator, item) pair(s) hold only objects that are skipped and are left "
                         f"out, not counted as saw nothing: {name_list(left_out)}")
@@ -341,5 +344,13 @@ def read(sources, kind=None, image_sizes=None):
     return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
 
 
-register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans"), detect=detect,
-                       read=read, position=50, companion=companion))
+OPTIONS = (
+    Option("image_sizes", "table", "Image sizes", "rows item, width, height in pixels, to turn Potato's "
+           "fractions of the image into pixels"),
+    Option("schema", "text", "Question (schema) read as labels",
+           "with kind labels: the Potato schema whose answers are read (needed when there are several)"),
+)
+
+register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans", "labels"),
+                       detect=detect,
+                       read=read, position=50, companion=companion, options=OPTIONS))

@@ -4,6 +4,8 @@ This module is part of the Potato reader: it registers nothing.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from typing import NamedTuple
@@ -32,6 +34,33 @@ class ImageRows(NamedTuple):
     in_fractions: list
     n_padded: int
     left_out: list         # "annotator on item" whose objects were all skipped (not "saw nothing")
+
+
+def sizes_table(value):
+    """``image_sizes`` as ``{item: (width, height)}``: a dict as given, or rows (a list of dicts, or the
+    CSV/TSV text of a page's field, JSON text of a dict too) with columns ``item, width, height``."""
+    if value is None or isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = None
+            if not isinstance(parsed, dict):
+                raise InputError("option image_sizes: not a JSON object of item: [width, height]",
+                                 column="image_sizes") from None
+            return parsed
+        dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
+        value = list(csv.DictReader(io.StringIO(text), dialect=dialect))
+    sizes = {}
+    for number, row in enumerate(value, start=2):
+        if not isinstance(row, dict) or not {"item", "width", "height"} <= set(row):
+            raise InputError("option image_sizes: rows need the columns item, width, height", line=number,
+                             column="image_sizes")
+        sizes[str(row["item"]).strip()] = (row["width"], row["height"])
+    return sizes
 
 
 def _size_of(sizes, item, where):
@@ -107,7 +136,7 @@ def _mask(obj, where):
         raise InputError(f"{where}: the runs add up to {covered}, more than {height} × {width} pixels")
     rest = height * width - covered  # runs that stop short end in background
     counts = counts + [rest] if len(counts) % 2 == 0 else counts[:-1] + [counts[-1] + rest]
-    try:  # the whole image as CVAT's crop: run lengths out, pixels held only up to MAX_CROP_PIXELS
+    try:  # the whole image as CVAT's crop: reordered on runs, no pixel held
         runs = crop_runs_to_coco(counts, 0, 0, width, height, width, height)
     except ValueError as error:
         raise InputError(f"{where}: {error}", column="rle") from None

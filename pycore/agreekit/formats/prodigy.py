@@ -17,12 +17,12 @@ Every line is one answer: the task (``text`` or ``image``), the annotator's
   boxes) is left out, not read as saw-nothing: its regions are skipped and the
   pair is named in a warning.  Relations (``rel.manual``) are skipped and
   counted; choice tasks (``textcat.manual``, entity linking: ``options`` and
-  the accepted option ids) are skipped with their reason, so a file of them
-  alone is refused saying what it holds.
+  the accepted option ids) are skipped with their reason when reading regions;
+  a file of them alone reads as labels (:mod:`.prodigy_labels`).
 * ``ignore`` → never saw it (skipped); ``reject`` → never saw it (skipped, with
   a warning: in the manual interfaces reject marks a bad example).  Binary
   ``ner`` and ``classification`` tasks, where accept and reject are the answer
-  itself, are refused.
+  itself, read as labels, and are refused as any other kind.
 * An annotator who answered one input twice keeps the latest answer
   (``_timestamp``, then file order).
 """
@@ -35,6 +35,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
+from .prodigy_labels import label_rows
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
@@ -69,6 +70,11 @@ class Task(NamedTuple):
         return self.record.get("_view_id") == "choice" or "options" in self.record
 
     @property
+    def is_binary(self):
+        """True for a binary task (ner, classification): accept or reject of one suggestion is the answer."""
+        return self.record.get("_view_id") in BINARY_VIEWS
+
+    @property
     def spans(self):
         """The task's spans (a list; missing or null reads as none)."""
         return self.record.get("spans") or []
@@ -90,10 +96,6 @@ def _tasks(sources):
     for source in sources:
         for line, record in jsonl_records(source):
             where = f"{source.name} line {line}"
-            if record.get("_view_id") in BINARY_VIEWS:
-                raise InputError(f"{where}: a binary '{record['_view_id']}' task (accept or reject of one "
-                                 "suggestion); agreekit reads the manual interfaces (ner_manual, spans_manual, "
-                                 "image_manual)")
             if "_input_hash" not in record:
                 raise InputError(f"{where}: no '_input_hash' (the item)", column="_input_hash")
             if record.get("answer") not in ("accept", "reject", "ignore"):
@@ -132,12 +134,14 @@ def _kind_of(tasks, kind):
         return kind
     found = set()
     for task in tasks:
-        if task.record["answer"] != "accept" or task.is_choice:
+        if task.record["answer"] != "accept" or task.is_choice or task.is_binary:
             continue
         if task.is_image:
             found |= {SHAPE_KINDS.get(span.get("type"), "boxes") for span in task.spans}
         elif task.spans:
             found.add("spans")
+    if not found and any(task.is_choice or task.is_binary for task in tasks):
+        found = {"labels"}  # answers to questions and no regions: textcat, entity linking, binary tasks
     if not found:
         found = {"boxes" if any(task.is_image for task in tasks) else "spans"}
     if len(found) > 1:
@@ -237,14 +241,15 @@ def _submission(task, kind, texts, skipped):
 
 
 def read(sources, kind=None):
-    """Rows of ``kind`` (spans, boxes or polygons) from ``prodigy db-out`` JSON Lines.
+    """Rows of ``kind`` (spans, boxes, polygons or labels) from ``prodigy db-out`` JSON Lines.
 
     Parameters
     ----------
     sources : list of Source
         One or more db-out files (one dataset, or one per annotator).
     kind : str, optional
-        ``spans``, ``boxes`` or ``polygons``; by default the one kind the accepted answers hold.
+        ``spans``, ``boxes``, ``polygons`` or ``labels`` (choice and binary tasks, see
+        :mod:`.prodigy_labels`); by default the one kind the accepted answers hold.
 
     Returns
     -------
@@ -253,6 +258,17 @@ def read(sources, kind=None):
     """
     tasks, from_file = _tasks(sources)
     kind = _kind_of(tasks, kind)
+    named = ([f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file name "
+              "(one dataset per annotator)"] if from_file else [])
+    if kind == "labels":
+        rows, warnings, skipped = label_rows(tasks, SKIP_REASONS)
+        return Conversion(NAME, kind, rows, warnings=warnings + named, skipped=skipped)
+    binary = next((task for task in tasks if task.is_binary), None)
+    if binary is not None:
+        raise InputError(f"{binary.where}: a binary '{binary.record['_view_id']}' task (accept or reject of one "
+                         f"suggestion) is not {kind}: read it with kind labels (each suggestion an item, labelled "
+                         "accept or reject); agreekit reads spans, boxes and polygons from the manual interfaces "
+                         "(ner_manual, spans_manual, image_manual)", column="kind", value=kind)
     texts, skipped, warnings = {}, [], []
     submissions = [s for s in (_submission(task, kind, texts, skipped) for task in tasks) if s is not None]
     kept = keep_latest(submissions)
@@ -266,12 +282,10 @@ def read(sources, kind=None):
     if rejected:
         warnings.append(f"{rejected} rejected answer(s) count as never seen: in the manual interfaces reject "
                         "marks a bad example, not an answer about its spans")
-    if from_file:
-        warnings.append(f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file "
-                        "name (one dataset per annotator)")
+    warnings += named
     return Conversion(NAME, kind, rows, lengths=used_texts(texts, rows) if kind == "spans" else None,
                       warnings=warnings + kept.warnings, skipped=skipped + kept.skipped)
 
 
-register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons"), detect=detect,
+register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons", "labels"), detect=detect,
                        read=read, position=40))

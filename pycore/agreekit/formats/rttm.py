@@ -31,6 +31,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from ._segments import Segment, Track, check_choice, check_names, decimal_time, reject_unknown, segment_conversion
 from .base import Reader, Skipped, register_format
@@ -226,4 +227,14 @@ def read(sources, kind=None, *, annotator_from="source", recordings=None, **unkn
                                    "in its file field, read with annotator_from='file')")
 
 
-register_format(Reader(name="rttm", title=TITLE, kinds=("segments",), detect=detect, read=read, position=60))
+OPTIONS = (
+    Option("annotator_from", "choice", "Annotator from",
+           "whose turns an RTTM file holds: one annotator's (named by the file), or one recording's, the "
+           "'file' field naming the annotator (pygamma-agreement)",
+           choices=(Choice("source", "the RTTM file's name"), Choice("file", "the 'file' field"))),
+    Option("recordings", "labels", "Recordings every annotator heard",
+           "comma-separated; a listed recording without turns in an annotator's file is a saw-nothing row"),
+)
+
+register_format(Reader(name="rttm", title=TITLE, kinds=("segments",), detect=detect, read=read, position=60,
+                       options=OPTIONS))

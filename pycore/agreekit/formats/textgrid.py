@@ -33,6 +33,7 @@ import re
 from typing import NamedTuple
 
 from ..arrays import name_list
+from ..options import Choice, Option
 from ..rows import InputError
 from ._segments import (Segment, Track, check_choice, clip_and_annotator, clip_durations, reject_unknown,
                         segment_conversion)
@@ -258,4 +259,14 @@ def read(sources, kind=None, *, annotator="tier", item=None, separator="_", **un
                               durations=clip_durations(ends, warnings))
 
 
-register_format(Reader(name="textgrid", title=TITLE, kinds=("segments",), detect=detect, read=read, position=70))
+OPTIONS = (
+    Option("annotator", "choice", "Annotator from",
+           "each interval tier is an annotator (the file the clip), or each file is one annotator's",
+           choices=(Choice("tier", "each tier"), Choice("file", "each file"))),
+    Option("item", "text", "Clip of every file", "the clip every file annotates"),
+    Option("separator", "text", "Clip–annotator separator", "with annotators from files and no clip: the "
+           "character between clip and annotator in file names (split at its last occurrence)"),
+)
+
+register_format(Reader(name="textgrid", title=TITLE, kinds=("segments",), detect=detect, read=read, position=70,
+                       options=OPTIONS))
