@@ -1,7 +1,8 @@
 """Command line: ``python -m agreekit KIND FILE|- [options]``.
 
-Prints the kind's text (``Kind.text``, else :func:`agreekit.text.format_summary`), or the report
-as JSON with ``--json``.  Bad input
+Prints the kind's text (``Kind.text``, else :func:`agreekit.text.format_summary`), the report
+as JSON with ``--json``, or its methods paragraph and references with ``--methods``
+(:mod:`agreekit.methods`).  Bad input
 exits with code 2 and the error message (which names the line and column).
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
+from .methods import methods
 from .reference.text import reference_text
 from .text import format_summary
 
@@ -83,6 +85,8 @@ def build_parser():
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+        p.add_argument("--methods", action="store_true", help="print a methods paragraph (data, measures, matching, "
+                       "baseline, bootstrap, version) and its references as BibTeX, for a paper")
     _add_compare(sub)
     _add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
@@ -405,7 +409,7 @@ def _run(args):
         return _export(args)
     if args.kind == "consensus":
         return _consensus(args)
-    skip = ("kind", "file", "json", "debug", "source_format", "format_options")
+    skip = ("kind", "file", "json", "methods", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
@@ -418,6 +422,8 @@ def _run(args):
     report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
+    if args.methods:
+        return methods(args.kind, report).to_text()
     return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
 
 
