@@ -20,7 +20,7 @@ from agreekit.comparison import compare, plan
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.formats.label_answers import LABELS, QuestionChoice
-from agreekit.formats.writers import WRITERS, write
+from agreekit.formats.writers import WRITERS, write, writer_options
 from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.methods import methods
 from agreekit.object_consensus import consensus_hook
@@ -160,6 +160,8 @@ def run_methods(kind):
 
 # Per kind, its last report's rows, options and reference conflicts (None without a reference): the downloads.
 _LAST_INPUTS = {}
+# Per kind, what its last import carried beside the rows (image sizes, span texts, clip durations): the writers need it.
+_LAST_IMPORTS = {}
 
 
 def _remember(kind, rows, options):
@@ -368,6 +370,8 @@ def _convert(files, kind_hint, exact, progress, format, options_json):
         choice.format = reader.name  # the page's question buttons give this format its option question
         raise
     step("writing the rows")
+    _LAST_IMPORTS[conversion.kind] = {"image_sizes": conversion.image_sizes, "texts": conversion.lengths,
+                                      "durations": conversion.durations}
     return {"plain": False, "format": reader.name, "format_title": reader.title,
             "format_options": conversion.format_options, "kind": conversion.kind,
             "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
@@ -401,8 +405,10 @@ def _reference_file(kind, what, source_format):
     writer = WRITERS.get(source_format)
     fmt = source_format if writer is not None and kind in writer.kinds else "csv"
     rows, notes = [dict(r) for r in result.rows], []
+    carried = {name: value for name, value in _LAST_IMPORTS.get(kind, {}).items()
+               if value and fmt != "csv" and name in writer_options(WRITERS[fmt])}
     try:
-        written = write(kind, rows, fmt)
+        written = write(kind, rows, fmt, **carried)
     except InputError as error:  # e.g. COCO without the image sizes the rows do not carry: our CSV instead
         notes.append(f"written as CSV: {error.message}")
         fmt, written = "csv", write(kind, rows, "csv")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import agreekit
 from agreekit.formats.writers import write
@@ -43,3 +44,32 @@ def test_the_consensus_and_the_adjudication_list_download(open_page, site, dist_
     assert name.endswith("adjudication.csv") and table[0][:3] == ["rank", "item", "item_weight"]
     assert len(table) > 1 and text == expected
     assert "Saved" in page.text_content(f"#results-{KIND} .reference-download-status")
+
+
+COCO = Path(__file__).parents[1] / "fixtures" / "formats" / "coco" / "image_annotator.json"
+
+
+def test_the_consensus_of_imported_rows_downloads_in_their_format(open_page, site, tmp_path):
+    """Rows imported from COCO: the consensus comes back as COCO (with the import's image sizes), and agreekit's
+    COCO importer reads back the consensus objects."""
+    page = open_page(site.url)
+    page.set_input_files('form[data-kind="boxes"] input[name="file"]', str(COCO))
+    page.wait_for_selector('#import-boxes[data-state="done"]', state="attached", timeout=60000)
+    wait_result(page, "boxes")
+    page.fill('form[data-kind="boxes"] [name="reference"]', "coder_a")
+    page.click('form[data-kind="boxes"] button[type="submit"]')
+    page.wait_for_selector("#results-boxes button.download-consensus", timeout=60000)
+    wait_result(page, "boxes")
+    with page.expect_download() as info:
+        page.click("#results-boxes button.download-consensus")
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    assert path.suffix == ".json"
+    conversion = agreekit.convert(COCO)
+    consensus = agreekit.consensus_rows("boxes", conversion.rows)
+    expected = write("boxes", [dict(r) for r in consensus.rows], "coco", image_sizes=conversion.image_sizes)
+    assert path.read_text(encoding="utf-8") == expected.content
+    back = agreekit.convert(path)
+    drawn = sorted((r["item"], float(r["x"]), float(r["y"])) for r in back.rows if r["x"] not in ("", None))
+    assert drawn == sorted((r["item"], float(r["x"]), float(r["y"])) for r in consensus.rows if r["x"] not in ("", None))
+    assert drawn
