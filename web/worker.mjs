@@ -8,6 +8,8 @@
 //                                                               result: bridge.py's JSON text, parsed by the page
 //           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
 //           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
+//           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
+//                                                               or "adjudication" (run_reference_file)
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -78,7 +80,8 @@ async function start() {
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
   Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
-    runMethods: namespace.get("run_methods"), runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan") });
+    runMethods: namespace.get("run_methods"), runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"),
+    runReferenceFile: namespace.get("run_reference_file") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -280,8 +283,15 @@ function planItems({ kind, rows, options }) {
   return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
 }
 
-const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems };
-const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input" };
+/** A download of the kind's last report (web/reference_cards.mjs): {filename, type, text | base64, notes}. */
+function referenceFile({ kind, what, format }) {
+  return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
+}
+
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
+  reference_file: referenceFile };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
+  reference_file: "the input" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need
