@@ -32,7 +32,8 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 20260813
 DEFAULT_LEVEL = CI_LEVEL
 BOOTSTRAP_ELEMENTS = 1 << 22  # resamples × items per chunk of counts: 32 MB of float64
-_SPARSE_RESAMPLES = 16        # resamples per sparse product: their rows of counts stay in cache
+PROGRESS_STEPS = 20           # at least this many chunks of resamples, so progress moves through them
+_SPARSE_RESAMPLES = 64        # resamples per sparse product: 1.3-1.6× faster than 16 in CPython and Pyodide
 
 
 def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED, ranks=None):
@@ -77,6 +78,17 @@ def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=
         size = min(step, n_resamples - start)
         counts = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(float)
         yield _in_item_order(counts, ranks)
+
+
+def progress_chunk_elements(n_items, n_resamples):
+    """``max_elements`` of :func:`resample_count_chunks` giving at least ``PROGRESS_STEPS`` chunks.
+
+    Within ``BOOTSTRAP_ELEMENTS``; the chunks joined are the same resamples
+    whatever their size, so this changes when progress is reported, not the
+    numbers.  1000 resamples go in chunks of 50.
+    """
+    per_chunk = max(1, -(-int(n_resamples) // PROGRESS_STEPS))
+    return max(1, min(BOOTSTRAP_ELEMENTS, per_chunk * int(n_items)))
 
 
 def percentile_ci(values, level=DEFAULT_LEVEL):

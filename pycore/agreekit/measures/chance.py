@@ -377,6 +377,10 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     result, same_counts = results
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
+    if not _dense_sampled_terms(n_items, sample_size):
+        # Sparse terms need scipy.sparse, which the page installs on demand (and then runs the report
+        # again): importing it now fails before the pairs' distances are computed, not after.
+        import scipy.sparse  # noqa: F401
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     rng = np.random.default_rng(seed)
     # Draws are places in content order (objects.object_ranks), so no row order or name changes the sample.
@@ -410,9 +414,10 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
 
 
 def _sampled_terms(item_a, item_b, d, n_items):
-    """S and N of sampled pairs on items (item_a[k], item_b[k]): dense up to ``DENSE_ITEMS`` items,
-    else sparse (at most one entry per sampled pair), the same quadratic forms either way."""
-    if n_items <= DENSE_ITEMS:
+    """S and N of sampled pairs on items (item_a[k], item_b[k]), the same quadratic forms either way:
+    dense where that is cheaper per resample (:func:`_dense_sampled_terms`), else sparse (at most one
+    entry per sampled pair)."""
+    if _dense_sampled_terms(n_items, len(d)):
         sums = np.zeros((n_items, n_items))
         counts = np.zeros((n_items, n_items))
         np.add.at(sums, (item_a, item_b), d)
@@ -421,6 +426,13 @@ def _sampled_terms(item_a, item_b, d, n_items):
     low, high = np.minimum(item_a, item_b), np.maximum(item_a, item_b)
     return BetweenTerms(boot.SparsePairs.from_entries(low, high, d, n_items),
                         boot.SparsePairs.from_entries(low, high, np.ones(len(d)), n_items), "exact")
+
+
+def _dense_sampled_terms(n_items, n_pairs):
+    """Whether the terms of ``n_pairs`` sampled pairs on ``n_items`` items are dense: up to ``DENSE_ITEMS``
+    items, and when n² dense elements cost a resample no more than the ≤ ``n_pairs`` sparse entries
+    (:data:`agreekit.runtime.DENSE_ELEMENT_COST`: in Pyodide the dense product is 190× slower)."""
+    return n_items <= DENSE_ITEMS and n_items ** 2 * runtime.DENSE_ELEMENT_COST <= n_pairs
 
 
 # ----------------------------------------------------------------- σ
