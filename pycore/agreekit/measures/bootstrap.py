@@ -88,7 +88,7 @@ def progress_chunk_elements(n_items, n_resamples):
     numbers.  1000 resamples go in chunks of 50.
     """
     per_chunk = max(1, -(-int(n_resamples) // PROGRESS_STEPS))
-    return max(1, min(BOOTSTRAP_ELEMENTS, per_chunk * int(n_items)))
+    return max(int(n_items), 1, min(BOOTSTRAP_ELEMENTS, per_chunk * int(n_items)))  # ≥ one resample
 
 
 def percentile_ci(values, level=DEFAULT_LEVEL):
