@@ -26,9 +26,12 @@ never grows with items²:
   n × n matrix (the exact path) and N, whose resampled sums are integers,
   a closed form that gives the dense product's bits where they are exact
   (:func:`.bootstrap.exact_in_any_order`), else dense too;
-* above, on the sampled path, S and N keep only the item pairs of the sampled
-  object pairs (sparse, at most ``SAMPLED_PAIRS`` entries): the same quadratic
-  forms, exactly;
+* on the sampled path (more pairs than the budget), S and N keep only the item
+  pairs of the sampled object pairs (sparse, at most ``SAMPLED_PAIRS`` entries):
+  the same quadratic forms, exactly; dense only up to ``DENSE_ITEMS`` items and
+  where a resample costs less so (:data:`agreekit.runtime.DENSE_ELEMENT_COST`:
+  in CPython up to about 2,200 items; in Pyodide, whose dense product is
+  190× slower, only for a handful);
 * above, on the all-pairs path, N_ij = n_i n_j is exact in O(n), and S is an
   additive model n_i n_j (μ_i + μ_j − μ̄) built from the exact item totals
   (μ_i: item i's mean between distance) plus a Horvitz–Thompson estimate of
