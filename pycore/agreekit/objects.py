@@ -352,15 +352,14 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, p
     dense item-pair terms), detection α and classification α, over resamples drawn in chunks;
     ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
     baseline's item-pair sums adds to a between mean (None when they are exact).  ``ranks``: the
-    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``).  ``progress``:
-    called as ``progress(done, n_resamples, "bootstrap")`` after each chunk (at least
-    ``PROGRESS_STEPS`` of them; the same resamples in any chunks)."""
+    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``).  ``progress(done,
+    n_resamples, "bootstrap")`` after each chunk (≥ ``boot.PROGRESS_STEPS``; the same resamples in any chunks)."""
     names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
         return {**dict.fromkeys(names), "baseline_interval_se": None}
-    values = {name: [] for name in names}
-    error = []
-    done = 0
+    values, error, done = {name: [] for name in names}, [], 0
+    if progress is not None:
+        progress(0, n_resamples, "bootstrap")
     chunk_elements = boot.progress_chunk_elements(n_items, n_resamples)
     for counts in boot.resample_count_chunks(n_items, n_resamples, seed, chunk_elements, ranks):
         if loc is not None:
@@ -399,8 +398,6 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
     loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
-    if progress is not None and bootstrap > 0:
-        progress(0, bootstrap, "bootstrap")
     cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, progress)
     detection = alpha_estimate(alpha_in.detection.sum(axis=0), alpha_in.n_detection_units, cis["detection"])
     classification = alpha_estimate(alpha_in.classification.sum(axis=0), alpha_in.n_classification_units,

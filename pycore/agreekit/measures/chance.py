@@ -28,10 +28,8 @@ never grows with items²:
   (:func:`.bootstrap.exact_in_any_order`), else dense too;
 * on the sampled path (more pairs than the budget), S and N keep only the item
   pairs of the sampled object pairs (sparse, at most ``SAMPLED_PAIRS`` entries):
-  the same quadratic forms, exactly; dense only up to ``DENSE_ITEMS`` items and
-  where a resample costs less so (:data:`agreekit.runtime.DENSE_ELEMENT_COST`:
-  in CPython up to about 2,200 items; in Pyodide, whose dense product is
-  190× slower, only for a handful);
+  the same quadratic forms, exactly; dense up to ``DENSE_ITEMS`` items where
+  cheaper (:func:`.bootstrap.dense_is_cheaper`: in Pyodide almost never);
 * above, on the all-pairs path, N_ij = n_i n_j is exact in O(n), and S is an
   additive model n_i n_j (μ_i + μ_j − μ̄) built from the exact item totals
   (μ_i: item i's mean between distance) plus a Horvitz–Thompson estimate of
@@ -380,10 +378,8 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     result, same_counts = results
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
-    if not _dense_sampled_terms(n_items, sample_size):
-        # Sparse terms need scipy.sparse, which the page installs on demand (and then runs the report
-        # again): importing it now fails before the pairs' distances are computed, not after.
-        import scipy.sparse  # noqa: F401
+    if n_items > DENSE_ITEMS or not boot.dense_is_cheaper(n_items, sample_size):
+        import scipy.sparse  # noqa: F401  (the page installs it on demand: fail before the distances, not after)
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     rng = np.random.default_rng(seed)
     # Draws are places in content order (objects.object_ranks), so no row order or name changes the sample.
@@ -417,10 +413,9 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
 
 
 def _sampled_terms(item_a, item_b, d, n_items):
-    """S and N of sampled pairs on items (item_a[k], item_b[k]), the same quadratic forms either way:
-    dense where that is cheaper per resample (:func:`_dense_sampled_terms`), else sparse (at most one
-    entry per sampled pair)."""
-    if _dense_sampled_terms(n_items, len(d)):
+    """S and N of sampled pairs on items (item_a[k], item_b[k]), the same quadratic forms either way: dense
+    up to ``DENSE_ITEMS`` items where that is cheaper, else sparse (≤ one entry per sampled pair)."""
+    if n_items <= DENSE_ITEMS and boot.dense_is_cheaper(n_items, len(d)):
         sums = np.zeros((n_items, n_items))
         counts = np.zeros((n_items, n_items))
         np.add.at(sums, (item_a, item_b), d)
@@ -429,13 +424,6 @@ def _sampled_terms(item_a, item_b, d, n_items):
     low, high = np.minimum(item_a, item_b), np.maximum(item_a, item_b)
     return BetweenTerms(boot.SparsePairs.from_entries(low, high, d, n_items),
                         boot.SparsePairs.from_entries(low, high, np.ones(len(d)), n_items), "exact")
-
-
-def _dense_sampled_terms(n_items, n_pairs):
-    """Whether the terms of ``n_pairs`` sampled pairs on ``n_items`` items are dense: up to ``DENSE_ITEMS``
-    items, and when n² dense elements cost a resample no more than the ≤ ``n_pairs`` sparse entries
-    (:data:`agreekit.runtime.DENSE_ELEMENT_COST`: in Pyodide the dense product is 190× slower)."""
-    return n_items <= DENSE_ITEMS and n_items ** 2 * runtime.DENSE_ELEMENT_COST <= n_pairs
 
 
 # ----------------------------------------------------------------- σ
