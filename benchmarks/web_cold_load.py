@@ -65,7 +65,7 @@ class Stages(NamedTuple):
     ready: float          # page clock: Ready
     result: float         # page clock: first rendered box result
     kb_sent: float        # kB of response bodies the server sent from the start to the first result (the
-                          # service worker fills its cache meanwhile: the workshop files count too)
+                          # service worker fills its cache meanwhile: the calculator's list, and the snapshot on loopback)
 
 
 STAGE_LABELS = {"worker_start": "page + worker script (page clock)", "check": "wasm MIME check",

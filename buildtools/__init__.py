@@ -8,6 +8,7 @@
 ``page``        index.html and kinds.json from the registry, the example files
 ``workshop``    workshop.html, PyScript and the workshop's packages
 ``stamp``       the build's content hash, build-info.json and the service worker
+``precache``    what the service worker caches, and when: the calculator's, the workshop's and the snapshot's lists
 ``precompress`` the ``.gz`` copies served to clients that accept gzip
 ``dist``        ``build()``: all of the above into ``dist/``
 ``serve``       the static server (MIME types, isolation headers, gzip copies)

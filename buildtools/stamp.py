@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from .common import ROOT, sha256_of
+from .precache import precache_lists
 
 
 def site_files(site: Path) -> list[str]:
@@ -31,15 +32,17 @@ def stamp_build(site: Path, info: dict) -> str:
     """Write build-info.json (``info`` and the site's content hash as ``build``) and sw.js; the hash."""
     version = site_hash(site)
     (site / "build-info.json").write_text(json.dumps({**info, "build": version}, indent=1))
-    write_service_worker(site, version)
+    write_service_worker(site, version, info)
     return version
 
 
-def write_service_worker(site: Path, version: str):
+def write_service_worker(site: Path, version: str, info: dict):
     """``sw.js`` at the site root (its scope: the whole site) from web/sw.js, with this build's
-    version and the files it caches (the root URL and every file but itself)."""
-    files = ["./"] + [name for name in site_files(site) if name != "sw.js"]
-    line = f"const BUILD = {json.dumps({'version': version, 'files': files})};  // agreekit:build"
+    version and its lists of files to cache (buildtools/precache.py: the calculator's, the
+    workshop's, the memory snapshot)."""
+    lists = precache_lists(site, site_files(site), info)
+    build = {"version": version, "calculator": lists.calculator, "workshop": lists.workshop, "snapshot": lists.snapshot}
+    line = f"const BUILD = {json.dumps(build)};  // agreekit:build"
     script, found = re.subn(r"^const BUILD = .*// agreekit:build.*$", lambda _: line,
                             (ROOT / "web" / "sw.js").read_text(encoding="utf-8"), count=1, flags=re.M)
     if not found:

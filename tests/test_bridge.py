@@ -269,3 +269,18 @@ def test_every_entry_point_answers_in_one_shape(bridge, monkeypatch):
             error = outcome["error"]
             assert {"type", "message", "where"} <= set(error) and "\n" not in error["message"]
     assert [o["error"]["type"] for o in parsed[3:]] == ["input", "input", "kind", "input", "internal"]
+
+
+def test_compare_and_plan_come_back_as_data(bridge):
+    other = BOXES.replace("i2,b,5,5,4,5,car", "i2,b,6,6,4,5,car")
+    outcome = json.loads(bridge.run_compare("boxes", BOXES, other, json.dumps({"bootstrap": 50})))
+    assert outcome["ok"] and outcome["result"]["resampling"]["method"] == "paired"
+    sigma = next(d for d in outcome["result"]["coefficients"] if d["name"] == "localization.sigma")
+    assert sigma["delta"] == pytest.approx(agreekit.boxes(other, bootstrap=0).localization.sigma.value
+                                           - agreekit.boxes(BOXES, bootstrap=0).localization.sigma.value)
+    bad = json.loads(bridge.run_compare("boxes", BOXES, "item,annotator,x,y,w,h\ni1,a,x,0,1,1\n", "{}"))
+    assert not bad["ok"] and bad["error"]["type"] == "input" and bad["error"]["message"].startswith("line 2")
+    assert "B:" in bad["error"]["detail"]
+    labels = "item,annotator,label\n" + "".join(f"u{i},r{j},{'xy'[(i * j) % 2]}\n" for i in range(12) for j in range(3))
+    planned = json.loads(bridge.run_plan("labels", labels, json.dumps({"half_width": 0.1})))
+    assert planned["ok"] and planned["result"]["coefficients"][0]["predicted_items"] >= 2

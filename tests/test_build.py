@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
-from buildtools import extras, runtime  # noqa: E402
+from buildtools import extras, precache, runtime  # noqa: E402
 
 
 def test_wheel_holds_every_module_with_a_valid_record(tmp_path):
@@ -177,8 +177,8 @@ def test_the_build_hash_covers_the_files_and_sw_js_lists_them(tmp_path):
     site = small_site(tmp_path / "a")
     version = build.stamp_build(site, {"wheel": "w.whl"})
     assert json.loads((site / "build-info.json").read_text()) == {"wheel": "w.whl", "build": version}
-    assert sw_build(site) == {"version": version,
-                              "files": ["./", "build-info.json", "index.html", "pyodide/p.wasm", "web/app.mjs"]}
+    assert sw_build(site) == {"version": version, "calculator": ["./", "build-info.json", "index.html", "web/app.mjs"],
+                              "workshop": ["pyodide/p.wasm"], "snapshot": []}
     assert (site / "sw.js").read_text().count("self.addEventListener(\"fetch\"") == 1  # the worker itself follows
     same = small_site(tmp_path / "b")
     assert build.stamp_build(same, {"wheel": "w.whl"}) == version  # reproducible; the stamp itself is not hashed
@@ -188,15 +188,52 @@ def test_the_build_hash_covers_the_files_and_sw_js_lists_them(tmp_path):
     assert build.stamp_build(changed, {"wheel": "w.whl"}) != version
 
 
-def test_the_built_service_worker_caches_every_file_of_dist():
+def test_the_precache_lists_follow_the_declared_rule(tmp_path):
+    files = {"index.html": "", "kinds.json": "", "web/app.mjs": "", "web/app.mjs.map": "", "web/workshop/w.mjs": "",
+             "vendor/uplot/u.js": "", "examples/boxes.csv": "", "pyodide/pyodide.asm.wasm": "", "pyodide/pyodide.js": "",
+             "pyodide/o.zip": "", "pyodide/np.whl": "", "pyodide/mpl.whl": "", "wheels/a/agreekit.whl": "",
+             "wheels/numpy/n/numpy.whl": "", "wheels/scipy/s/base.whl": "", "wheels/scipy/s/sparse.whl": "",
+             "snapshots/x/pyodide.snapshot": "", "pyscript/core.js": "", "pyscript/core.js.map": "", "workshop.html": "",
+             "pyodide/pyodide-lock.json": json.dumps({"packages": {
+                 "openblas": {"file_name": "o.zip"}, "numpy": {"file_name": "np.whl"}, "matplotlib": {"file_name": "mpl.whl"}}})}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    info = {"wheel": "wheels/a/agreekit.whl", "numpy": "wheels/numpy/n/numpy.whl",
+            "scipy": {"base": "wheels/scipy/s/base.whl", "sparse": "wheels/scipy/s/sparse.whl"},
+            "snapshot": {"path": "snapshots/x/pyodide.snapshot", "bytes": 0}}
+    lists = precache.precache_lists(tmp_path, build.site_files(tmp_path), info)
+    assert lists.calculator == ("./", "examples/boxes.csv", "index.html", "kinds.json", "pyodide/o.zip",
+                                "pyodide/pyodide-lock.json", "pyodide/pyodide.asm.wasm", "vendor/uplot/u.js",
+                                "web/app.mjs", "wheels/a/agreekit.whl", "wheels/numpy/n/numpy.whl",
+                                "wheels/scipy/s/base.whl", "wheels/scipy/s/sparse.whl")
+    assert lists.workshop == ("pyodide/mpl.whl", "pyodide/np.whl", "pyodide/pyodide.js", "pyscript/core.js",
+                              "web/workshop/w.mjs", "workshop.html")
+    assert lists.snapshot == ("snapshots/x/pyodide.snapshot",)
+    # a build without numpy's bytecode loads the lock's numpy by name: then that one is the calculator's
+    plain = precache.precache_lists(tmp_path, build.site_files(tmp_path), {**info, "numpy": None, "snapshot": None})
+    assert "pyodide/np.whl" in plain.calculator and "pyodide/np.whl" not in plain.workshop and plain.snapshot == ()
+
+
+def test_the_built_service_worker_lists_every_file_of_dist_but_source_maps_once():
     if not (build.DIST / "sw.js").exists():
         pytest.skip("dist/ not built (python3 build.py builds it)")
     stamp = sw_build(build.DIST)
-    assert stamp["version"] == json.loads((build.DIST / "build-info.json").read_text())["build"]
-    assert stamp["version"] == build.site_hash(build.DIST)
+    info = json.loads((build.DIST / "build-info.json").read_text())
+    assert stamp["version"] == info["build"] == build.site_hash(build.DIST)
     on_disk = sorted(p.relative_to(build.DIST).as_posix() for p in build.DIST.rglob("*")
-                     if p.is_file() and p.suffix != ".gz" and p != build.DIST / "sw.js")
-    assert stamp["files"] == ["./"] + on_disk
+                     if p.is_file() and p.suffix not in (".gz", ".map") and p != build.DIST / "sw.js")
+    listed = stamp["calculator"] + stamp["workshop"] + stamp["snapshot"]
+    assert sorted(listed) == sorted(["./"] + on_disk)  # each once: the lists do not overlap
+    assert any(p.suffix == ".map" for p in build.DIST.rglob("*"))  # there are maps to leave out
+    calculator = set(stamp["calculator"])
+    assert {info["wheel"], info["numpy"], *info["scipy"].values()} <= calculator
+    assert not [name for name in calculator if name.startswith(("pyscript/", "web/workshop/")) or "matplotlib" in name]
+    lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())["packages"]
+    for name in ("numpy", "scipy", "matplotlib"):  # the workshop's copies, loaded by name
+        assert f"pyodide/{lock[name]['file_name']}" in stamp["workshop"]
+    assert f"pyodide/{lock['openblas']['file_name']}" in calculator
+    assert stamp["snapshot"] == [info["snapshot"]["path"]]
     assert not (build.DIST / "web" / "sw.js").exists()  # one worker script, at the root (its scope)
     assert "worker-src 'self'" in (build.DIST / "index.html").read_text()
 
@@ -426,7 +463,7 @@ def test_the_snapshot_is_of_this_pyodide_and_cached_by_the_service_worker():
     assert words[0] == 1886286592  # Pyodide 0.27's snapshot magic (makeSnapshot)
     build_id = "".join(f"{word:08x}" for word in words[4:12])  # the header's Pyodide build id ...
     assert f'BUILD_ID:"{build_id}"' in (build.DIST / "pyodide" / "pyodide.mjs").read_text()  # ... is this one's
-    assert snapshot["path"] in sw_build(build.DIST)["files"]
+    assert sw_build(build.DIST)["snapshot"] == [snapshot["path"]]
 
 
 def test_the_calculators_wheels_carry_pyodides_bytecode_for_every_module():

@@ -71,6 +71,11 @@ def variants(kind):
         out["first item unmarked"] = ([b if r[item] == first_item else r for r, b in zip(table, blank)], options)
     if "match" in [option.name for option in agreekit.KINDS[kind].options]:
         out["potato"] = (table, {**options, "match": "potato"})
+    if "reference" in [option.name for option in agreekit.KINDS[kind].options]:  # scored against an annotator
+        out["reference"] = (table, {**options, "reference": first_annotator})
+        gold = [r for r in table if r["annotator"] == first_annotator]
+        out["reference rows"] = ([r for r in table if r["annotator"] != first_annotator],
+                                 {**options, "reference_rows": as_csv(gold)})
     if kind == "spans":
         out["no lengths"] = (table, {k: v for k, v in options.items() if k != "lengths"})
     return out

@@ -142,6 +142,20 @@ def test_the_kinds_are_read_from_the_registry(monkeypatch):
     assert read_share_fragment(share_link("voxels", "rows", seed=1)) == ("voxels", "rows", {"seed": 1})
 
 
+def test_compare_link_carries_both_inputs():
+    from agreekit.share import compare_link, read_compare_fragment
+    a = "item,annotator,label\nu1,r1,x\nu1,r2,y\n"
+    b = [{"item": "u1", "annotator": "r1", "label": "x"}, {"item": "u1", "annotator": "r2", "label": "x"}]
+    link = compare_link("labels", a, b, base_url="https://example.org/", seed=4)
+    _, _, document = decode_by_hand(link)
+    assert document == {"rows": a, "rows_b": "item,annotator,label\nu1,r1,x\nu1,r2,x\n", "options": {"seed": 4}}
+    assert read_compare_fragment(link) == ("labels", a, document["rows_b"], {"seed": 4})
+    assert read_share_fragment(link) == ("labels", a, {"seed": 4})  # a one-input reader opens A
+    assert read_compare_fragment(share_link("labels", a))[2] is None
+    kind, rows_a, rows_b, options = read_compare_fragment(link)
+    c = agreekit.compare(kind, rows_a, rows_b, bootstrap=0, **options)
+    assert c.coefficient("coefficients.percent_agreement").delta == 1.0
+
 # ----------------------------------------------------------------- rows converted from a tool's export
 
 FORMATS = Path(__file__).resolve().parent / "fixtures" / "formats"

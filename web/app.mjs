@@ -433,3 +433,6 @@ setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
 firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
   .catch((error) => console.warn("agreekit: no offline copy:", error));
 window.agreekit = { engine, compute, rows: (kind) => rowsOf(forms[kind]) };
+
+// Compare two rounds and plan how many items: a card of its own module under each form (web/compare.mjs).
+import("./compare.mjs").then(({ mountCompare }) => mountCompare({ forms, engine, readOptions, rowsOf }));

@@ -1,7 +1,7 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_item_detail`` and ``run_convert`` are the entry points. Each answers through
+``run_item_detail``, ``run_convert``, ``run_compare`` and ``run_plan`` are the entry points. Each answers through
 :func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 
 from agreekit import registry
 from agreekit.cli import PLAIN_TABLES
+from agreekit.comparison import compare, plan
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.item_detail import ItemDetails, detail_kinds
@@ -97,6 +98,19 @@ def _report(kind, rows, options_json, progress):
         progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
     # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
     return RawJSON(report.to_json())
+
+
+def run_compare(kind, rows_a, rows_b, options_json):
+    """Two rounds or groups compared (:func:`agreekit.compare`): :func:`answer` with ``Comparison.to_json()``.
+
+    ``options_json``: the kind's options plus ``paired`` (default true).
+    """
+    return answer(lambda: RawJSON(compare(kind, rows_a, rows_b, **json.loads(options_json)).to_json()))
+
+
+def run_plan(kind, rows, options_json):
+    """Items needed for an interval of ``half_width`` (:func:`agreekit.plan`): :func:`answer` with the plan."""
+    return answer(lambda: plan(kind, rows, **json.loads(options_json)).to_dict())
 
 
 # Per kind, the rows and options of its last report: item views are answered from them on demand.

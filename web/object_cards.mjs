@@ -2,6 +2,7 @@
 // KS, detection and classification α): the kind modules of such kinds list these cards.
 
 import { ecdfChart, recordsTable } from "./cards.mjs";
+import { referenceCards } from "./reference_cards.mjs";
 import { h, get, estimate, coefficient, settingsLine, section } from "./dom.mjs";
 
 const READING_SCALE = "1 = perfect agreement · 0 = no better than annotations of different items (chance) · " +
@@ -14,7 +15,8 @@ export const BETWEEN_ITEMS = { key: "between_ecdf", title: "Within-item vs betwe
 
 /** What an item view of matched objects opens from, and how an item's entry reads. */
 export const OBJECT_ITEMS = { list: "items", id: (entry) => entry.item, value: "detection_f1", valueName: "F1",
-  annotators: (entry) => Object.keys(entry.objects_per_annotator ?? {}), opens: { items: "entry", pairs: "pair" } };
+  annotators: (entry) => Object.keys(entry.objects_per_annotator ?? {}),
+  opens: { items: "entry", pairs: "pair", "reference.items": (record) => record.item } };
 
 /**
  * The cards of a report on matched objects (boxes, polygons, cuboids): σ against between-item
@@ -59,6 +61,7 @@ export function objectCards(report, page, { objects, countKey }) {
         estimate(report, "Items", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, objects, countKey))),
+    ...referenceCards(report, page),
     () => ecdfChart(report, BETWEEN_ITEMS),
     () => recordsTable(report, "pairs", "Per annotator pair", { page }),
     () => recordsTable(report, "annotators", "Per annotator (against all others)", { page }),

@@ -57,19 +57,23 @@ export async function pipe(bytes, transform, maxBytes = MAX_DECODED_BYTES, limit
 
 /**
  * The fragment "#v1/<kind>/<payload>" for these inputs (``imported``: the {format, options} the rows
- * were converted with, or null); TooLargeError over MAX_DECODED_BYTES.
+ * were converted with, or null; ``rowsB``: a comparison's second input, as agreekit.compare_link writes
+ * it, or null); TooLargeError over MAX_DECODED_BYTES.
  */
-export async function encodeShare(kind, rows, options, imported = null) {
+export async function encodeShare(kind, rows, options, imported = null, rowsB = null) {
   if (!/^[a-z]+$/.test(kind)) throw new Error(`a kind is a lowercase name, not ${kind}`);
-  const json = new TextEncoder().encode(JSON.stringify(imported ? { rows, options, import: imported } : { rows, options }));
+  const document = rowsB === null ? { rows, options } : { rows, rows_b: rowsB, options };
+  if (imported) document.import = imported;
+  const json = new TextEncoder().encode(JSON.stringify(document));
   if (json.length > MAX_DECODED_BYTES) throw new TooLargeError(`this input is too large for a share link (over ${LIMIT})`);
   const compressed = await pipe(json, new CompressionStream("deflate-raw"));
   return `#v1/${kind}/${toBase64url(compressed)}`;
 }
 
 /**
- * {kind, rows, options, imported} from a fragment whose kind is one of `kinds` (``imported``: the link's
- * {format, options} import record, or null); throws Error with a readable message.
+ * {kind, rows, options, imported, rowsB} from a fragment whose kind is one of `kinds` (``imported``: the
+ * link's {format, options} import record, or null; ``rowsB``: a comparison's second input, or null);
+ * throws Error with a readable message.
  */
 export async function decodeShare(fragment, kinds) {
   const match = /^#?v1\/([a-z]+)\/([A-Za-z0-9_-]*)$/.exec(fragment);
@@ -89,7 +93,10 @@ export async function decodeShare(fragment, kinds) {
   }
   const options = data.options ?? {};
   if (typeof options !== "object" || Array.isArray(options)) throw new Error("the share link's options are not an object");
-  return { kind, rows: data.rows, options, imported: importRecord(data.import) };
+  if (data.rows_b !== undefined && data.rows_b !== null && typeof data.rows_b !== "string") {
+    throw new Error("the share link's second input is not text");
+  }
+  return { kind, rows: data.rows, options, imported: importRecord(data.import), rowsB: data.rows_b ?? null };
 }
 
 /** A link's import record {format, options}, or null when it has none; a damaged one is an Error. */

@@ -1,23 +1,38 @@
-// The service worker: the whole site cached under its build hash and served cache-first, so the page
-// works offline after one visit (Pyodide, packages, the agreekit wheel, the examples).
+// The service worker: the build's files cached under its build hash and served cache-first, so the
+// calculator works offline after one visit, and the workshop after it has been opened once online.
 //
 // build.py writes dist/sw.js (at the site root, so its scope is the whole site) from this file,
-// filling BUILD: {version: content hash of dist/, files: every file of the site, relative to the
-// root}. A new build therefore changes this script's bytes: the browser installs the new worker
-// beside the running one, which keeps serving the open page its own version. The new one waits
-// until the page asks it to take over (its "updated — reload" button) or every tab has closed; on
-// activation it drops every older cache. One version per page, never a mix.
+// filling BUILD: {version: content hash of dist/, and three lists of files relative to the root
+// (buildtools/precache.py): calculator (cached on install), workshop (cached when the workshop page
+// asks, web/offline.mjs cacheList), snapshot (Python's memory snapshot, asked for once it pays)}.
+// A new build therefore changes this script's bytes: the browser installs the new worker beside
+// the running one, which keeps serving the open page its own version. The new one waits until the
+// page asks it to take over (its "updated — reload" button) or every tab has closed; on activation
+// it drops every older cache. One version per page, never a mix.
 
-const BUILD = { version: "dev", files: [] };  // agreekit:build (replaced by build.py)
+const BUILD = { version: "dev", calculator: [], workshop: [], snapshot: [] };  // agreekit:build (replaced by build.py)
 const PREFIX = "agreekit-";
 const CACHE = PREFIX + BUILD.version;
 
 self.addEventListener("install", (event) => {
   // All or nothing (addAll): a failed download leaves no half-filled version behind. "no-cache"
   // revalidates each file with the server (a 304 reuses the HTTP cache's copy the page just loaded).
-  const requests = BUILD.files.map((path) => new Request(new URL(path, self.registration.scope), { cache: "no-cache" }));
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requestsOf(BUILD.calculator))));
 });
+
+const requestsOf = (paths) => paths.map((path) => new Request(new URL(path, self.registration.scope), { cache: "no-cache" }));
+
+/** Add the files of BUILD[list] this version's cache lacks (all or nothing, as on install). */
+async function cacheList(list) {
+  if (!Object.hasOwn(BUILD, list) || list === "version") throw new Error(`no list ${list}`);
+  const cache = await caches.open(CACHE);
+  const missing = [];
+  for (const path of BUILD[list]) {
+    if (!(await cache.match(new URL(path, self.registration.scope)))) missing.push(path);
+  }
+  await cache.addAll(requestsOf(missing));
+  return missing.length;
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys().then((names) => Promise.all(
@@ -26,6 +41,13 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data === "take-over") self.skipWaiting();  // the page reloads on controllerchange
+  // {cache: list} with a MessagePort: that list cached; the port hears {cached: n fetched} or {error}.
+  if (event.data?.cache) {
+    const port = event.ports[0];
+    event.waitUntil(cacheList(event.data.cache).then(
+      (fetched) => port?.postMessage({ cached: fetched }),
+      (error) => port?.postMessage({ error: String(error?.message ?? error) })));
+  }
 });
 
 self.addEventListener("fetch", (event) => {

@@ -5,6 +5,8 @@
 //           {id, type: "convert", files: [{name, buffer}], kind, exact, format, options}   dropped files to rows (bridge.py run_convert)
 //           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
 //                                                               result: bridge.py's JSON text, parsed by the page
+//           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
+//           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -17,6 +19,7 @@
 // once the worker has been idle after a call.
 
 import { answer, ReplyError } from "./protocol.mjs";
+import { onLoopback } from "./offline.mjs";
 
 const root = new URL("../", import.meta.url);
 const post = (message, transfer) => self.postMessage(message, transfer);
@@ -55,22 +58,26 @@ async function start() {
   status("pyodide", "Loading Python (Pyodide)…");
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", root).href);
   const { wheel, numpy, scipy, snapshot } = await info;
-  const py = await startPython(loadPyodide, new URL("pyodide/", root).href, snapshot);
+  // numpy by URL when the build compiled its modules (build.py pyodide_extras), else Pyodide's own.
+  const numpyPackage = numpy ? new URL(numpy, root).href : "numpy";
+  const packages = [numpyPackage, new URL(scipy.base, root).href, new URL(wheel, root).href];
+  const restore = Boolean(snapshot) && await worthRestoring(snapshot);
+  if (!restore) prefetchDuringStart(packages.filter((url) => url !== "numpy"));
+  const py = await startPython(loadPyodide, new URL("pyodide/", root).href, snapshot, restore);
   status("packages", "Loading numpy, scipy and agreekit…");
   // One call, so the downloads run in parallel. Our wheel by URL: 0.14 s against 0.78 s for
   // micropip (measured); numpy and scipy come in the same call, so nothing needs resolving.
   // Each package message restarts the page's loading clock (a slow network is not a hang).
   // scipy's base only: its sparse part waits until a report imports it (build.py split_scipy).
   const packageMessages = { messageCallback: (message) => status("packages", message) };
-  // numpy by URL when the build compiled its modules (build.py pyodide_extras), else Pyodide's own.
-  const numpyPackage = numpy ? new URL(numpy, root).href : "numpy";
-  await py.loadPackage([numpyPackage, new URL(scipy.base, root).href, new URL(wheel, root).href], packageMessages);
+  await py.loadPackage(packages, packageMessages);
   scipySparse = new SciPySparse(py, new URL(scipy.sparse, root).href);
   status("import", "Starting agreekit (importing numpy and scipy)…");
   const namespace = py.globals.get("dict")();
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
-  Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail") });
+  Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
+    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -81,11 +88,11 @@ async function start() {
 
 /**
  * Python, restored from the build's memory snapshot (build.py pyodide_extras: an interpreter with
- * the standard-library modules start-up imports), or started as usual when the build has none or
- * the restore fails (`timings.snapshot` says which, and why).
+ * the standard-library modules start-up imports) where it pays (`worthRestoring`), else started as
+ * usual, as when the build has none or the restore fails (`timings.snapshot` says which, and why).
  */
-async function startPython(loadPyodide, indexURL, snapshot) {
-  if (snapshot) {
+async function startPython(loadPyodide, indexURL, snapshot, restore) {
+  if (restore) {
     try {
       const bytes = snapshotBytes(new URL(snapshot.path, root), snapshot.bytes);
       bytes.catch(() => {});  // loadPyodide awaits it only once pyodide.asm.js is in: not unhandled
@@ -97,9 +104,43 @@ async function startPython(loadPyodide, indexURL, snapshot) {
       timings.snapshot = `not used: ${String(error?.message ?? error).split("\n")[0]}`;
     }
   } else {
-    timings.snapshot = "none in this build";
+    timings.snapshot = snapshot ? "not on a first visit over a network" : "none in this build";
   }
   return loadPyodide({ indexURL });
+}
+
+/**
+ * Whether to restore the snapshot: on loopback, or on a return visit (the service worker holds this
+ * build's Pyodide, and the snapshot too from the visit after the first). On a first visit over a
+ * network the snapshot (6.3 MB gzipped) would come on top of the 12 MB Python needs, past the
+ * 15 MB budget, and at 20 Mbit/s its download costs about what the restore saves (benchmarks/
+ * RESULTS.md, "The first visit over a network"); on a return visit it is all there is to fetch.
+ */
+async function worthRestoring(snapshot) {
+  if (onLoopback()) return true;
+  try {
+    const cached = (path) => self.caches.match(new URL(path, root).href).then(Boolean);
+    return (await cached(snapshot.path)) || (await cached("pyodide/pyodide.asm.wasm"));
+  } catch {
+    return false;  // no CacheStorage here (an opaque origin, a blocked storage)
+  }
+}
+
+/**
+ * Download the package wheels into the HTTP cache while Python starts (its CPU time), once
+ * Pyodide's own large files are in (so that those come first at full speed): loadPackage then
+ * finds them there (a 304). Only when Python starts plainly: on a first visit over a network.
+ */
+function prefetchDuringStart(urls) {
+  const core = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"].map((path) => new URL(path, root).href);
+  const left = new Set(core);
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) left.delete(entry.name);
+    if (left.size) return;
+    observer.disconnect();
+    for (const url of urls) fetch(url).then((response) => response.arrayBuffer()).catch(() => {});  // loadPackage reports failures
+  });
+  observer.observe({ type: "resource", buffered: true });
 }
 
 // The first word of every Pyodide 0.27 snapshot (its makeSnapshot / restoreSnapshot).
@@ -227,8 +268,17 @@ function detachLongLists(report, prefix = [], found = []) {
   return found;
 }
 
-const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail };
-const WHAT = { compute: "the input", convert: "the files", item_detail: "the input" };
+/** Two rounds or groups compared, and a plan of items (web/compare.mjs): small results, parsed here. */
+function compareRounds({ kind, rowsA, rowsB, options }) {
+  return scipySparse.answer(() => python.runCompare(kind, rowsA, rowsB, JSON.stringify(options || {})));
+}
+
+function planItems({ kind, rows, options }) {
+  return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
+}
+
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need

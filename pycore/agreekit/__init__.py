@@ -32,8 +32,11 @@ from .errors import InputError
 from .kinds import load_kinds
 from .registry import KINDS, get
 from .results import Report
-from .share import read_share_fragment, share_link
+from .share import compare_link, read_compare_fragment, read_share_fragment, share_link
 from .formats import convert
+from .comparison import compare, plan, split_groups
+from .object_consensus import ConsensusResult, consensus_rows, leave_one_out_rows
+from .annotator_ranking import Ranking, annotator_ranking
 from .formats.writers import export
 from .formats.writers.adjudication import adjudication_csv
 from .conflicts import ItemConflict
@@ -44,7 +47,10 @@ __version__ = "0.1.0"
 
 load_kinds()
 globals().update({name: kind.function for name, kind in KINDS.items()})  # agreekit.boxes, agreekit.spans, …
-__all__ = ["KINDS", "InputError", "ItemConflict", "Report", "adjudication_csv", "convert", "export", "iou3d", "krippendorff_alpha", "polygon_giou", "polygon_iou",
+__all__ = ["KINDS", "ConsensusResult", "InputError", "ItemConflict", "Ranking", "Report", "adjudication_csv",
+           "annotator_ranking", "compare", "compare_link", "consensus", "consensus_rows", "convert", "export",
+           "iou3d", "krippendorff_alpha", "leave_one_out_rows", "plan", "polygon_giou", "polygon_iou",
+           "read_compare_fragment", "split_groups",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 
@@ -55,3 +61,14 @@ def report(kind, rows, **options):
     type and range, and an unknown option or kind is an :class:`InputError`.
     """
     return get(kind).function(rows, **options)
+
+
+def consensus(kind, rows, **options):
+    """The consensus of ``rows`` of ``kind`` without gold (:func:`agreekit.object_consensus.consensus_rows`).
+
+    Options: ``quorum``, ``exclude_annotator``, ``annotator``, ``weights`` and the
+    kind's options its consensus uses (``threshold``).  Returns a
+    :class:`ConsensusResult`: ``.rows`` (rows the kind's report reads),
+    ``.objects`` (each with its support and spread), ``.warnings``.
+    """
+    return consensus_rows(kind, rows, **options)

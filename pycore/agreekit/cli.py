@@ -7,16 +7,21 @@ exits with code 2 and the error message (which names the line and column).
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
 from pathlib import Path
 
-from . import KINDS
+from . import KINDS, annotator_ranking, consensus_rows
+from .comparison import compare, plan, split_groups
+from .comparison.text import format_comparison, format_plan
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
+from .reference.text import reference_text
 from .text import format_summary
 
 
@@ -78,6 +83,8 @@ def build_parser():
             flag, keywords = _argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _add_compare(sub)
+    _add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
                        epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
@@ -90,7 +97,88 @@ def build_parser():
     c.add_argument("--to", choices=["csv", "json"], default="csv",
                    help="csv: the rows; json: rows, span texts, warnings and the summary")
     _export_parser(sub, formats)
+    _consensus_parser(sub, formats)
     return parser
+
+
+def _add_kind_options(p, kind):
+    defaults = kind.defaults()
+    for option in kind.options:
+        flag, keywords = _argument(option, defaults[option.name])
+        p.add_argument(flag, **keywords)
+
+
+def _add_compare(sub):
+    """``agreekit compare KIND A B`` (or ``KIND FILE --group-by COLUMN``), one sub-command per kind."""
+    c = sub.add_parser("compare", help="compare two rounds or groups: every coefficient's B − A with a paired "
+                       "bootstrap interval", description="Compare two rounds (A.csv B.csv) or two groups of "
+                       "one file (--group-by COLUMN). Items are matched by id; shared items are resampled jointly.")
+    kinds = c.add_subparsers(dest="compare_kind", required=True)
+    for name, kind in KINDS.items():
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", nargs="+", help="A.csv B.csv, or one file with --group-by")
+        p.add_argument("--group-by", dest="group_by", metavar="COLUMN", help="split one file into two groups "
+                       "by this column (e.g. experts vs crowd on the same items)")
+        p.add_argument("--groups", metavar="A,B", help="the two values of --group-by to compare (A first)")
+        p.add_argument("--unpaired", action="store_true", help="resample B independently of A")
+        p.add_argument("--top-items", dest="top_items", type=int, default=10, help="items that changed most to list")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _add_plan(sub):
+    """``agreekit plan KIND FILE --half-width 0.05``, one sub-command per kind with a bootstrap."""
+    c = sub.add_parser("plan", help="how many items for an interval of a given half-width, from a pilot")
+    kinds = c.add_subparsers(dest="plan_kind", required=True)
+    for name, kind in KINDS.items():
+        if "bootstrap" not in {o.name for o in kind.options}:
+            continue
+        p = kinds.add_parser(name, help=kind.summary)
+        p.add_argument("file", help="the pilot: CSV/TSV with a header (long rows)")
+        p.add_argument("--half-width", dest="half_width", type=float, default=0.05,
+                       help="requested half-width of the 95%% interval (default 0.05)")
+        p.add_argument("--sizes", type=lambda t: [int(x) for x in t.split(",")], metavar="N,N,…",
+                       help="check-point sizes n' (default 0.5, 1, 2, 4 × the pilot's items)")
+        p.add_argument("--replicates", type=int, default=2, help="resampled corpora per check point")
+        _add_kind_options(p, kind)
+        p.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+
+def _plan(args):
+    skip = ("kind", "plan_kind", "file", "json", "debug")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    result = plan(args.plan_kind, read_text(args.file), **options)
+    return json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else format_plan(result)
+
+
+def _compare(args):
+    skip = ("kind", "compare_kind", "file", "json", "debug", "group_by", "groups", "unpaired", "top_items")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    for key in [k for k in options if k.endswith("_file")]:
+        options[key[:-5]] = read_text(options.pop(key))
+    if args.group_by:
+        if len(args.file) != 1:
+            raise InputError("--group-by takes one file")
+        groups = args.groups.split(",") if args.groups else None
+        rows_a, rows_b, names = split_groups(read_text(args.file[0]), args.group_by, groups)
+    else:
+        if len(args.file) != 2:
+            raise InputError(f"compare takes two files (A B), or one with --group-by; got {len(args.file)}")
+        rows_a, rows_b, names = read_text(args.file[0]), read_text(args.file[1]), tuple(args.file)
+    try:
+        result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
+                         **options)
+    except InputError as error:  # name the file (or group) the error is in, not "A" or "B"
+        if error.field not in ("A", "B"):
+            raise
+        where = names[0] if error.field == "A" else names[1]
+        located = InputError(error.message[3:], line=error.line, column=error.column)
+        raise InputError(f"{where}, {located}", value=error.value) from None
+    if args.json:
+        return result.to_json(indent=2)
+    return format_comparison(result, names)
 
 
 def _export_parser(sub, formats):
@@ -118,6 +206,75 @@ def _writer_options_help():
         kinds = "every kind" if writer.kinds == ("*",) else ", ".join(writer.kinds)
         lines.append(f"  {name:12} {kinds}; {', '.join(options) if options else 'no options'}")
     return "\n".join(lines)
+
+
+def _consensus_parser(sub, formats):
+    """``agreekit consensus KIND FILE``: one sub-command per kind with a consensus hook."""
+    c = sub.add_parser("consensus", help="the annotators' consensus without gold (CSV rows on stdout) and a "
+                       "ranking of the annotators against it", description="Cluster matched objects across "
+                       "annotators, keep those a quorum drew, fuse them; see docs/consensus.md.")
+    kinds = c.add_subparsers(dest="consensus_kind", required=True)
+    for name, kind in KINDS.items():
+        if kind.consensus is None:
+            continue
+        p = kinds.add_parser(name, help=kind.summary, description=kind.summary)
+        p.add_argument("file", nargs="+", help="CSV/TSV file with a header, - for standard input, or exports")
+        p.add_argument("--from", dest="source_format", choices=formats, help="the export format (default: detect)")
+        p.add_argument("--option", dest="format_options", action="append", default=[], metavar="NAME=VALUE",
+                       help="an option of the export format read (repeatable; see 'agreekit convert --help')")
+        defaults = kind.defaults()
+        for option in kind.options:
+            if option.name in kind.consensus.options:
+                flag, keywords = _argument(option, defaults[option.name])
+                p.add_argument(flag, **keywords)
+        p.add_argument("--quorum", type=int, help="supporting annotators an object needs (default: a strict "
+                       "majority of those who saw the item)")
+        p.add_argument("--exclude-annotator", metavar="NAME", help="the consensus of the others (leave-one-out)")
+        p.add_argument("--annotator", default="consensus", help="the annotator name of the consensus rows")
+        p.add_argument("--ranking", action="store_true", help="print the annotators' reliability table (CSV) "
+                       "instead of the rows")
+        p.add_argument("--rounds", type=int, default=1, help="reliability-weighted rounds of the ranking (default 1)")
+        p.add_argument("--json", action="store_true", help="print the consensus (and ranking) as JSON")
+
+
+def _csv(rows):
+    """CSV text (header first) of a list of dicts that share their keys."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
+    return out.getvalue().rstrip("\n")
+
+
+RANKING_COLUMNS = ("annotator", "reliability", "recall", "precision", "f1", "mean_similarity", "n_items",
+                   "n_objects", "n_reference", "matched", "same_as")
+
+
+def _ranking_rows(ranking):
+    rows = [s.to_dict() for s in ranking.scores]
+    return [{key: (" ".join(row[key]) if isinstance(row[key], list) else row[key]) for key in RANKING_COLUMNS}
+            for row in rows]
+
+
+def _consensus(args):
+    kind = args.consensus_kind
+    options = {o.name: getattr(args, o.name) for o in KINDS[kind].options
+               if o.name in KINDS[kind].consensus.options and getattr(args, o.name, None) is not None}
+    rows, _conversion, summary = _rows_from(args.file, kind, args.source_format,
+                                            _format_options(args.format_options))
+    for line in summary:
+        print(f"agreekit: {line}", file=sys.stderr)
+    result = consensus_rows(kind, rows, quorum=args.quorum, exclude_annotator=args.exclude_annotator,
+                            annotator=args.annotator, **options)
+    for warning in result.warnings:
+        print(f"agreekit: warning: {warning}", file=sys.stderr)
+    ranking = annotator_ranking(kind, rows, quorum=args.quorum, rounds=args.rounds, **options) \
+        if args.ranking else None
+    if args.json:
+        data = {"consensus": result.to_dict(), **({"ranking": ranking.to_dict()} if ranking else {})}
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    return _csv(_ranking_rows(ranking)) if ranking else _csv(list(result.rows))
 
 
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
@@ -234,8 +391,14 @@ def _export(args):
 def _run(args):
     if args.kind == "convert":
         return _convert(args)
+    if args.kind == "compare":
+        return _compare(args)
+    if args.kind == "plan":
+        return _plan(args)
     if args.kind == "export":
         return _export(args)
+    if args.kind == "consensus":
+        return _consensus(args)
     skip = ("kind", "file", "json", "debug", "source_format", "format_options")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
@@ -245,10 +408,20 @@ def _run(args):
     imported = {} if conversion is None else conversion.options()
     for line in summary:
         print(f"agreekit: {line}", file=sys.stderr)
+    _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
-    return (KINDS[args.kind].text or format_summary)(report)
+    return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
+
+
+def _reference_file(options):
+    """``--reference FILE``: a value naming an existing file is read as the reference rows (gold)."""
+    name = options.get("reference")
+    if name is not None and name != "consensus" and os.path.isfile(name):
+        if "reference_rows" in options:
+            raise InputError("give --reference FILE or --reference-rows FILE, not both", column="reference")
+        options["reference_rows"] = read_text(options.pop("reference"))
 
 
 def main(argv=None):

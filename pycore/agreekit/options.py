@@ -213,3 +213,14 @@ PAIR_BUDGET = Option("pair_budget", "int", "Pair budget (exact baseline up to)",
 SIGNIFICANCE_LEVEL = Option("significance_level", "float", "Level of σ_B (share below the between quantile)",
                             "the between-item distance quantile a within distance must fall below to count in "
                             "σ_B (Braylan, Alonso & Lease 2022)", minimum=0.001, maximum=0.999)
+REFERENCE = Option("reference", "text", "Reference annotator",
+                   "score every annotator against this one (the expert), who leaves the agreement measures; "
+                   "on the command line also a file of gold rows")
+REFERENCE_ROWS = Option("reference_rows", "table", "Reference rows (gold)",
+                        "gold rows of the same columns; every annotator is scored against them (a file on the "
+                        "command line)")
+LOW_OVERLAP = Option("low_overlap", "float", "Low-overlap threshold (reference)",
+                     "an unmatched drawn object whose similarity to an unmatched reference object is at least this "
+                     "(and below the match threshold) is a low-overlap conflict", minimum=0.0, maximum=1.0)
+REFERENCE_OPTIONS = (REFERENCE, REFERENCE_ROWS, LOW_OVERLAP)
+DEFAULT_LOW_OVERLAP = 0.1

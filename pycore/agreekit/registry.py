@@ -4,7 +4,8 @@ A kind package in :mod:`agreekit.kinds` decorates its report function with
 :func:`register`, naming its options (:class:`~agreekit.options.Option`), its
 row columns and their synonyms, the key that counts its annotations, and its
 hooks: ``text`` (its command-line summary), ``item_detail`` (its item view,
-:class:`ItemDetail`) and ``shape`` (the declared shape of its report).  The
+:class:`ItemDetail`), ``shape`` (the declared shape of its report) and
+``consensus`` (how its annotations fuse, :class:`ConsensusHook`).  The
 function's signature holds the option defaults.  Everything else reads this
 registry: ``agreekit.report``, the command line (sub-commands, ``--help`` and
 text), item details, share links, the web worker, and ``build.py``, which
@@ -42,6 +43,34 @@ class ItemDetail:
 
 
 @dataclass(frozen=True)
+class ConsensusHook:
+    """How a kind's annotations are fused into a consensus (:mod:`agreekit.object_consensus`).
+
+    ``read(rows, **options)`` gives ``(records, threshold, warnings)``: the rows as
+    :class:`~agreekit.object_sets.Annotation` records (geometry None for "saw the
+    item, drew nothing"; options it does not use are ignored) and the similarity
+    at or above which two objects match.  ``similarity(geometries)`` is their
+    object-by-object similarity matrix (1 for identical objects);
+    ``fuse(geometries, weights)`` one object standing for a cluster;
+    ``key(geometry)`` a sortable tuple of its content; ``to_row(item, annotator,
+    geometry, label)`` a row the kind's report reads (geometry None: drew nothing);
+    ``options`` the names of the kind's report options ``read`` uses;
+    ``reliability`` and ``weighting`` the fields of
+    :class:`agreekit.annotator_ranking.AnnotatorScore` that rank annotators and
+    weigh their votes.
+    """
+
+    read: Callable
+    similarity: Callable
+    fuse: Callable
+    key: Callable
+    to_row: Callable
+    options: tuple = ("threshold",)
+    reliability: str = "recall"
+    weighting: str = "f1"
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of annotation and how to call, document and check it."""
 
@@ -58,6 +87,7 @@ class Kind:
     text: Callable | None = None          # report -> the command line's text (None: the generic summary)
     item_detail: ItemDetail | None = None  # the item view (None: the kind has none)
     shape: object = None                   # the declared shape of its report (None: not declared yet)
+    consensus: ConsensusHook | None = None # how its annotations fuse into a consensus (None: no consensus)
 
     def defaults(self):
         """``{option: default}`` read from the report function's signature."""
@@ -73,12 +103,13 @@ class Kind:
 
 
 def register(name, *, title, summary, options, columns, synonyms, count_key, position, alternatives=(),
-             text=None, item_detail=None, shape=None):
+             text=None, item_detail=None, shape=None, consensus=None):
     """Declare a kind: decorate its report function ``f(rows, *, options…, progress=None)``.
 
     ``text`` formats its report for the command line, ``item_detail`` (an
     :class:`ItemDetail`) describes one item for the page, ``shape`` declares its
-    report's keys; each may be None.
+    report's keys, ``consensus`` (a :class:`ConsensusHook`) fuses its annotations;
+    each may be None.
 
     The decorated function checks every option with :func:`agreekit.options.check`
     before the body runs, so the body sees declared types within declared ranges.
@@ -94,7 +125,8 @@ def register(name, *, title, summary, options, columns, synonyms, count_key, pos
             return function(rows, **opts.check(options, given, name))
 
         KINDS[name] = Kind(name, title, summary, checked, tuple(options), tuple(columns), dict(synonyms),
-                           count_key, position, tuple(alternatives), text, item_detail, shape)
+                           count_key, position, tuple(alternatives), text, item_detail, shape,
+                           consensus)
         return checked
     return decorate
 

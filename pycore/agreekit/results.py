@@ -144,6 +144,19 @@ def to_json_text(value, **kwargs):
 CI_LEVEL = 0.95  # every interval agreekit reports is a 95% percentile interval
 
 
+class DrawnInterval(list):
+    """``[low, high]`` that also keeps the resampled values it was read from (``draws``, one per resample,
+    NaN where undefined), so that two reports resampled alike can be compared resample by resample.
+
+    Made only while counts are drawn for a comparison (:func:`agreekit.measures.bootstrap.drawing_counts`);
+    it is a list, so a report carrying it writes the same JSON.
+    """
+
+    def __init__(self, bounds, draws):
+        super().__init__(bounds)
+        self.draws = draws
+
+
 def estimate(value, ci=None, reason=None, n=None, ci_level=CI_LEVEL, **counts):
     """One coefficient as every report carries it: ``{value, ci, ci_level, reason, n, **counts}``.
 
@@ -165,7 +178,8 @@ def estimate(value, ci=None, reason=None, n=None, ci_level=CI_LEVEL, **counts):
     else:
         reason = None
     if ci is not None:
-        ci = [float(ci[0]), float(ci[1])]
+        bounds = [float(ci[0]), float(ci[1])]
+        ci = DrawnInterval(bounds, ci.draws) if isinstance(ci, DrawnInterval) else bounds
     return {"value": value, "ci": ci, "ci_level": ci_level if ci is not None else None, "reason": reason,
             "n": None if n is None else int(n), **counts}
 

@@ -11,6 +11,9 @@ were converted from a tool's export, ``"import": {"format": "<format name>", "op
 format and the format's options they were read with (``agreekit.convert``), so that the same files
 convert to the same rows (the page sets its import form to them).
 Span lengths or texts travel in the options as ``item,length`` or ``item,text`` CSV text.
+A comparison of two rounds or groups (:func:`agreekit.compare`) carries its second input too:
+``"rows_b": "<B>"`` beside ``"rows"`` (:func:`compare_link`, :func:`read_compare_fragment`);
+a reader that knows only ``rows`` opens A's report.
 The fragment after ``#`` is never sent to a server, and the page treats it as data only.
 
 The JSON document may be at most :data:`MAX_DECODED_BYTES` (8 MiB) of UTF-8, here and in the page
@@ -54,6 +57,7 @@ class Shared:
     rows: str
     options: dict = field(default_factory=dict)
     imported: dict | None = None
+    rows_b: str | None = None   # a comparison's second input (B), as text
 
 
 def _import_record(imported):
@@ -105,16 +109,21 @@ def _lengths_text(lengths):
     return _rows_text(lengths)
 
 
-def share_fragment(kind, rows, *, imported=None, **options):
-    """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs (``imported``: see :func:`share_link`)."""
+def share_fragment(kind, rows, *, imported=None, rows_b=None, **options):
+    """The fragment ``v1/<kind>/<payload>`` (without ``#``) for these inputs (``imported``: see :func:`share_link`;
+    ``rows_b``: a comparison's second input)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     if "progress" in options:
         raise ValueError("progress is a callback and cannot travel in a link")
     if "lengths" in options and options["lengths"] is not None:
         options["lengths"] = _lengths_text(options["lengths"])
+    if options.get("reference_rows") is not None:  # gold rows travel as the text a user would paste
+        options["reference_rows"] = _rows_text(options["reference_rows"])
     options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if v is not None}
     content = {"rows": _rows_text(rows), "options": options}
+    if rows_b is not None:
+        content = {"rows": content["rows"], "rows_b": _rows_text(rows_b), "options": options}
     record = _import_record(imported)
     if record is not None:
         content["import"] = record
@@ -132,7 +141,7 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, *, imported=None, **option
 
     ``rows`` is the CSV/TSV text (or a list of dicts, written as CSV); ``options`` are the
     report's keyword options (``threshold``, ``match``, ``bootstrap``, ``seed``, ``lengths``,
-    ``tolerances``, ...). ``base_url`` is the page's address; the default is where
+    ``tolerances``, ``reference``, ``reference_rows``, ...). ``base_url`` is the page's address; the default is where
     ``python build.py serve`` serves it. ``imported`` is the :class:`~agreekit.formats.Conversion`
     the rows came from (or ``{"format", "options"}``): the link then carries the format and its
     options, and the page sets its import form to them. Links over 8,000 characters work in browsers but
@@ -147,6 +156,22 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, *, imported=None, **option
                       f"links over {LONG_LINK:,} characters: send the input file if it arrives broken",
                       LongLinkWarning, stacklevel=2)
     return link
+
+
+def compare_link(kind, rows_a, rows_b, base_url=DEFAULT_BASE_URL, **options):
+    """A link that carries both inputs of a comparison (A and B) and the options applied to both."""
+    link = base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows_a, rows_b=rows_b, **options)
+    if len(link) > LONG_LINK:
+        warnings.warn(f"the share link is {len(link):,} characters long; e-mail and chat programs often cut "
+                      f"links over {LONG_LINK:,} characters: send the input files if it arrives broken",
+                      LongLinkWarning, stacklevel=2)
+    return link
+
+
+def read_compare_fragment(fragment):
+    """``(kind, rows_a, rows_b, options)`` from a share link; ``rows_b`` is None for a one-input link."""
+    shared = read_share(fragment)
+    return shared.kind, shared.rows, shared.rows_b, shared.options
 
 
 def read_share_fragment(fragment):
@@ -193,4 +218,7 @@ def read_share(fragment):
         imported = _import_record(document.get("import"))
     except ValueError:
         raise ValueError("the share link's import record is not {format, options}") from None
-    return Shared(kind, document["rows"], options, imported)
+    rows_b = document.get("rows_b")
+    if rows_b is not None and not isinstance(rows_b, str):
+        raise ValueError("the share link's second input is not text")
+    return Shared(kind, document["rows"], options, imported, rows_b)

@@ -1,4 +1,5 @@
 """Keys and sections shared by several kinds' reports, and the object kinds' report."""
+from .reference.shape import SETTINGS_LOW_OVERLAP, SETTINGS_REFERENCE, reference
 from .report_shape import estimate, key, list_of, map_of, section
 
 ANNOTATORS_ANNOTATOR = key("annotator", "text",
@@ -181,6 +182,8 @@ OBJECT_SETTINGS = section(
     key("significance_level", "number",
         "Level of σ_B (`localization.significance_share`): the quantile of the between-item distances a within "
         "distance must fall below (default 0.05)."),
+    SETTINGS_REFERENCE,
+    SETTINGS_LOW_OVERLAP,
     SETTINGS_CI_LEVEL,
 )
 
@@ -376,5 +379,8 @@ def object_report(count):
             "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
             "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and "
             "masks list compared items only."),
+        key("reference", reference(),
+            "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md); "
+            "absent without one.", optional=True),
         WARNINGS,
     )

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 
 import numpy as np
+
+from .geometry.boxes import iou_matrix
+from .matching import match
 
 FIXED_BOX = (0.175, 0.175, 0.65, 0.65)
 
@@ -65,11 +69,13 @@ def centred_corpus_csv(n_images=50, seed=7):
     return to_csv(centred_corpus(n_images, seed))
 
 
-def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), seed=3):
+def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), seed=3, truth_as=None):
     """A corpus shaped like crowd data: many annotators, ~9 per image, a few objects each.
 
     Each annotator misses an object with probability 0.1, adds a spurious box
     with probability 0.05, and draws with edge noise of 4% of the object size.
+    ``truth_as`` (a name): also the true boxes and labels, as that annotator's rows
+    (the other rows are the same as without it).
     """
     rng = np.random.default_rng(seed)
     rows = []
@@ -80,6 +86,9 @@ def crowd_corpus(n_images=200, n_annotators=196, per_image=9, objects=(3, 6), se
         corner = rng.uniform(0, 1, size=(k, 2)) * (1 - size)
         truth = np.column_stack([corner, size])
         label = labels[rng.integers(0, len(labels), k)]
+        if truth_as is not None:
+            rows += [{"item": f"img{i:04d}", "annotator": truth_as, "x": float(x), "y": float(y), "w": float(w),
+                      "h": float(h), "label": str(name)} for (x, y, w, h), name in zip(truth, label)]
         for a in rng.choice(n_annotators, size=per_image, replace=False):
             keep = rng.random(k) > 0.1
             drawn = careful(truth[keep], rng, noise=0.04)
@@ -190,3 +199,115 @@ def span_corpus(n_docs=40, seed=5, p_boundary=0.3, p_label=0.08, p_missed=0.05):
                 label = SPAN_LABELS[(SPAN_LABELS.index(label) + int(rng.integers(1, 4))) % len(SPAN_LABELS)]
             rows.append({"item": f"doc{d:02d}", "annotator": "b", "start": b_start, "end": b_end, "label": label})
     return rows
+
+
+# ----------------------------------------------------------------- annotators of known quality (ranking)
+
+@dataclass(frozen=True)
+class Annotator:
+    """A simulated annotator: ``noise`` (edge noise, share of the side), ``miss`` (probability of leaving an
+    object out), ``extra`` (expected spurious boxes per image) and ``style``: ``careful`` draws the objects,
+    ``spammer`` random boxes, ``fixed`` one box on every image."""
+
+    name: str
+    noise: float
+    miss: float
+    extra: float
+    style: str = "careful"
+
+
+@dataclass(frozen=True)
+class RankingCorpus:
+    """Box rows of simulated annotators, the true boxes (annotator ``gold``) and the annotators."""
+
+    rows: list
+    gold: list
+    annotators: tuple
+
+
+def crowd_annotators(n, seed, spammers=0.05, fixed=0.03, noise=0.15, miss=0.5, extra=0.6):
+    """``n`` annotators: edge noise uniform in 1 %–``noise``, miss probability in 0–``miss``, spurious boxes
+    per image in 0–``extra``; a share ``spammers`` draws random boxes, a share ``fixed`` one fixed box."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n):
+        u = rng.random()
+        style = "spammer" if u < spammers else "fixed" if u < spammers + fixed else "careful"
+        out.append(Annotator(f"a{k:03d}", float(rng.uniform(0.01, noise)), float(rng.uniform(0.0, miss)),
+                             float(rng.uniform(0.0, extra)), style))
+    return tuple(out)
+
+
+def _drawn(annotator, truth, rng):
+    """The boxes (k × 4) one annotator draws for one image's true boxes."""
+    if annotator.style == "fixed":
+        return np.array([FIXED_BOX]) * 0.5 + 0.2
+    n_extra = rng.poisson(annotator.extra)
+    extra = np.column_stack([rng.uniform(0, 0.8, (n_extra, 2)), rng.uniform(0.05, 0.2, (n_extra, 2))])
+    if annotator.style == "spammer":
+        k = max(1, len(truth) + n_extra)
+        return np.column_stack([rng.uniform(0, 0.8, (k, 2)), rng.uniform(0.05, 0.3, (k, 2))])
+    kept = truth[rng.random(len(truth)) >= annotator.miss]
+    return np.vstack([careful(kept, rng, annotator.noise), extra]).reshape(-1, 4)
+
+
+def ranking_corpus(annotators, n_images=200, per_image=9, objects=(3, 6), seed=1):
+    """A :class:`RankingCorpus`: each image has ``objects`` true boxes and ``per_image`` annotators.
+
+    ``per_image`` ≥ the number of annotators gives every annotator every image;
+    else each image draws its annotators at random, so they see different numbers of images.
+    """
+    rng = np.random.default_rng(seed)
+    rows, gold = [], []
+    for i in range(n_images):
+        item = f"img{i:04d}"
+        k = int(rng.integers(objects[0], objects[1] + 1))
+        size = rng.uniform(0.08, 0.3, size=(k, 2))
+        truth = np.column_stack([rng.uniform(0, 1, size=(k, 2)) * (1 - size), size])
+        gold += [_box_row(item, "gold", box) for box in truth]
+        chosen = range(len(annotators)) if per_image >= len(annotators) else \
+            rng.choice(len(annotators), size=per_image, replace=False)
+        for a in chosen:
+            drawn = _drawn(annotators[a], truth, rng)
+            rows += [_box_row(item, annotators[a].name, box) for box in drawn] or \
+                [{"item": item, "annotator": annotators[a].name, "x": "", "y": "", "w": "", "h": "", "label": ""}]
+    return RankingCorpus(rows, gold, tuple(annotators))
+
+
+def _box_row(item, name, box):
+    x, y, w, h = (float(v) for v in box)
+    return {"item": item, "annotator": name, "x": x, "y": y, "w": w, "h": h, "label": "object"}
+
+
+@dataclass(frozen=True)
+class TrueQuality:
+    """One simulated annotator against the true boxes on the images it saw (IoU ≥ threshold, one-to-one)."""
+
+    recall: float
+    precision: float
+    f1: float
+
+
+def true_quality(corpus, threshold=0.5):
+    """``{annotator: TrueQuality}`` of the annotators of a :class:`RankingCorpus`."""
+    gold = {}
+    for r in corpus.gold:
+        gold.setdefault(r["item"], []).append([r["x"], r["y"], r["w"], r["h"]])
+    drawn = {}
+    for r in corpus.rows:
+        boxes = drawn.setdefault(r["annotator"], {}).setdefault(r["item"], [])
+        if r["x"] != "":
+            boxes.append([r["x"], r["y"], r["w"], r["h"]])
+    out = {}
+    for name, by_item in drawn.items():
+        found = total = n_drawn = 0
+        for item, boxes in by_item.items():
+            truth = np.array(gold.get(item, []), dtype=float).reshape(-1, 4)
+            total += len(truth)
+            n_drawn += len(boxes)
+            if boxes and len(truth):
+                found += len(match(iou_matrix(np.array(boxes, dtype=float), truth), threshold)[0])
+        out[name] = TrueQuality(found / total if total else float("nan"),
+                                found / n_drawn if n_drawn else float("nan"),
+                                2.0 * found / (total + n_drawn) if total + n_drawn else 1.0)
+    return out

@@ -46,15 +46,19 @@ class Gathered(NamedTuple):
     lengths: np.ndarray  # L_k
     observers: np.ndarray  # m_k
     ranks: np.ndarray  # each item's place in the content order the bootstrap draws in
+    ids: list = None   # the items' names (a comparison's count source pairs items by them)
 
 
-def gathered(items):
-    """:class:`Gathered` from ``[(length, [(start, end, labels, lines) per observer])]``, items of length > 0."""
+def gathered(items, ids=None):
+    """:class:`Gathered` from ``[(length, [(start, end, labels, lines) per observer])]``, items of length > 0;
+    ``ids``, the items' names, in the same order."""
     columns = {"item": [], "start": [], "end": [], "observer": [], "lines": []}
     labels, lengths, observers, keys = [], [], [], []
-    for length, tracks in items:
+    kept = []
+    for k, (length, tracks) in enumerate(items):
         if length <= 0:
             continue
+        kept.append(k)
         keys.append((float(length), content_key(_unit_keys(*track) for track in tracks)))
         for observer, (start, end, track_labels, lines) in enumerate(tracks):
             columns["item"].append(np.full(len(start), len(lengths), dtype=np.intp))
@@ -69,7 +73,8 @@ def gathered(items):
                                                                  else np.intp)
               for name, parts in columns.items()}
     return Gathered(arrays["item"], arrays["start"], arrays["end"], arrays["observer"], labels, arrays["lines"],
-                    np.array(lengths), np.array(observers, dtype=np.intp), canonical_ranks(keys))
+                    np.array(lengths), np.array(observers, dtype=np.intp), canonical_ranks(keys),
+                    None if ids is None else [ids[k] for k in kept])
 
 
 def _unit_keys(start, end, labels, _lines):
@@ -106,7 +111,7 @@ def alpha_u_estimate(gathered, step, continuum, bootstrap, seed, warnings, unit)
                         f"one observer and category do not overlap)")
     parts = components(continua, step)
     point = alpha_u(parts)
-    counts = resample_counts(n_items, bootstrap, seed, g.ranks) if n_items >= 2 and bootstrap else None
+    counts = resample_counts(n_items, bootstrap, seed, g.ranks, g.ids) if n_items >= 2 and bootstrap else None
     resampled = alpha_u(parts, counts) if counts is not None else None
     n_units = np.bincount(continua.category, minlength=len(labels))
     per_label = []

@@ -316,8 +316,8 @@ def test_the_calculator_is_isolated_and_does_not_load_matplotlib(browser, site):
     requested = []
 
     def record(route):  # runs before the guard (routes registered later run first), worker requests too
-        # Not the service worker's: once Python is ready it caches the whole site for offline use,
-        # the workshop's files too; that is after start-up, and no part of it.
+        # Not the service worker's: once Python is ready it caches the calculator's files for offline
+        # use (buildtools/precache.py); that is after start-up, and no part of it.
         if route.request.service_worker is None:
             requested.append(urlsplit(route.request.url).path)
         route.fallback()

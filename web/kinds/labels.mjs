@@ -6,6 +6,7 @@
 
 import { estimateTable, openable, columnTitle } from "../cards.mjs";
 import { downloadText, toCsv } from "../download.mjs";
+import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, estimateCell, isEstimate, settingsLine, section } from "../dom.mjs";
 import { s, text, clip, serialize, toPng, OKABE_ITO } from "../svg.mjs";
 
@@ -33,6 +34,7 @@ export function cards(report, page) {
   return [
     () => headline(report, level),
     () => coefficientTable(report, level, page),
+    ...referenceCards(report, page),
     () => prevalenceTable(report, page),
     () => estimateTable(report, "pairs", "Per annotator pair (items both rated)", pairColumns(report), { page,
       explain: "Cohen's κ and Scott's π of the two annotators over the items both rated; a low pair points to one " +

@@ -4,6 +4,7 @@
 
 import { estimateTable, openable } from "../cards.mjs";
 import { downloadText, toCsv } from "../download.mjs";
+import { referenceCards } from "../reference_cards.mjs";
 import { h, metric, estimate, coefficient, settingsLine, section } from "../dom.mjs";
 import { CLASS, COLOURS } from "./masks/draw.mjs";
 import { maskItemDrawer } from "./masks/view.mjs";
@@ -196,6 +197,7 @@ export function cards(report, page) {
         estimate(report, "Items compared", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, "Masks", "n_masks"))),
+    ...referenceCards(report, page),
     () => maskAnnotatorTable(report, page),
     () => maskFigures(report, page),
     () => maskItemTable(report, page),

@@ -6,6 +6,7 @@ import { ecdfChart, nestedTable, recordsTable, unitizingTable } from "../cards.m
 import { drawChart } from "../charts.mjs";
 import { h, get, estimate, coefficient, settingsLine, section } from "../dom.mjs";
 import { OBJECT_ITEMS } from "../object_cards.mjs";
+import { referenceCards } from "../reference_cards.mjs";
 import { FramePacer, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, title, text, round, exact, linear, extent, padded, clip } from "../svg.mjs";
 
@@ -34,6 +35,7 @@ export function cards(report, page) {
           estimate(report, "Standard error of the chance mean", `${loc}.chance_se`)]),
       typeof get(report, `${loc}.assumption`) === "string" ? h("p", { class: "muted" }, get(report, `${loc}.assumption`)) : null,
       settingsLine(report)),
+    ...referenceCards(report, page),
     () => section("Segment agreement", report,
       h("div", { class: "row" },
         estimate(report, "Mean matched temporal IoU", "mean_matched_iou", { big: true }),

@@ -2,6 +2,7 @@
 // pictures: the text with one lane per annotator), read by web/kinds.mjs.
 
 import { recordsTable, nestedTable, unitizingTable } from "../cards.mjs";
+import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, coefficient, settingsLine, section } from "../dom.mjs";
 import { MATCH, MISMATCH, shapeData } from "../item_draw.mjs";
 import { s, text, round, exact, extent, linear, clip } from "../svg.mjs";
@@ -26,6 +27,7 @@ export function cards(report, page) {
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }),
         coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
           explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
+    ...referenceCards(report, page),
     () => unitizingTable(report, page),
     () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
     () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { page }),

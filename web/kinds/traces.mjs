@@ -3,6 +3,7 @@
 
 import { estimateTable, recordsTable } from "../cards.mjs";
 import { drawChart } from "../charts.mjs";
+import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, settingsLine, section } from "../dom.mjs";
 import { s, text, round, exact, clip, OKABE_ITO } from "../svg.mjs";
 
@@ -23,6 +24,7 @@ export function cards(report, page) {
         estimate(report, "Units (trace, step)", "n_units"), estimate(report, "Labels", "n_labels"),
         estimate(report, "Annotators", "n_annotators"), estimate(report, "Disputed units", "n_disputed_units"))),
     () => stepChart(report),
+    ...referenceCards(report, page),
     () => recordsTable(report, "units", "Units with most disagreement (lowest percent agreement first)", { page,
       explain: "Each unit's labels by annotator: read these steps together to find the unclear guideline." }),
     () => estimateTable(report, "steps", "Per step position", [

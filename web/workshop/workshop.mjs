@@ -140,6 +140,10 @@ function showFigure(pngBase64, alt) {
 function pythonReady(versions) {
   pythonIsReady = true;
   setStatus("ready", `Python is ready (${versions}). Run any cell.`);
+  // Offline from now on: the service worker caches the workshop's files (PyScript, matplotlib, …)
+  // beside the calculator's; `offline` resolves with the number it fetched (tests wait for it).
+  window.agreekitWorkshop.offline = import("../offline.mjs").then((offline) => offline.cacheList("workshop"));
+  window.agreekitWorkshop.offline.catch((error) => console.warn("agreekit workshop: no offline copy:", error));
 }
 
 // ------------------------------------------------------------------ edits kept in this browser

@@ -18,15 +18,22 @@ and :class:`ModelledPairs` (an O(n) additive model plus a sampled residual).
 Counts are drawn in chunks of at most ``BOOTSTRAP_ELEMENTS`` resamples × items
 (:func:`resample_count_chunks`), so the bootstrap's memory does not grow with
 resamples × items either.
+
+The seam for comparing two reports (:func:`drawing_counts`): within its block every draw of counts
+comes from a *count source* given the items' ids, and every percentile interval keeps its draws
+(:class:`agreekit.results.DrawnInterval`), so a report computed twice under one source can be
+compared resample by resample without recomputing it per resample.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import runtime
-from ..results import CI_LEVEL
+from ..results import CI_LEVEL, DrawnInterval
 from .run_sums import run_sums
 
 DEFAULT_RESAMPLES = 1000
@@ -35,16 +42,43 @@ DEFAULT_LEVEL = CI_LEVEL
 BOOTSTRAP_ELEMENTS = 1 << 22  # resamples × items per chunk of counts: 32 MB of float64
 PROGRESS_STEPS = 20           # at least this many chunks of resamples, so progress moves through them
 _SPARSE_RESAMPLES = 64        # resamples per sparse product: 1.3-1.6× faster than 16 in CPython and Pyodide
+_SOURCE = ContextVar("agreekit_count_source", default=None)
 
 
-def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED, ranks=None):
+@contextmanager
+def drawing_counts(source):
+    """Within the block, counts come from ``source`` and intervals keep their draws.
+
+    ``source.chunks(n_items, n_resamples, seed, max_elements, ranks, items)``
+    yields the (resamples × items) counts in chunks, as :func:`resample_count_chunks`
+    does; ``items`` are the items' ids in the caller's order (None when the
+    caller has none).  Used by :mod:`agreekit.comparison` to resample two
+    reports with the same counts for the items they share.
+    """
+    token = _SOURCE.set(source)
+    try:
+        yield source
+    finally:
+        _SOURCE.reset(token)
+
+
+def resample_counts(n_items, n_resamples, seed=DEFAULT_SEED, ranks=None, items=None):
     """(n_resamples × n_items) counts: how often each item is drawn per resample.
 
     The draws go in the items' canonical order: ``ranks[i]`` is item i's
     position in it (:func:`agreekit.arrays.canonical_ranks` of content keys),
     so the same items in any order, under any names, get the same counts.
-    Without ``ranks`` the draws follow the given order.
+    Without ``ranks`` the draws follow the given order.  ``items``: the items'
+    ids, for a count source (:func:`drawing_counts`).
     """
+    if _SOURCE.get() is not None:
+        chunks = list(resample_count_chunks(n_items, n_resamples, seed, ranks=ranks, items=items))
+        return np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+    return drawn_counts(n_items, n_resamples, seed, ranks)
+
+
+def drawn_counts(n_items, n_resamples, seed=DEFAULT_SEED, ranks=None):
+    """:func:`resample_counts` drawn here, whatever the count source."""
     if n_items == 0 or n_resamples <= 0:
         return np.zeros((max(n_resamples, 0), n_items))
     rng = np.random.default_rng(seed)
@@ -62,7 +96,7 @@ def _in_item_order(counts, ranks):
     return np.ascontiguousarray(counts[:, ranks])
 
 
-def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=None, ranks=None):
+def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=None, ranks=None, items=None):
     """The rows of :func:`resample_counts`, in consecutive chunks of at most ``max_elements`` values.
 
     The generator draws one resample after the other, so the chunks joined are
@@ -70,8 +104,17 @@ def resample_count_chunks(n_items, n_resamples, seed=DEFAULT_SEED, max_elements=
     least one resample; ``max_elements`` defaults to ``BOOTSTRAP_ELEMENTS``.
     """
     max_elements = BOOTSTRAP_ELEMENTS if max_elements is None else max_elements
+    source = _SOURCE.get()
+    if source is not None:
+        yield from source.chunks(n_items, n_resamples, seed, max_elements, ranks, items)
+        return
+    yield from drawn_count_chunks(n_items, n_resamples, seed, max_elements, ranks)
+
+
+def drawn_count_chunks(n_items, n_resamples, seed, max_elements, ranks=None):
+    """:func:`resample_count_chunks` drawn here, whatever the count source."""
     if n_items == 0 or n_resamples <= 0:
-        yield resample_counts(n_items, n_resamples, seed, ranks)
+        yield drawn_counts(n_items, n_resamples, seed, ranks)
         return
     rng = np.random.default_rng(seed)
     step = max(1, max_elements // n_items)
@@ -104,6 +147,8 @@ def percentile_ci(values, level=DEFAULT_LEVEL):
         return None
     tail = (1.0 - level) / 2.0 * 100.0
     low, high = np.percentile(finite, [tail, 100.0 - tail])
+    if _SOURCE.get() is not None:  # a comparison reads the draws back (drawing_counts)
+        return DrawnInterval([float(low), float(high)], values.copy())
     return [float(low), float(high)]
 
 

@@ -21,8 +21,10 @@ from ... import options as opts
 from ...measures import bootstrap as boot
 from ...object_sets import canonical_order, label_rules
 from ...objects import object_kind_report, object_report
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from .compare import cuboid_kind, cuboid_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, YAW_COLUMNS, parse_cuboids
 from .text import cuboids_text
@@ -40,12 +42,12 @@ DEFAULT_PAIR_BUDGET = 10_000_000
           options=(opts.THRESHOLD.but(label="IoU₃D threshold for a match"),
                    opts.DISTANCE.but(choices=(opts.Choice("iou", "IoU₃D: 1 − IoU₃D"),)),
                    opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
-                   opts.SIGNIFICANCE_LEVEL),
+                   opts.SIGNIFICANCE_LEVEL, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6, text=cuboids_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
-            progress=None):
+            reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for oriented 3D cuboids, in the shape of :func:`agreekit.boxes`.
 
     Parameters
@@ -64,6 +66,8 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
     pair_budget : int
         The largest number of between-item pairs computed exactly; above it a
         seeded sample of 2 × 10⁶ pairs.
+    reference, reference_rows, low_overlap
+        Score every annotator against a reference, as for :func:`agreekit.boxes` (``docs/reference.md``).
 
     Returns
     -------
@@ -73,6 +77,9 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
     """
     potato = match == "potato"
     records, warnings = parse_cuboids(rows, keep_none_labels=potato, progress=progress)
+    records, chosen = reference_records(records, reference=reference, reference_rows=reference_rows,
+                                        parse=lambda gold: parse_cuboids(gold, keep_none_labels=potato)[0],
+                                        kind="cuboids", rows=rows, options={"threshold": threshold})
     objects, array, more = cuboid_objects(records, order=None if potato else canonical_order)
     warnings += more
     label_key, label_equal = label_rules(potato)
@@ -82,4 +89,13 @@ def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=
                          label_key=label_key, potato_alpha=potato)
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
                 "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
+    if chosen is not None:
+        def build(both):
+            both_objects, both_array, _ = cuboid_objects(both, order=None if potato else canonical_order)
+            return both_objects, cuboid_kind(both_array)
+        data["reference"], notes, more_settings = reference_part(
+            chosen, build, threshold=threshold, low_overlap=low_overlap, mode=match, label_key=label_key,
+            bootstrap=bootstrap, seed=seed)
+        warnings += notes
+        settings.update(more_settings)
     return object_kind_report("cuboids", "n_cuboids", int(len(array)), records, objects, data, warnings, settings)

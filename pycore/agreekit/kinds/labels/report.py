@@ -2,15 +2,20 @@
 bootstrap intervals over items (see ``docs/labels.md`` for the formulas and when to use which)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ... import options as opts
 from ...measures import bootstrap as boot
 from ...measures.alpha_draws import ORDINAL_CELLS
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from ...results import CI_LEVEL, Report
 from . import coefficients as co
 from . import pairs as pr
+from .consensus import CONSENSUS
+from .reference import SIMILAR, judgement_records, judgement_set, reader
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
@@ -29,7 +34,7 @@ ORDER = opts.Option("order", "labels", "Ordinal order (lowest first)",
 assert tuple(c.value for c in LEVEL.choices) == LEVELS
 
 
-def _draws(n_items, bootstrap, seed):
+def _draws(n_items, bootstrap, seed, items=None):
     """Row 0 weights every item once; then the resamples (none with fewer than two items).
 
     The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written chunk by chunk
@@ -40,7 +45,7 @@ def _draws(n_items, bootstrap, seed):
     draws = np.empty((bootstrap + 1, n_items))
     draws[0] = 1.0
     row = 1
-    for chunk in boot.resample_count_chunks(n_items, bootstrap, seed):
+    for chunk in boot.resample_count_chunks(n_items, bootstrap, seed, items=items):
         draws[row:row + len(chunk)] = chunk
         row += len(chunk)
     return draws
@@ -67,10 +72,11 @@ def _coefficients(ratings, level, counts, draws, fits):
           "(or a reliability matrix: one row per item, one column per annotator)",
           options=(LEVEL, ORDER,
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
-                   opts.SEED),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE)
+                   opts.SEED, opts.REFERENCE, opts.REFERENCE_ROWS),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE,
+          consensus=CONSENSUS)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
-           progress=None):
+           reference=None, reference_rows=None, progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.
 
     Parameters
@@ -82,6 +88,9 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Ordinal labels from lowest to highest when they are not numbers.
     bootstrap, seed : int
         Resamples of items (0 = no intervals) and their seed.
+    reference, reference_rows : optional
+        Score every annotator against a reference (an annotator of the rows, who then leaves the
+        agreement measures, or gold rows): κ, the confusion table, wrong labels (``docs/reference.md``).
     progress : callable, optional
         ``progress(done, total, stage)``.
 
@@ -91,14 +100,18 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Keys in ``docs/report.md``; formulas in ``docs/labels.md``.
     """
     reading = read_judgements(rows, split_sets=level == "set", progress=progress)
+    _, chosen = reference_records(judgement_records(reading.judgements), reference=reference,
+                                  reference_rows=reference_rows, parse=reader(level == "set"), kind="labels", rows=rows)
+    if chosen is not None and chosen.source == "annotator":
+        reading = replace(reading, judgements=tuple(j for j in reading.judgements if j.annotator != chosen.annotator))
     ratings = build_ratings(reading.judgements, level, order if level == "ordinal" else None)
     counts = co.category_counts(ratings)
-    draws = _draws(len(ratings.items), bootstrap, seed)
+    draws = _draws(len(ratings.items), bootstrap, seed, ratings.items)
     fits = pr.fit_pairs(ratings, level, draws)
     coefficients = _coefficients(ratings, level, counts, draws, fits)
     table = prevalence(ratings, counts)
     items, n_disputed = disputed_items(ratings, counts)
-    return Report("labels", {
+    data = {
         "settings": {"level": level, "order": list(order) if order is not None and level == "ordinal" else None,
                      "bootstrap": bootstrap, "seed": seed, "ci_level": CI_LEVEL},
         "input": {"layout": reading.layout, "reading": reading.note},
@@ -116,7 +129,14 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "items": items,
         "n_disputed_items": n_disputed,
         "warnings": _warnings(reading, ratings, order, level) + _interval_warnings(ratings, level, draws, counts),
-    })
+    }
+    if chosen is not None:
+        data["reference"], notes, more_settings = reference_part(
+            chosen, judgement_set, threshold=SIMILAR, low_overlap=SIMILAR, mode="optimal", label_key=str,
+            bootstrap=bootstrap, seed=seed, localization=False)
+        data["warnings"] += notes
+        data["settings"]["reference"] = more_settings["reference"]
+    return Report("labels", data)
 
 
 def _interval_warnings(ratings, level, draws, counts):

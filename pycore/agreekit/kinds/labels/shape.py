@@ -1,6 +1,7 @@
 """The declared shape of a labels report: every key with its type and meaning."""
 from ...report_shape import estimate, key, list_of, section
 from ... import shared_shapes as common
+from ...reference.shape import SETTINGS_REFERENCE, reference
 
 EST = "interval: bootstrap over items"
 ORDERED_ONLY = "(ordinal, interval, ratio; else null with its reason)"
@@ -12,6 +13,7 @@ SETTINGS = section(
     common.SETTINGS_BOOTSTRAP,
     common.SETTINGS_SEED,
     common.SETTINGS_CI_LEVEL,
+    SETTINGS_REFERENCE,
 )
 
 INPUT = section(
@@ -115,5 +117,9 @@ SHAPE = section(
     key("items", list_of(ITEMS), "The 20 most disputed items (agreement below 1), lowest `percent_agreement` "
         "first, ties by item name."),
     key("n_disputed_items", "integer", "Items with two or more ratings that are not all equal (all of them)."),
+    key("reference", reference(localization=False),
+        "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md): a "
+        "judgement is paired with the reference's judgement of the item (similarity 1, no low overlap), so the "
+        "scores are κ, the confusion and the wrong labels. Absent without a reference.", optional=True),
     common.WARNINGS,
 )

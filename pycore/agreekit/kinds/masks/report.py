@@ -24,11 +24,15 @@ import numpy as np
 from ... import options as opts
 from ...arrays import name_list
 from ...geometry.rle import union_runs
+from ...measures.bootstrap import DEFAULT_SEED
 from ...measures.staple import StapleResult, staple_runs
 from ...parse.rle import MAX_PIXELS, empty_runs, parse_rle
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from ...results import Report, estimate
 from ...rows import ANNOTATOR_SYNONYMS, InputError, read_table, shortened, to_int, to_text
+from .consensus import CONSENSUS
+from .reference import mask_records, mask_set
 from .text import format_masks
 from .shape import SHAPE
 
@@ -252,9 +256,15 @@ def _overall_means(item_entries, pair_iou):
                                "stop when no rate moves by more than this", minimum=0.0, maximum=1.0),
                    opts.Option("start", "choice", "STAPLE start", choices=(
                        opts.Choice("votes", "votes (as SimpleITK)"), opts.Choice("rates", "rates"),
-                       opts.Choice("potato", "potato (Potato 2.8's whole variant)")))),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5, text=format_masks, shape=SHAPE)
-def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress=None):
+                       opts.Choice("potato", "potato (Potato 2.8's whole variant)"))),
+                   opts.THRESHOLD.but(label="Mask IoU threshold (reference)",
+                                      help="with a reference: mask IoU at or above which a mask matches the "
+                                           "reference's"),
+                   *opts.REFERENCE_OPTIONS),
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5, text=format_masks, shape=SHAPE,
+          consensus=CONSENSUS)
+def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", threshold=0.5, reference=None,
+          reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for pixel masks: STAPLE consensus, majority vote, mask IoU.
 
     Parameters
@@ -269,6 +279,9 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress
     max_iter, tol, start
         STAPLE's iteration limit, parameter tolerance and starting point
         (:func:`agreekit.measures.staple.staple`).
+    threshold, reference, reference_rows, low_overlap
+        Score every annotator's mask against a reference (an annotator of the rows, who then leaves
+        the agreement measures, or gold rows) by mask IoU at ``threshold`` (``docs/reference.md``).
     progress : callable, optional
         ``progress(done, total, stage)``, called while the rows are read (stage
         ``"reading rows"``) and after each item's STAPLE (stage ``"STAPLE"``).
@@ -279,6 +292,7 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress
         Keys in ``docs/masks.md``; items sorted by mean Dice, lowest first.
     """
     data = parse_masks(rows, label, progress)
+    data, chosen, runs = _with_reference(data, rows, label, reference, reference_rows)
     names = sorted({a for item in data.items.values() for a in item.by_annotator})
     compared = {item: m for item, m in data.items.items() if len(m.by_annotator) >= 2}
     single = [item for item in data.items if item not in compared]
@@ -291,7 +305,7 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress
     # Items whose annotators disagree most come first.
     item_entries = sorted((fit.entry for fit in fits), key=lambda e: float(np.mean(e["dice"])))
     gathered = _gather(names, fits)
-    return Report("masks", {
+    report = {
         "settings": {"label": label, "max_iter": int(max_iter), "tol": float(tol), "start": start,
                      "rle_order": "column-major (COCO)", "prior": "fixed: mean of all votes"},
         "n_items": len(item_entries),
@@ -303,4 +317,29 @@ def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", progress
         "pairs": _pair_rows(names, gathered.pair_iou),
         "items": item_entries,
         "warnings": warnings,
-    })
+    }
+    if chosen is not None:
+        report["reference"], notes, more_settings = reference_part(
+            chosen, lambda both: mask_set(both, runs), threshold=threshold, low_overlap=low_overlap,
+            mode="optimal", label_key=str, bootstrap=1000, seed=DEFAULT_SEED, localization=False)
+        warnings += notes
+        report["settings"].update(more_settings, threshold=threshold)
+    return Report("masks", report)
+
+
+def _with_reference(data, rows, label, reference, reference_rows):
+    """``(mask rows of the agreement report, ReferenceRecords or None, united runs by record index)``."""
+    runs = []
+    sizes = {item: (m.height, m.width) for item, m in data.items.items()}
+    _, chosen = reference_records(mask_records(data, runs), reference=reference, reference_rows=reference_rows,
+                                  parse=lambda gold: mask_records(parse_masks(gold, label), runs, sizes),
+                                  kind="masks", rows=rows, options={"label": label})
+    if chosen is None or chosen.source != "annotator":
+        return data, chosen, runs
+    items, dropped = {}, 0
+    for item, m in data.items.items():
+        dropped += len(m.by_annotator.get(chosen.annotator, []))
+        kept = {a: v for a, v in m.by_annotator.items() if a != chosen.annotator}
+        if kept:
+            items[item] = ItemMasks(m.height, m.width, kept)
+    return MaskRows(items, data.n_rows - dropped, data.warnings), chosen, runs

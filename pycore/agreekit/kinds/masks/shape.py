@@ -1,6 +1,7 @@
 """The declared shape of a masks (run-length-encoded pixel masks) report: every key with its type and meaning."""
 from ...report_shape import estimate, key, list_of, section
 from ... import shared_shapes as common
+from ...reference.shape import SETTINGS_LOW_OVERLAP, SETTINGS_REFERENCE, reference
 
 SETTINGS = section(
     key("label", "text",
@@ -16,6 +17,11 @@ SETTINGS = section(
         "Pixel order of every run-length encoding: column-major, as COCO."),
     key("prior", "text",
         "STAPLE's prior: fixed at the mean of all votes, not re-estimated."),
+    key("threshold", "number",
+        "With a reference: the mask IoU at or above which a mask matches the reference's; absent without one.",
+        optional=True),
+    SETTINGS_REFERENCE,
+    SETTINGS_LOW_OVERLAP,
 )
 
 ANNOTATORS = section(
@@ -112,5 +118,9 @@ SHAPE = section(
         "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
         "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
         "list compared items only."),
+    key("reference", reference(localization=False),
+        "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md): per "
+        "item its masks united, matched to the reference's by mask IoU; 1000 bootstrap resamples over items; no σ. "
+        "Absent without a reference.", optional=True),
     common.WARNINGS,
 )

@@ -29,8 +29,10 @@ from ...geometry import polygons as geo
 from ...measures import bootstrap as boot
 from ...measures.chance import SAMPLED_PAIRS
 from ...objects import object_kind_report, object_report
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from .compare import polygon_kind, polygon_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
 from .text import polygons_text
@@ -56,15 +58,30 @@ def _duplicates(objects, polygons):
     return lines
 
 
+def _gold_records(gold, offset, polygons):
+    """Reference rows as records whose polygon indices continue after the rows' ``offset`` polygons
+    (``polygons`` receives the reference's)."""
+    records, parsed = parse_polygons(gold)
+    polygons.extend(parsed)
+    return [r if r.geometry is None else r._replace(geometry=[r.geometry[0] + offset]) for r in records]
+
+
+def _polygon_set(records, parsed, distance, match):
+    """``(objects, ObjectKind)`` of polygon records whose indices point into ``parsed``."""
+    objects, index, _ = polygon_objects(records, parsed, match)
+    item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
+    return objects, polygon_kind(geo.pack([parsed[int(k)] for k in index[:, 0]]), distance, item_of)
+
+
 @register("polygons", title="Polygons", summary="polygons: item, annotator, points (x1 y1 x2 y2 ...), label",
           options=(opts.THRESHOLD.but(label="Polygon IoU threshold for a match"), opts.DISTANCE, opts.MATCH,
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
-                   opts.SIGNIFICANCE_LEVEL),
+                   opts.SIGNIFICANCE_LEVEL, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
-             progress=None):
+             reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for polygons, with the same shape as :func:`agreekit.boxes`.
 
     Parameters
@@ -80,6 +97,8 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
         Potato's assignment and first-fit clusters with ``potato``.
     bootstrap, seed, pair_budget, progress
         As for :func:`agreekit.boxes`.
+    reference, reference_rows, low_overlap
+        Score every annotator against a reference, as for :func:`agreekit.boxes` (``docs/reference.md``).
 
     Returns
     -------
@@ -87,6 +106,10 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
         The object report (:mod:`agreekit.objects`); every key in ``docs/report.md``.
     """
     records, parsed = parse_polygons(rows, progress)
+    gold_polygons = []
+    records, chosen = reference_records(records, reference=reference, reference_rows=reference_rows,
+                                        parse=lambda gold: _gold_records(gold, len(parsed), gold_polygons),
+                                        kind="polygons", rows=rows, options={"threshold": threshold})
     objects, index, warnings = polygon_objects(records, parsed, match)
     ordered = [parsed[int(k)] for k in index[:, 0]]
     duplicates = _duplicates(objects, ordered)
@@ -105,6 +128,12 @@ def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap
                          potato_alpha=match == "potato")
     settings = {"threshold": threshold, "distance": distance, "match": match, "bootstrap": bootstrap,
                 "seed": seed, "pair_budget": pair_budget, "significance_level": significance_level}
+    if chosen is not None:
+        data["reference"], notes, more_settings = reference_part(
+            chosen, lambda both: _polygon_set(both, parsed + gold_polygons, distance, match), threshold=threshold,
+            low_overlap=low_overlap, mode=match, label_key=str, bootstrap=bootstrap, seed=seed)
+        warnings += notes
+        settings.update(more_settings)
     return object_kind_report("polygons", "n_polygons", len(ordered), records, objects, data, warnings, settings,
                               pair_budget=budget)
 

@@ -31,10 +31,11 @@ def segment_alpha_u(corpus, durations, bootstrap, seed, warnings):
     lengths, assumption = clip_durations(corpus, durations)
     taking_part = [(lengths[item], [(t.start, t.end, t.labels, t.lines) for t in corpus.items[item].values()])
                    for item in corpus.scored_items()]
+    ids = list(corpus.scored_items())
     unused = [item for item in durations or {} if item not in corpus.items]
     if unused:
         warnings.append(f"{len(unused)} clip(s) have a duration but no rows: " + name_list(unused))
-    alpha, clipped = alpha_u_estimate(gathered(taking_part), 0.0, "seconds", bootstrap, seed, warnings, "segment")
+    alpha, clipped = alpha_u_estimate(gathered(taking_part, ids), 0.0, "seconds", bootstrap, seed, warnings, "segment")
     if clipped.size:
         warnings.append(f"α_U: {clipped.size} segment(s) reach outside [0, duration) of their clip and are "
                         f"clipped to it, lines {name_list(clipped.tolist())}")

@@ -7,9 +7,10 @@ import numpy as np
 
 from ...measures.boundaries import block_matchings
 from ...object_detail import ObjectSetup, object_detail
+from ...reference.setup import gold_name
 from ...registry import ItemDetail
 from .compare import DEFAULT_TOLERANCES, boundary_blocks, segment_kind, segment_objects
-from .rows import Corpus, read_segments
+from .rows import Corpus, Track, read_segments
 
 
 def segment_shapes(corpus, threshold, match):
@@ -28,10 +29,24 @@ class SegmentSetup(NamedTuple):
     tolerances: list  # sorted, distinct, as the report's settings
 
 
-def segments_setup(rows, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, **_):
-    """:func:`segment_shapes` of the rows, and the corpus and tolerances (as the report sorts them) of the boundary sweep."""
+def segments_setup(rows, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, reference_rows=None, **_):
+    """:func:`segment_shapes` of the rows, and the corpus and tolerances (as the report sorts them) of the boundary
+    sweep; gold rows (``reference_rows``) drawn as the annotator ``⟨reference⟩``."""
     corpus = read_segments(rows)
+    if reference_rows is not None:
+        corpus = _with_gold(corpus, read_segments(reference_rows))
     return SegmentSetup(segment_shapes(corpus, threshold, match), corpus, sorted({float(t) for t in tolerances}))
+
+
+def _with_gold(corpus, gold):
+    """``corpus`` with each clip's gold segments (all of the gold rows' annotators) as one more annotator."""
+    items = {item: dict(tracks) for item, tracks in corpus.items.items()}
+    for item, tracks in gold.items.items():
+        parts = list(tracks.values())
+        items.setdefault(item, {})[gold_name()] = Track(
+            np.concatenate([t.start for t in parts]), np.concatenate([t.end for t in parts]),
+            [label for t in parts for label in t.labels], [line for t in parts for line in t.lines])
+    return Corpus(items, corpus.warnings)
 
 
 def boundary_detail(corpus, item, tolerances):

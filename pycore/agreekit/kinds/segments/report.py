@@ -32,12 +32,15 @@ from ... import options as opts
 from ...measures.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, resample_counts
 from ...measures.boundaries import boundary_counts, sweep_table
 from ...objects import object_report
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from ...results import Report
 from .alpha_u import segment_alpha_u
 from .compare import DEFAULT_TOLERANCES, SegmentObjects, boundary_blocks, segment_kind, segment_objects
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .durations import read_durations
+from .reference import parse_reference, segment_records, segment_set, without
 from .rows import COLUMNS, SYNONYMS, read_segments
 from .sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
 from .text import format_segments
@@ -55,12 +58,12 @@ from .shape import SHAPE
                                "K, seeded random placements of each clip's segments for σ's within-clip chance "
                                "baseline; empty: until the chance mean's standard error is at most 0.0025",
                                minimum=1, maximum=MAX_PLACEMENTS),
-                   opts.BOOTSTRAP, opts.SEED),
+                   opts.BOOTSTRAP, opts.SEED, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
-             progress=None):
+             reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for time segments.
 
     Parameters
@@ -87,6 +90,9 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
         0.0025 (at most 1,000; :func:`agreekit.measures.segment_chance.chance_matches`).
     bootstrap, seed, progress
         As for :func:`agreekit.boxes`; ``seed`` also seeds the placements.
+    reference, reference_rows, low_overlap
+        Score every annotator against a reference, as for :func:`agreekit.boxes`, by temporal IoU;
+        no σ against the reference (``docs/reference.md``).
 
     Returns
     -------
@@ -106,13 +112,18 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     tolerances = np.array(sorted(set(tolerances)))
     rule = "potato" if match == "potato" else "default"
     corpus = read_segments(rows, progress)
+    _, chosen = reference_records(segment_records(corpus), reference=reference, reference_rows=reference_rows,
+                                  parse=parse_reference, kind="segments", rows=rows,
+                                  options={"threshold": threshold})
+    if chosen is not None and chosen.source == "annotator":
+        corpus = without(corpus, chosen.annotator)
     clip_durations = None if durations is None else read_durations(durations, SYNONYMS["item"])
     objects, start, end = segment_objects(corpus, canonical=match != "potato")
     data = object_report(objects, segment_kind(start, end, rule), threshold=threshold, match_mode=match,
                          bootstrap=bootstrap, seed=seed, pair_budget=0, progress=progress, localization=False,
                          potato_alpha=match == "potato")
     n_items = len(objects.item_ids)
-    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks) if n_items >= 2 else None
+    weights = resample_counts(n_items, bootstrap, seed, objects.item_ranks, objects.item_ids) if n_items >= 2 else None
     if progress is not None:
         progress(0, 1, "boundary sweep")
     paired = boundary_blocks(corpus, objects.item_ids)
@@ -130,6 +141,12 @@ def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERAN
     settings = {"threshold": threshold, "match": match, "tolerances": tolerances.tolist(), "iou_rule": rule,
                 "distance": distance, "placements": placements, "bootstrap": bootstrap, "seed": seed,
                 "ci_level": DEFAULT_LEVEL}
+    if chosen is not None:
+        data["reference"], notes, more_settings = reference_part(
+            chosen, lambda both: segment_set(both, rule, match != "potato"), threshold=threshold,
+            low_overlap=low_overlap, mode=match, label_key=str, bootstrap=bootstrap, seed=seed, localization=False)
+        warnings += notes
+        settings.update(more_settings)
     localization = report_localization(corpus, SegmentObjects(objects, start, end), clip_durations, settings,
                                        data, warnings, progress)
     return Report("segments", {

@@ -1,6 +1,7 @@
 """The declared shape of a segments (labelled time intervals) report: every key with its type and meaning."""
 from ...report_shape import estimate, key, list_of, section
 from ... import shared_shapes as common
+from ...reference.shape import SETTINGS_LOW_OVERLAP, SETTINGS_REFERENCE, reference
 
 SETTINGS = section(
     common.SETTINGS_THRESHOLD,
@@ -17,6 +18,8 @@ SETTINGS = section(
     common.SETTINGS_BOOTSTRAP,
     common.SETTINGS_SEED,
     common.SETTINGS_CI_LEVEL,
+    SETTINGS_REFERENCE,
+    SETTINGS_LOW_OVERLAP,
 )
 
 PAIRS_BOUNDARY_SWEEP = section(
@@ -219,5 +222,8 @@ SHAPE = section(
         "(gaps end at item boundaries, each item with its own annotators); interval: bootstrap over items; n: items "
         "with two or more annotators and a positive length. Spans: null without item lengths. Not character-level "
         "α."),
+    key("reference", reference(localization=False),
+        "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md), segments "
+        "matched by temporal IoU; no σ. Absent without a reference.", optional=True),
     common.WARNINGS,
 )

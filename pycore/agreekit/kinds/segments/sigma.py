@@ -101,7 +101,8 @@ def segment_localization(corpus, objects, start, end, durations, options, warnin
     within = within_matches(segments, options["threshold"], options["distance"])
     chance = chance_matches(segments, options["threshold"], options["placements"], options["seed"],
                             options["distance"])
-    ci = _sigma_interval(segments, within, chance.matches, options["bootstrap"], options["seed"], objects.item_ranks)
+    ci = _sigma_interval(segments, within, chance.matches, options["bootstrap"], options["seed"], objects.item_ranks,
+                         objects.item_ids)
     section = _section(within, chance, assumption, ci)
     names = objects.annotators
     n = len(names)
@@ -162,7 +163,7 @@ def _per_item(matches, segments, n_items):
             np.bincount(item, minlength=n_items).astype(float))
 
 
-def _sigma_interval(segments, within, chance, n_resamples, seed, ranks=None):
+def _sigma_interval(segments, within, chance, n_resamples, seed, ranks=None, ids=None):
     """Percentile interval of σ over resamples of clips (the report's resamples, drawn in the clips' content
     order ``ranks``), or None."""
     n_items = len(segments.duration)
@@ -171,7 +172,7 @@ def _sigma_interval(segments, within, chance, n_resamples, seed, ranks=None):
     within_sum, within_n = _per_item(within, segments, n_items)
     chance_sum, chance_n = _per_item(chance, segments, n_items)
     values = []
-    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks):
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks, items=ids):
         mean_within = safe_ratio(counts @ within_sum, counts @ within_n)
         mean_chance = safe_ratio(counts @ chance_sum, counts @ chance_n)
         values.append(1.0 - safe_ratio(mean_within, mean_chance))

@@ -29,11 +29,12 @@ def span_alpha_u(items, length_source, bootstrap, seed, warnings):
     """
     if length_source == "largest end":
         return undefined(LENGTHS_NEEDED, "characters")
-    taking_part = []
+    taking_part, ids = [], []
     for item in items:
         if len(item.spans) >= 2:
+            ids.append(item.name)
             taking_part.append((item.length, [([s.start for s in spans], [s.end for s in spans],
                                                [s.label for s in spans], [s.line for s in spans])
                                               for spans in item.spans.values()]))
-    alpha, _ = alpha_u_estimate(gathered(taking_part), 1.0, "characters", bootstrap, seed, warnings, "span")
+    alpha, _ = alpha_u_estimate(gathered(taking_part, ids), 1.0, "characters", bootstrap, seed, warnings, "span")
     return alpha

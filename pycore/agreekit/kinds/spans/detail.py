@@ -7,6 +7,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...measures.span_matching import OUTCOMES, Track, five_way
+from ...reference.setup import gold_name
 from ...registry import ItemDetail
 from .rows import build_items, read_lengths, read_spans
 
@@ -18,9 +19,13 @@ class SpanSetup(NamedTuple):
     match: str
 
 
-def spans_setup(rows, lengths=None, match="optimal", **_):
-    """The report's items (texts and lengths too) from its rows and ``lengths`` option."""
+def spans_setup(rows, lengths=None, match="optimal", reference_rows=None, **_):
+    """The report's items (texts and lengths too) from its rows and ``lengths`` option; gold rows
+    (``reference_rows``) drawn as the annotator ``⟨reference⟩``."""
     raw = read_spans(rows)
+    if reference_rows is not None:
+        for item, by_annotator in read_spans(reference_rows).items():
+            raw.setdefault(item, {})[gold_name()] = [span for spans in by_annotator.values() for span in spans]
     length_map, texts = (None, None) if lengths is None else read_lengths(lengths)
     items, _warnings, _source = build_items(raw, length_map, texts)
     return SpanSetup({item.name: item for item in items}, match)

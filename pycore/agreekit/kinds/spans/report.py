@@ -29,13 +29,16 @@ from ...measures.span_characters import item_char_alpha
 from ...measures.span_matching import EXACT, OUTCOMES, TooManySpans, Track
 from ...measures.span_outcomes import (LabelTally, bootstrap_means, label_outcomes, mean_defined, outcome_row,
                                       pooled_label_f1, score_pairs)
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from ...results import CI_LEVEL, Report, estimate
 from ...rows import InputError
 from .alpha_u import span_alpha_u
+from .consensus import CONSENSUS
 from .detail import DETAIL
 from .examples import MAX_EXAMPLES, pair_examples
 from .pairs import PairTable
+from .reference import five_way, parse_reference, span_records, span_set, without
 from .rows import COLUMNS, SYNONYMS, Item, build_items, content_order, read_lengths, read_spans
 from .shape import SHAPE
 
@@ -204,11 +207,12 @@ class _Estimates(NamedTuple):
     char_alpha: dict
 
 
-def _corpus_estimates(results, ranks, bootstrap, seed, progress):
-    """Exact F1, partial F1 and character-level α, with bootstrap intervals over items (drawn in order ``ranks``)."""
+def _corpus_estimates(results, ranks, bootstrap, seed, progress, ids=None):
+    """Exact F1, partial F1 and character-level α, with bootstrap intervals over items (drawn in order ``ranks``;
+    ``ids`` the items' names)."""
     if progress is not None and bootstrap:
         progress(0, bootstrap, "bootstrap")
-    counts = resample_counts(len(results), bootstrap, seed, ranks) if len(results) >= 2 else np.zeros((0, 0))
+    counts = resample_counts(len(results), bootstrap, seed, ranks, ids) if len(results) >= 2 else np.zeros((0, 0))
     exact = _corpus_estimate([result.exact_f1 for result in results], counts, "exact F1")
     partial = _corpus_estimate([result.partial_f1 for result in results], counts, "partial F1")
     alpha = _corpus_estimate([result.char_alpha for result in results], counts, "character-level α")
@@ -270,11 +274,15 @@ def _label_scores(items, corpus, tally):
                                "item,length or item,text rows (a file on the command line)"),
                    opts.MATCH.but(choices=(opts.Choice("optimal", "optimal (order-independent)"),
                                            opts.Choice("potato", "potato (reproduce Potato)"))),
-                   opts.BOOTSTRAP, opts.SEED),
+                   opts.BOOTSTRAP, opts.SEED,
+                   opts.THRESHOLD.but(label="Span IoU threshold (reference)",
+                                      help="with a reference: character IoU at or above which a span matches a "
+                                           "reference span"),
+                   *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
-          progress=None):
+          threshold=0.5, reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for text spans.
 
     Every item read by two or more annotators is scored: exact and partial F1
@@ -299,6 +307,12 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         Resamples of items for the intervals (0 = no intervals).
     seed : int
         Seed of the resampling.
+    threshold : float
+        With a reference: the character IoU at or above which a span matches a reference span.
+    reference, reference_rows, low_overlap
+        Score every annotator against a reference (an annotator of the rows, who then leaves the
+        agreement measures, or gold rows), as for :func:`agreekit.boxes`; spans add each
+        annotator's five-way table against it (``docs/reference.md``).
     progress : callable, optional
         ``progress(done, total, stage)``, called as items are scored (stage
         ``"items"``) and around the bootstrap (stage ``"bootstrap"``).
@@ -329,6 +343,10 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
     deliberate differences: ``docs/potato-differences.md``.
     """
     raw = read_spans(rows, progress)
+    _, chosen = reference_records(span_records(raw), reference=reference, reference_rows=reference_rows,
+                                  parse=parse_reference, kind="spans", rows=rows)
+    if chosen is not None and chosen.source == "annotator":
+        raw = without(raw, chosen.annotator)
     length_map, texts = (None, None) if lengths is None else read_lengths(lengths)
     items, warnings, length_source = build_items(raw, length_map, texts)
     scored, dropped = _gather(items, match)
@@ -342,7 +360,8 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         if progress is not None:
             progress(done, len(scored), "items")
     item_rows = _item_rows(results, items, scored)
-    estimates = _corpus_estimates(results, content_order(scored), bootstrap, seed, progress)
+    estimates = _corpus_estimates(results, content_order(scored), bootstrap, seed, progress,
+                                   [s.item.name for s in scored])
     data = {
         "settings": {"match": match, "bootstrap": bootstrap, "seed": seed, "lengths": length_source,
                      "partial_rule": PARTIAL_RULE, "ci_level": CI_LEVEL},
@@ -360,4 +379,20 @@ def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, s
         "items": item_rows,
         "warnings": warnings,
     }
+    if chosen is not None:
+        data["reference"], notes, more_settings = _reference_section(chosen, threshold, low_overlap, bootstrap, seed)
+        warnings += notes
+        data["settings"].update(more_settings, threshold=threshold)
     return Report("spans", data)
+
+
+def _reference_section(chosen, threshold, low_overlap, bootstrap, seed):
+    """The reference section of spans, with each annotator's five-way table against the reference."""
+    section, notes, settings = reference_part(chosen, span_set, threshold=threshold, low_overlap=low_overlap,
+                                              mode="optimal", label_key=str, bootstrap=bootstrap, seed=seed,
+                                              localization=False)
+    outcomes = five_way(chosen)
+    section["total"].update(outcomes["total"])
+    for row, more in zip(section["annotators"], outcomes["annotators"]):
+        row.update(more)
+    return section, notes, settings

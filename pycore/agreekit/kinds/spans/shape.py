@@ -1,6 +1,7 @@
 """The declared shape of a spans (character offsets of labelled text) report: every key with its type and meaning."""
 from ...report_shape import estimate, key, list_of, map_of, section
 from ... import shared_shapes as common
+from ...reference.shape import SETTINGS_LOW_OVERLAP, SETTINGS_REFERENCE, reference
 
 SETTINGS = section(
     common.SETTINGS_MATCH,
@@ -12,6 +13,11 @@ SETTINGS = section(
     key("partial_rule", "text",
         "The rule by which two spans agree partially, in words."),
     common.SETTINGS_CI_LEVEL,
+    key("threshold", "number",
+        "With a reference: the character IoU at or above which a span matches a reference span; absent without one.",
+        optional=True),
+    SETTINGS_REFERENCE,
+    SETTINGS_LOW_OVERLAP,
 )
 
 CHAR_ALPHA = estimate(
@@ -294,5 +300,11 @@ SHAPE = section(
         "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
         "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
         "list compared items only."),
+    key("reference", reference(key("outcomes", DISAGREEMENT_TOTAL,
+                                    "The five-way table against the reference, the reference as `a`: `missed_a` "
+                                    "are reference spans not marked (missing), `missed_b` spans the reference lacks "
+                                    "(extra)."), localization=False),
+        "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md), spans "
+        "matched by character IoU; no σ. Absent without a reference.", optional=True),
     common.WARNINGS,
 )

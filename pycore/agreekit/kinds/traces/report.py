@@ -40,9 +40,12 @@ from ...arrays import content_ranks, safe_ratio, tracks_by_item
 from ...measures import bootstrap as boot
 from ...measures.alpha import alpha_from_coincidence, undefined_reason, unit_coincidences
 from ...measures.kappa import fleiss_kappa, kappa_reason, pair_kappas, unit_agreement
+from ...reference.report import reference_part, reference_records
 from ...registry import register
 from ...results import CI_LEVEL, Report, estimate
+from .consensus import CONSENSUS
 from .detail import DETAIL
+from .reference import SAME_STEP, reader, step_records, step_set, without
 from .rows import COLUMNS, SYNONYMS, StepLabels, order_ranks, read_traces
 from .text import format_traces
 from .shape import SHAPE
@@ -240,11 +243,12 @@ def _disputed_units(data: StepLabels, sums: UnitSums, top_units):
                                "ordinal labels from lowest to highest, comma-separated, when they are not numbers"),
                    opts.BOOTSTRAP.but(help="resamples over traces for the percentile intervals (0 = none)"),
                    opts.SEED,
-                   opts.Option("top_units", "int", "Disputed units listed", minimum=0, maximum=100_000)),
+                   opts.Option("top_units", "int", "Disputed units listed", minimum=0, maximum=100_000),
+                   opts.REFERENCE, opts.REFERENCE_ROWS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_units", position=7, text=format_traces,
-          item_detail=DETAIL, shape=SHAPE)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
 def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
-           top_units=DEFAULT_TOP_UNITS, progress=None):
+           top_units=DEFAULT_TOP_UNITS, reference=None, reference_rows=None, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).
 
     Parameters
@@ -259,6 +263,9 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Resamples of traces (0 = no intervals) and their seed.
     top_units : int
         How many of the most disputed units to list.
+    reference, reference_rows : optional
+        Score every annotator against a reference (an annotator of the rows, who then leaves the
+        agreement measures, or gold rows), step by step (``docs/reference.md``).
     progress : callable, optional
         ``progress(done, total, stage)``, called between stages (the page's progress bar).
 
@@ -268,11 +275,15 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Keys in ``docs/traces.md``.
     """
     data = read_traces(rows, level=level, order=order, progress=progress)
+    _, chosen = reference_records(step_records(data), reference=reference, reference_rows=reference_rows,
+                                  parse=reader(level, order), kind="traces", rows=rows)
+    if chosen is not None and chosen.source == "annotator":
+        data = without(data, chosen.annotator)
     if progress is not None:
         progress(0, 3, "agreement")
     sums = _unit_sums(data)
     n_traces = len(data.traces)
-    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data))
+    resamples = (boot.resample_counts(n_traces, bootstrap, seed, _trace_ranks(data), list(data.traces))
                  if bootstrap > 0 and n_traces >= 2 else None)
     alpha = _alpha_section(sums, level, resamples)
     percent_agreement = _percent_section(sums, resamples)
@@ -282,7 +293,7 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     fleiss = _fleiss_section(data, sums, resamples)
     if progress is not None:
         progress(2, 3, "steps and traces")
-    return Report("traces", {
+    report = {
         "settings": {"level": level, "order": list(order_ranks(order)) if order is not None else None,
                      "bootstrap": bootstrap, "seed": seed, "ci_level": CI_LEVEL,
                      "top_units": int(top_units)},
@@ -302,4 +313,11 @@ def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "units": _disputed_units(data, sums, top_units),
         "n_disputed_units": int(np.sum(sums.pairable & (sums.p_unit < 1.0))),
         "warnings": list(data.warnings) + _pair_warnings(cohen),
-    })
+    }
+    if chosen is not None:
+        report["reference"], notes, more_settings = reference_part(
+            chosen, step_set, threshold=SAME_STEP, low_overlap=SAME_STEP, mode="optimal", label_key=str,
+            bootstrap=bootstrap, seed=seed, localization=False)
+        report["warnings"] += notes
+        report["settings"]["reference"] = more_settings["reference"]
+    return Report("traces", report)

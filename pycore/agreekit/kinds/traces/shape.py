@@ -1,6 +1,7 @@
 """The declared shape of a traces (labelled steps of runs) report: every key with its type and meaning."""
 from ...report_shape import estimate, key, list_of, map_of, section
 from ... import shared_shapes as common
+from ...reference.shape import SETTINGS_REFERENCE, reference
 
 SETTINGS = section(
     key("level", "text",
@@ -14,6 +15,7 @@ SETTINGS = section(
     common.SETTINGS_CI_LEVEL,
     key("top_units", "integer",
         "Most disputed units listed in `units`, at most."),
+    SETTINGS_REFERENCE,
 )
 
 ALPHA = estimate(
@@ -131,5 +133,9 @@ SHAPE = section(
         "The most disputed units (P_u < 1), lowest P_u first, at most `settings.top_units`."),
     key("n_disputed_units", "integer",
         "Units with two or more labels that are not all equal (all of them, not only those listed)."),
+    key("reference", reference(localization=False),
+        "Each annotator against the reference (options `reference` or `reference_rows`; docs/reference.md), step by "
+        "step: items are traces, a label matches the reference's on the same step. Absent without a reference.",
+        optional=True),
     common.WARNINGS,
 )
