@@ -58,9 +58,11 @@ def cli_seconds(pycore, csv_path):
     return time.perf_counter() - start
 
 
-def page_run(browser, url, rows):
-    """Seconds from Compute to the shown report, the bootstrap progress counts seen, the SE shown."""
+def page_run(browser, url, rows, limit_s):
+    """Seconds from Compute to the shown report and the bootstrap progress counts seen; after
+    ``limit_s`` seconds the run is given up and recorded as ``"> limit_s"``."""
     from conftest import guard
+    from playwright.sync_api import TimeoutError as Timeout
     context = browser.new_context(service_workers="block")
     foreign = guard(context, url.rstrip("/"))
     page = context.new_page()
@@ -75,8 +77,12 @@ def page_run(browser, url, rows):
     page.evaluate(WATCH)
     start = time.perf_counter()
     page.click('form[data-kind="boxes"] button[type="submit"]')
-    page.wait_for_selector('#results-boxes[data-state="done"], #results-boxes[data-state="error"]',
-                           state="attached")
+    try:
+        page.wait_for_selector('#results-boxes[data-state="done"], #results-boxes[data-state="error"]',
+                               state="attached", timeout=limit_s * 1000)
+    except Timeout:
+        context.close()
+        return {"seconds": float("inf"), "state": f"not done in {limit_s} s", "bootstrap_counts_seen": None}
     seconds = time.perf_counter() - start
     state = page.get_attribute("#results-boxes", "data-state")
     texts = page.evaluate("window.__bigPaste.progress")
@@ -93,6 +99,7 @@ def main():
     parser.add_argument("--dist", action="append", default=None)
     parser.add_argument("--pycore", action="append", default=None)
     parser.add_argument("--skip-page", default="", help="comma-separated 'case@dist' runs to skip")
+    parser.add_argument("--page-limit", type=float, default=600, help="seconds before a page run is given up")
     args = parser.parse_args()
     dists = args.dist or [str(ROOT / "dist")]
     pycores = args.pycore or [str(ROOT / "pycore")]
@@ -117,7 +124,7 @@ def main():
                         continue  # one run of a case that takes minutes is enough
                     site = Site(Path(dist))
                     try:
-                        page[dist].append(page_run(browser, site.url, rows))
+                        page[dist].append(page_run(browser, site.url, rows, args.page_limit))
                     finally:
                         site.close()
                     print(f"  page {dist}: {json.dumps(page[dist][-1])}", flush=True)
