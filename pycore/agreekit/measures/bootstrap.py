@@ -135,6 +135,33 @@ def progress_chunk_elements(n_items, n_resamples):
     return max(int(n_items), 1, min(BOOTSTRAP_ELEMENTS, per_chunk * int(n_items)))  # ≥ one resample
 
 
+def fill_resample_counts(out, seed=DEFAULT_SEED, max_elements=None, items=None):
+    """Write :func:`resample_counts` ``(len(out), out.shape[1], seed)`` into the float rows of ``out``.
+
+    The same draws as :func:`resample_count_chunks`, cast straight into ``out`` chunk by chunk: no float copy
+    of each chunk and no second array the size of the resamples (for a report that keeps all of them).
+    ``items``: the items' ids, for a count source (:func:`drawing_counts`), whose chunks are copied in.
+    """
+    n_resamples, n_items = out.shape
+    if n_items == 0 or n_resamples == 0:
+        out[...] = 0.0
+        return out
+    if _SOURCE.get() is not None:  # a paired comparison's counts: drawn once for both groups, by item id
+        row = 0
+        for chunk in resample_count_chunks(n_items, n_resamples, seed, items=items):
+            out[row:row + len(chunk)] = chunk
+            row += len(chunk)
+        return out
+    max_elements = (BOOTSTRAP_ELEMENTS >> 3) if max_elements is None else max_elements  # a chunk fits the cache
+    rng = np.random.default_rng(seed)
+    shares = np.full(n_items, 1.0 / n_items)
+    step = max(1, max_elements // n_items)
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
+        out[start:start + size] = rng.multinomial(n_items, shares, size=size)
+    return out
+
+
 def percentile_ci(values, level=DEFAULT_LEVEL):
     """``[low, high]`` percentile interval of the finite ``values``, or None.
 
