@@ -7,6 +7,7 @@
 //                                                               result: bridge.py's JSON text, parsed by the page
 //           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
 //           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
+//           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -77,7 +78,7 @@ async function start() {
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
   Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
-    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan") });
+    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"), runRoundItem: namespace.get("run_round_item") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -277,8 +278,15 @@ function planItems({ kind, rows, options }) {
   return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
 }
 
-const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems };
-const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input" };
+/** One item of round A or B of the kind's last comparison (web/compare.mjs's item links). */
+function roundItem({ kind, round, item }) {
+  return scipySparse.answer(() => python.runRoundItem(kind, String(round), String(item)));
+}
+
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
+  round_item: roundItem };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
+  round_item: "both inputs" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need
