@@ -22,7 +22,8 @@ export function planChart(plan) {
   const logX = linear([Math.log(x0), Math.log(x1)], [left, right]);
   const x = (n) => logX(Math.log(n));
   const y = linear([0, y1], [bottom, top]);
-  const entries = fitted.map((c, k) => ({ name: c.predicted_items === null ? c.name : `${c.name}: n ≈ ${c.predicted_items.toLocaleString("en-US")}`,
+  // The number first: a long name is clipped in the legend (its full text in the entry's title).
+  const entries = fitted.map((c, k) => ({ name: c.predicted_items === null ? c.name : `n ≈ ${c.predicted_items.toLocaleString("en-US")}: ${c.name}`,
     style: { colour: OKABE_ITO[k % OKABE_ITO.length], dash: DASHES[k % DASHES.length] } }));
   const [key, keyHeight] = legend(entries, left, bottom + AXIS, WIDTH - left);
   const height = bottom + AXIS + keyHeight + 6;
@@ -34,7 +35,7 @@ export function planChart(plan) {
   s("line", { class: "requested", x1: left, x2: right, y1: round(y(plan.half_width)), y2: round(y(plan.half_width)),
     stroke: "#555", "stroke-dasharray": "5 4", dataset: { halfWidth: exact(plan.half_width) } },
   title(`requested half-width ${plan.half_width}`)),
-  text(right - 4, y(plan.half_width) - 5, `requested ${plan.half_width}`, { "text-anchor": "end", fill: "#555" }));
+  text(left + 4, y(plan.half_width) + 14, `requested ${plan.half_width}`, { fill: "#555" }));
   fitted.forEach((c, k) => svg.append(series(c, entries[k].style, { x, y, x0, x1, half: plan.half_width })));
   svg.append(key);
   return svg;

@@ -65,8 +65,8 @@ CHART = """(svg) => {
     predicted: [...g.querySelectorAll("path.predicted")].map((p) => [n(+p.dataset.x), h(+p.dataset.y)]),
   }));
   const line = svg.querySelector("line.requested");
-  return { series, requested: h(+line.getAttribute("y1")), texts: [...svg.querySelectorAll("text")].map((t) => t.textContent),
-    px: (x1 - x0), yPerPixel: (y1 - y0) / (bottom - top), logPerPixel: (Math.log(x1) - Math.log(x0)) / (right - left) };
+  return { series, requested: h(+line.getAttribute("y1")), legends: [...svg.querySelectorAll("[data-legend]")].map((t) => t.dataset.legend),
+    yPerPixel: (y1 - y0) / (bottom - top), logPerPixel: (Math.log(x1) - Math.log(x0)) / (right - left) };
 }"""
 
 
@@ -93,7 +93,7 @@ def test_the_plan_chart_draws_the_check_points_the_fit_and_the_predicted_n(warm_
         for n, h in drawn["curve"]:  # every point of the line is on h = c · n^(−½)
             assert h == pytest.approx(c.constant / math.sqrt(n), abs=dy + c.constant / math.sqrt(n) * dlog)
         assert [(round(n), h) for n, h in drawn["predicted"]] == [(c.predicted_items, pytest.approx(0.08, abs=dy))]
-    assert any(t.startswith(f"{fitted[0].name}: n ≈ ") for t in chart["texts"])  # the legend names each fit
+    assert chart["legends"] == [c.name if c.predicted_items is None else f"n ≈ {c.predicted_items:,}: {c.name}" for c in fitted]
 
 
 def test_a_changed_item_opens_its_view_in_round_a_and_in_round_b(warm_page):
