@@ -168,6 +168,8 @@ def test_per_annotator_and_items_changed():
     kappa = next(d for d in c.annotators[0].differences if d.name == "cohen_kappa")
     assert kappa.ci is not None and kappa.resampling == "paired"
     assert c.items_changed and abs(c.items_changed[0].delta) >= abs(c.items_changed[-1].delta)
+    assert all(change.delta != 0 for change in c.items_changed)
+    assert agreekit.compare("labels", a, a, bootstrap=0).items_changed == ()  # nothing changed, nothing listed
 
 
 def test_group_by_splits_one_file_like_two():

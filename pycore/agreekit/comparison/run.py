@@ -98,7 +98,8 @@ def _table_rows(a, b, resampling):
 
 
 def _items_changed(a, b, top, id_field):
-    """The ``top`` items in both reports whose per-item agreement changed most (items keyed by ``id_field``)."""
+    """The ``top`` items in both reports whose per-item agreement changed most (items keyed by ``id_field``);
+    an item whose measure is the same in both did not change and is not listed."""
     ta, tb = walk.tables(a), walk.tables(b)
     path = walk.item_table(ta, id_field)
     if path is None or path not in tb:
@@ -111,7 +112,7 @@ def _items_changed(a, b, top, id_field):
         if other is None:
             continue
         change = _item_change(str(row.get(id_field)), walk.numbers(row), walk.numbers(other))
-        if change is not None:
+        if change is not None and change.delta != 0:
             changes.append(change)
     changes.sort(key=lambda c: (-abs(c.delta), c.item))
     return tuple(changes[:top])
