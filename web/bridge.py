@@ -1,7 +1,7 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item`` and ``run_plan`` are the entry points. Each answers through
+``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item`` and ``run_plan`` are the entry points. Each answers through
 :func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
@@ -20,8 +20,9 @@ from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.formats.label_answers import LABELS, QuestionChoice
 from agreekit.item_detail import ItemDetails, detail_kinds
+from agreekit.methods import methods
 from agreekit.results import json_safe
-from agreekit.rows import InputError
+from agreekit.rows import InputError, InputErrors
 
 MAX_MESSAGE_CHARS = 300
 WRITING_STAGE = "writing the report"  # the last progress stage, after the kind's own
@@ -63,9 +64,17 @@ def answer(call):
 
 
 def input_error(exc):
-    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`."""
+    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`.
+
+    Several rows in error (:class:`~agreekit.errors.InputErrors`) add ``errors``, each of them in
+    this form (the first few, in input order), and ``total``, the count of all.
+    """
     where = exc.to_dict()
-    return {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    error = {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    if isinstance(exc, InputErrors):
+        error["errors"] = [input_error(each) for each in exc.errors]
+        error["total"] = exc.total
+    return error
 
 
 def internal_error(exc):
@@ -99,12 +108,18 @@ def _report(kind, rows, options_json, progress):
     function = registry.get(kind).function
     if progress is not None and "progress" in inspect.signature(function).parameters:
         options["progress"] = lambda done, total, stage="": progress(done, total, stage)
+    _LAST_METHODS.pop(kind, None)  # never the paragraph of an earlier report
     report = function(rows, **options)
     _remember(kind, rows, options)
     if progress is not None:
         progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
     # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
-    return RawJSON(report.to_json())
+    text = report.to_json()
+    try:  # small: the page asks for it with the report (run_methods)
+        _LAST_METHODS[kind] = methods(kind, report)
+    except Exception as exc:  # noqa: BLE001 -- a bug in the paragraph: the report stands, run_methods answers it
+        _LAST_METHODS[kind] = exc
+    return RawJSON(text)
 
 
 def run_compare(kind, rows_a, rows_b, options_json):
@@ -174,6 +189,20 @@ def run_plan(kind, rows, options_json):
 _LAST_REPORTS = {}
 # Per kind, the two rounds of its last comparison (web/compare.mjs opens their items' views).
 _LAST_ROUNDS = {}
+# Per kind, the methods paragraph of its last report (agreekit.methods.Methods).
+_LAST_METHODS = {}
+
+
+def run_methods(kind):
+    """The methods paragraph of ``kind``'s last report: :func:`answer` with ``Methods.to_dict()``
+    (``paragraph``, ``bibtex``, ``references``: [{cite, bibtex}]) as result."""
+    def last():
+        if kind not in _LAST_METHODS:
+            raise InputError(f"no {kind} report has been computed in this worker")
+        if isinstance(_LAST_METHODS[kind], Exception):
+            raise _LAST_METHODS[kind]
+        return _LAST_METHODS[kind].to_dict()
+    return answer(last)
 
 
 def _remember(kind, rows, options):

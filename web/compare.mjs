@@ -5,7 +5,10 @@
 //
 // A result is drawn from the inputs it was computed from: when either input (the form's rows or
 // options, round B, the paired box, the half-width) changes afterwards, the result is marked stale
-// (`data-stale` on the card's output, and a line saying so) until it is computed again.
+// as a report is (stale.mjs's look: data-stale="true" on the card's output, dimmed under a
+// .stale-banner) until it is computed again or the inputs are back to what it was computed from.
+// app.mjs's inputChanged tells the form's changes (typed, an example, an import, a link) by
+// "agreekit:input" on the form.
 
 import { h, formatNumber } from "./dom.mjs";
 import { detachedItemView } from "./item_view.mjs";
@@ -51,7 +54,7 @@ function compareCard(kind, page) {
   const run = (what) => async () => {
     const basis = inputs(what);
     shown = null;
-    delete out.dataset.stale;
+    out.dataset.stale = "false";
     sentence.textContent = "";
     out.replaceChildren(h("p", { class: "muted" }, what === "compare" ? "Comparing…" : "Planning…"));
     try {
@@ -68,17 +71,16 @@ function compareCard(kind, page) {
   };
   const markStale = () => {
     const stale = shown !== null && inputs(shown.what) !== shown.basis;
-    if (stale === ("stale" in out.dataset)) return;
+    if (stale === (out.dataset.stale === "true")) return;
+    out.dataset.stale = String(stale);
     if (stale) {
-      out.dataset.stale = "true";
-      out.prepend(h("p", { class: "warning stale-note", role: "status" },
-        `The inputs changed since this ${shown.what === "compare" ? "comparison" : "plan"}: it shows the earlier ones. Run it again.`));
+      out.prepend(h("p", { class: "stale-banner", role: "status" }, `This ${shown.what === "compare" ? "comparison" : "plan"} ` +
+        `is for the previous inputs — press ${shown.what === "compare" ? "Compare A and B" : "How many items?"}.`));
     } else {
-      delete out.dataset.stale;
-      out.querySelector(".stale-note")?.remove();
+      out.querySelector(":scope > .stale-banner")?.remove();
     }
   };
-  for (const type of ["input", "change", "agreekit:rows"]) page.form.addEventListener(type, markStale);
+  page.form.addEventListener("agreekit:input", markStale);
   for (const field of [rowsB, paired, halfWidth]) for (const type of ["input", "change"]) field.addEventListener(type, markStale);
   return h("details", { class: "card compare", dataset: { kind } },
     h("summary", {}, "Compare with a second round or group · How many items?", sentence),

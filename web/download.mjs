@@ -1,7 +1,12 @@
 // Downloads: the report as JSON, tables as CSV with spreadsheet formula injection escaped.
 
 export function downloadText(filename, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  downloadBlob(filename, new Blob([text], { type: `${type};charset=utf-8` }));
+}
+
+/** Download `blob` as `filename` (a link clicked, its URL revoked a little later). */
+export function downloadBlob(filename, blob) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;

@@ -84,11 +84,11 @@ export class Engine {
     return this.requests.request(type, fields, options);
   }
 
-  /** A report: `{report, ms}` (its long lists, sent in slices, put back in place). */
+  /** A report: `{report, ms, methods}` (its long lists, sent in slices, put back in place; its methods paragraph or null). */
   async compute(kind, rows, options, onProgress) {
     const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
     const { result, parts, ms } = await this.request("compute", { kind, rows, options }, { onProgress: progress });
-    return { report: attachParts(result.report, result.parts, parts), ms };
+    return { report: attachParts(result.report, result.parts, parts), ms, methods: result.methods ?? null };
   }
 
   /**

@@ -44,7 +44,8 @@ const hidden = ({ name }) => name.split("/").pop().startsWith(".");  // .DS_Stor
  * The importer of the page's forms. ``engine`` converts (engine.convert); the other hooks are
  * app.mjs's: select a tab, save a tab's input, compute it, and read a plain table into its box.
  */
-export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld }) {
+export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld,
+  inputChanged, failed, version, unchanged, cancelled }) {
   const imported = new Map();  // kind -> {title, format, options}: the import that filled its box
   const progress = { box: $("#progress"), bar: $("#progress-bar"), text: $("#progress-text") };
   const boxOf = (kind) => $(`#import-${kind}`);
@@ -146,17 +147,21 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     }
     const box = boxOf(kind);
     box.dataset.busy = "true";
+    const before = version(kind);
+    inputChanged(kind, "computing");  // the tab's report is not the files' from now on
     let outcome;
     try {
       outcome = await send(files, chosen || kind, Boolean(chosen), false, kind, question);
     } catch (error) {
-      message(kind, error.cancelled ? "cancelled" : "error",
-        error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error)));
+      const text = error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error));
+      message(kind, error.cancelled ? "cancelled" : "error", text);
+      if (error.cancelled) cancelled(kind);
+      else failed(kind, text);
       return;
     } finally {
       delete box.dataset.busy;
     }
-    await show(kind, files, outcome, outcome.kinds?.length ? outcome.kinds : kinds);
+    await show(kind, files, outcome, outcome.kinds?.length ? outcome.kinds : kinds, before);
   }
 
   function kindButtons(kind, files, kinds, current) {
@@ -180,7 +185,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     });
   }
 
-  async function show(kind, files, outcome, kinds) {
+  async function show(kind, files, outcome, kinds, before = null) {
     if (!outcome.ok) {
       const box = message(kind, "error", outcome.error.message);
       if (outcome.error.type === "question") {
@@ -190,10 +195,15 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
       }
       const asked = outcome.error.type === "question" ? outcome.error.kind : null;  // its questions are the choice
       if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, asked)));
+      failed(kind, outcome.error.message);
       return;
     }
     const target = outcome.kind;
-    if (target !== kind) hideMessage(kind);
+    if (target !== kind) {
+      hideMessage(kind);
+      if (before !== null) unchanged(kind, before);
+    }
+    inputChanged(target, "computing");
     const form = forms[target];
     selectTab(target);
     const area = form.elements.rows;

@@ -28,11 +28,6 @@ export function isHeld(form) {
 
 /** Put rows into a tab's form: into the paste box, or held with a summary when over LARGE_INPUT_CHARS. */
 export function setRows(form, text) {
-  putRows(form, text);
-  form.dispatchEvent(new Event("agreekit:rows"));  // set, not typed: no input event (compare.mjs marks its result stale)
-}
-
-function putRows(form, text) {
   const area = form.elements.rows;
   const box = form.querySelector(".held");
   if (text.length <= LARGE_INPUT_CHARS) {

@@ -1,7 +1,8 @@
 // Module Web Worker that owns Pyodide. The page never blocks: loading and every report run here.
 // The protocol is protocol.mjs's (one request shape, one answer shape):
 //
-// Requests: {id, type: "compute", kind, rows, options}          a report; result: the report (to_dict())
+// Requests: {id, type: "compute", kind, rows, options}          a report; result: {report (to_dict()), parts,
+//                                                               methods: its methods paragraph (bridge.py run_methods) or null}
 //           {id, type: "convert", files: [{name, buffer}], kind, exact, format, options}   dropped files to rows (bridge.py run_convert)
 //           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
 //                                                               result: bridge.py's JSON text, parsed by the page
@@ -78,7 +79,8 @@ async function start() {
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
   Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
-    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"), runRoundItem: namespace.get("run_round_item") });
+    runMethods: namespace.get("run_methods"), runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"),
+    runRoundItem: namespace.get("run_round_item") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -235,7 +237,9 @@ async function compute({ kind, rows, options }, reply) {
     const size = list.every((row) => typeof row === "number") ? PART_NUMBERS : PART_ROWS;
     for (let start = 0; start < list.length; start += size) reply.part(part, list.slice(start, start + size));
   });
-  return { report, parts: parts.map((part) => part.path) };
+  let methods = null;  // the report stands without its methods paragraph if that fails (a bug, shown as missing)
+  try { methods = bridgeResult(python.runMethods(kind), true); } catch { methods = null; }
+  return { report, parts: parts.map((part) => part.path), methods };
 }
 
 /**

@@ -142,17 +142,17 @@ def test_the_sentence_heads_the_card_and_a_changed_input_marks_the_result_stale(
     out = f"{card} .compare-out"
     summary = agreekit.compare("labels", a, b, bootstrap=100).summary
     assert page.text_content(f"{card} summary .compare-sentence") == f" — {summary}"
-    assert page.get_attribute(out, "data-stale") is None
+    assert page.get_attribute(out, "data-stale") == "false"
     page.fill(f"{card} textarea.rows-b", b + "u0,dee,x\n")  # round B edited
     assert page.get_attribute(out, "data-stale") == "true"
-    assert re.search(r"inputs changed", page.inner_text(f"{out} .stale-note"))
+    assert re.search(r"for the previous inputs", page.inner_text(f"{out} > .stale-banner"))
     page.fill(f"{card} textarea.rows-b", b)  # back to what was compared
-    assert page.get_attribute(out, "data-stale") is None
-    assert page.query_selector(f"{out} .stale-note") is None
+    assert page.get_attribute(out, "data-stale") == "false"
+    assert page.query_selector(f"{out} .stale-banner") is None
     paste(page, "labels", a + "u0,dee,y\n")  # round A edited
     assert page.get_attribute(out, "data-stale") == "true"
     _compare(page, "labels")
-    assert page.get_attribute(out, "data-stale") is None
+    assert page.get_attribute(out, "data-stale") == "false"
     page.fill(f'{card} [name="half_width"]', "0.2")
     page.click(f"{card} button.run-plan")
     page.wait_for_selector(f"{card} .plan-table", timeout=COMPUTE_MS)

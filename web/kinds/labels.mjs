@@ -29,10 +29,15 @@ const COEFFICIENT_NAMES = {
   icc_3_1: "ICC(3,1), consistency",
 };
 
+/** The summary card's headline (headline.mjs): Krippendorff's α at the chosen level. */
+export const headline = (report) => ({ key: "coefficients.alpha", symbol: "α", scale: "alpha",
+  label: `Krippendorff's α (${get(report, "settings.level") ?? ""} level), missing ratings allowed`,
+  name: "Agreement on labels", counts: [["n_items", "items"], ["n_annotators", "annotators"], ["n_ratings", "ratings"]] });
+
 export function cards(report, page) {
   const level = String(get(report, "settings.level") ?? "");
   return [
-    () => headline(report, level),
+    () => headlineCard(report, level),
     () => coefficientTable(report, level, page),
     ...referenceCards(report, page),
     () => prevalenceTable(report, page),
@@ -50,7 +55,7 @@ export function cards(report, page) {
 }
 
 /** Krippendorff's α at the chosen level, percent agreement, the kappa-paradox sentence, the counts. */
-function headline(report, level) {
+function headlineCard(report, level) {
   const metricName = get(report, "coefficients.alpha.metric");
   const distance = metricName && metricName !== level ? `, ${metricName} distance` : "";
   const paradox = get(report, "kappa_paradox");

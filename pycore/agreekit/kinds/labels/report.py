@@ -19,6 +19,7 @@ from .reference import SIMILAR, judgement_records, judgement_set, reader
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
+from .methods import METHODS
 from .tables import disputed_items, paradox, prevalence
 from .text import format_report
 
@@ -70,7 +71,8 @@ def _coefficients(ratings, level, counts, draws, fits):
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
                    opts.SEED, opts.REFERENCE, opts.REFERENCE_ROWS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE,
-          consensus=CONSENSUS)
+          consensus=CONSENSUS,
+          methods=METHODS)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            reference=None, reference_rows=None, progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.

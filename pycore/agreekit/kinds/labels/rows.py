@@ -21,7 +21,7 @@ import io
 from dataclasses import dataclass
 
 from ...errors import InputError
-from ...rows import ANNOTATOR_SYNONYMS, bind_columns, is_blank, read_table, to_text
+from ...rows import ANNOTATOR_SYNONYMS, RowErrors, bind_columns, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "label")
 ITEM_SYNONYMS = ("unit", "subject", "item_id", "unit_id", "id", "document", "doc", "text_id", "image", "example")
@@ -99,7 +99,15 @@ def read_judgements(source, split_sets=False, progress=None):
     layout = detect_layout(source) if isinstance(source, str) else "long"
     if layout == "long":
         rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS, progress=progress)
-        judgements = tuple(map(_long_judgement, rows))
+        try:  # the fast path; on a bad row, read them all again to name every bad row, not only the first
+            judgements = tuple(map(_long_judgement, rows))
+        except InputError:
+            judgements, errors = [], RowErrors()
+            for row in rows:
+                with errors:
+                    judgements.append(_long_judgement(row))
+            errors.check()
+            judgements = tuple(judgements)
         return Reading(judgements, "long", "long rows: one judgement (item, annotator, label) per row", ())
     return _read_matrix(source, layout == "matrix", split_sets, progress)
 
