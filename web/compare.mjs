@@ -6,9 +6,10 @@
 // A result is drawn from the inputs it was computed from: when either input (the form's rows or
 // options, round B, the paired box, the half-width) changes afterwards, the result is marked stale
 // as a report is (stale.mjs's look: data-stale="true" on the card's output, dimmed under a
-// .stale-banner) until it is computed again or the inputs are back to what it was computed from.
-// app.mjs's inputChanged tells the form's changes (typed, an example, an import, a link) by
-// "agreekit:input" on the form.
+// .stale-banner) until it is computed again. app.mjs's inputChanged tells the form's changes
+// (typed, an example, an import, a file, a link) by "agreekit:input" on the form: stale at once,
+// as the tab's report; a change of the card's own fields is stale only while the inputs differ
+// from those of the result (typing round B back as it was clears it).
 
 import { h, formatNumber } from "./dom.mjs";
 import { detachedItemView } from "./item_view.mjs";
@@ -69,8 +70,9 @@ function compareCard(kind, page) {
       out.replaceChildren(h("p", { class: "error", role: "alert" }, error?.message ?? String(error)));
     }
   };
-  const markStale = () => {
-    const stale = shown !== null && inputs(shown.what) !== shown.basis;
+  // `changed`: the form's input changed (app.mjs), perhaps not yet in the form (a file being read).
+  const markStale = (changed = false) => {
+    const stale = shown !== null && (changed === true || inputs(shown.what) !== shown.basis);
     if (stale === (out.dataset.stale === "true")) return;
     out.dataset.stale = String(stale);
     if (stale) {
@@ -80,8 +82,8 @@ function compareCard(kind, page) {
       out.querySelector(":scope > .stale-banner")?.remove();
     }
   };
-  page.form.addEventListener("agreekit:input", markStale);
-  for (const field of [rowsB, paired, halfWidth]) for (const type of ["input", "change"]) field.addEventListener(type, markStale);
+  page.form.addEventListener("agreekit:input", () => markStale(true));
+  for (const field of [rowsB, paired, halfWidth]) for (const type of ["input", "change"]) field.addEventListener(type, () => markStale());
   return h("details", { class: "card compare", dataset: { kind } },
     h("summary", {}, "Compare with a second round or group · How many items?", sentence),
     h("p", { class: "muted" }, "Round A is the input above. Items both rounds share are resampled jointly " +

@@ -133,6 +133,20 @@ def test_a_changed_box_item_shows_each_rounds_boxes(warm_page):
         page.click(f"{dialog} button.item-close")
 
 
+def test_a_file_opened_as_round_a_marks_the_comparison_stale(warm_page, tmp_path):
+    """Rows set by the page (a file), not typed: app.mjs's inputChanged reaches the card."""
+    page = warm_page
+    a, b = _labels(41, 0.6), _labels(42, 0.8)
+    _open(page, "labels", a, b)
+    _compare(page, "labels")
+    out = f'{CARD.format("labels")} .compare-out'
+    assert page.get_attribute(out, "data-stale") == "false"
+    table = tmp_path / "round-a.csv"
+    table.write_text(a.replace("u1,ana,", "u1,ana,q"))
+    page.set_input_files('form[data-kind="labels"] input[name="file"]', str(table))
+    page.wait_for_function(f"() => document.querySelector('{out}').dataset.stale === 'true'", timeout=10_000)
+
+
 def test_the_sentence_heads_the_card_and_a_changed_input_marks_the_result_stale(warm_page):
     page = warm_page
     a, b = _labels(31, 0.6), _labels(32, 0.8)
