@@ -52,11 +52,15 @@ function compareCard(kind, page) {
   // What the result shown was computed from: a change of it marks the result stale.
   const inputs = (what) => basisOf(page, what === "compare" ? [rowsB.value, paired.checked] : [halfWidth.value]);
   let shown = null;  // {what, basis} of the result in `out`
-  const run = (what) => async () => {
-    const basis = inputs(what);
+  const reset = () => {  // `out` is about to show something else
     shown = null;
     out.dataset.stale = "false";
     sentence.textContent = "";
+    sentence.classList.remove("stale");
+  };
+  const run = (what) => async () => {
+    const basis = inputs(what);
+    reset();
     out.replaceChildren(h("p", { class: "muted" }, what === "compare" ? "Comparing…" : "Planning…"));
     try {
       const result = what === "compare"
@@ -75,6 +79,7 @@ function compareCard(kind, page) {
     const stale = shown !== null && (changed === true || inputs(shown.what) !== shown.basis);
     if (stale === (out.dataset.stale === "true")) return;
     out.dataset.stale = String(stale);
+    sentence.classList.toggle("stale", stale);  // the sentence in the card's title line, too
     if (stale) {
       out.prepend(h("p", { class: "stale-banner", role: "status" }, `This ${shown.what === "compare" ? "comparison" : "plan"} ` +
         `is for the previous inputs — press ${shown.what === "compare" ? "Compare A and B" : "How many items?"}.`));
@@ -91,7 +96,7 @@ function compareCard(kind, page) {
     rowsB,
     h("p", {}, h("label", {}, paired, " paired (resample shared items jointly)"), " ",
       h("button", { type: "button", class: "run-compare", onclick: run("compare") }, "Compare A and B"), " ",
-      h("button", { type: "button", class: "share-compare", onclick: () => shareBoth(kind, page, rowsB.value, out) },
+      h("button", { type: "button", class: "share-compare", onclick: () => { reset(); shareBoth(kind, page, rowsB.value, out); } },
         "Share both inputs")),
     h("p", {}, h("label", {}, "Half-width ", halfWidth), " ",
       h("button", { type: "button", class: "run-plan", onclick: run("plan") }, "How many items?")),

@@ -160,6 +160,7 @@ def test_the_sentence_heads_the_card_and_a_changed_input_marks_the_result_stale(
     page.fill(f"{card} textarea.rows-b", b + "u0,dee,x\n")  # round B edited
     assert page.get_attribute(out, "data-stale") == "true"
     assert re.search(r"for the previous inputs", page.inner_text(f"{out} > .stale-banner"))
+    assert "stale" in page.get_attribute(f"{card} summary .compare-sentence", "class")
     page.fill(f"{card} textarea.rows-b", b)  # back to what was compared
     assert page.get_attribute(out, "data-stale") == "false"
     assert page.query_selector(f"{out} .stale-banner") is None
