@@ -138,6 +138,9 @@ def _compare(kind, rows_a, rows_b, options):
     return comparison
 
 
+_HEAD_ROWS = 500  # a round's top-level tables sent with its items up to this length
+
+
 class _RoundItems:
     """One round of a kind's last comparison: its item details (kinds with a picture) and its item
     table rows, both found when an item is first asked for (a comparison nobody opens costs nothing)."""
@@ -152,8 +155,10 @@ class _RoundItems:
             tables = walk.tables(data)
             path = walk.item_table(tables, first)
             details = ItemDetails(self.kind, self.rows, self.options) if self.kind in detail_kinds() else None
-            # The report without its tables: what a view drawn from the report reads besides the item's row.
-            head = json_safe({k: v for k, v in data.items() if not (isinstance(v, list) and v and isinstance(v[0], dict))})
+            # The report without its item table and long tables: what a view reads besides the item
+            # (e.g. the traces' α per step position above the steps).
+            head = json_safe({k: v for k, v in data.items() if k != path and not (
+                isinstance(v, list) and len(v) > _HEAD_ROWS and isinstance(v[0], dict))})
             self.found = (path, tables.get(path, []) if path else [], "item" if path == "items" else first, details, head)
         return self.found
 
@@ -168,7 +173,8 @@ class _RoundItems:
 def run_round_item(kind, round_name, item):
     """One item of round ``round_name`` ("A" or "B") of ``kind``'s last comparison (its item views):
     :func:`answer` with ``{detail, entry, list, report}``: the item's detail (kinds with a picture,
-    else null), its row of the report's item table, that table's key and the report without tables.
+    else null), its row of the report's item table, that table's key and the report without that
+    table and without top-level tables over ``_HEAD_ROWS`` rows.
     """
     return answer(lambda: _round_item(kind, round_name, str(item)))
 

@@ -121,13 +121,15 @@ export function detachedItemView(kind, kindView, fetchItem, label) {
   const cache = new Map();  // item id -> Promise of its detail
   const fetchDetail = (item) => {
     if (!cache.has(item)) {
-      cache.set(item, fetchItem(item).then(({ detail, entry, list, report }) => (kindView.itemView
-        ? kindView.itemView.detail({ ...report, [list ?? "items"]: entry ? [entry] : [] }, item) : detail))
-        .catch((error) => { cache.delete(item); throw error; }));
+      cache.set(item, fetchItem(item).then(({ detail, entry, list, report }) => {
+        view.report = report;  // the round's (e.g. the α per step above a trace), the same for all its items
+        return kindView.itemView ? kindView.itemView.detail({ ...report, [list ?? "items"]: entry ? [entry] : [] }, item) : detail;
+      }).catch((error) => { cache.delete(item); throw error; }));
     }
     return cache.get(item);
   };
-  return new ItemView({ kind, palette: undefined, fetchDetail, report: null, drawer, imageOf: async () => null, images: null, label });
+  const view = new ItemView({ kind, palette: undefined, fetchDetail, report: null, drawer, imageOf: async () => null, images: null, label });
+  return view;
 }
 
 /**

@@ -173,3 +173,32 @@ def test_the_sentence_heads_the_card_and_a_changed_input_marks_the_result_stale(
     page.wait_for_selector(f"{card} .plan-table", timeout=COMPUTE_MS)
     page.fill(f'{card} [name="half_width"]', "0.1")  # the plan was for 0.2
     assert page.get_attribute(out, "data-stale") == "true"
+
+
+def _traces(seed, accuracy):
+    rng = random.Random(seed)
+    lines = ["trace,step,annotator,label"]
+    for t in range(10):
+        for step in range(1, 5):
+            truth = rng.choice(["ok", "bad"])
+            lines += [f"t{t},{step},{name},{truth if rng.random() < accuracy else rng.choice(['ok', 'bad'])}"
+                      for name in ("j1", "j2", "j3")]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_trace_view_of_a_round_shows_that_rounds_alpha_per_step(warm_page):
+    page = warm_page
+    a, b = _traces(51, 0.6), _traces(52, 0.95)
+    _open(page, "traces", a, b)
+    _compare(page, "traces")
+    card = CARD.format("traces")
+    comparison = agreekit.compare("traces", a, b, bootstrap=100)
+    item = page.get_attribute(f"{card} ul.items-changed li", "data-item")
+    for round_name, report in (("A", comparison.report_a), ("B", comparison.report_b)):
+        page.click(f'{card} ul.items-changed li >> nth=0 >> button[data-round="{round_name}"]')
+        dialog = f'{card} dialog.item-view[data-round="round {round_name}"]'
+        page.wait_for_selector(f'{dialog}[data-state="shown"][data-item="{item}"]', timeout=COMPUTE_MS)
+        shown = page.eval_on_selector_all(f"{dialog} .step-alpha", "ts => ts.map((t) => [t.dataset.step, t.dataset.alpha])")
+        wanted = {str(s["step"]): s["alpha"]["value"] for s in report.to_dict()["steps"]}
+        assert shown and all(float(alpha) == wanted[step] for step, alpha in shown)
+        page.click(f"{dialog} button.item-close")
