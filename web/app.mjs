@@ -278,7 +278,8 @@ async function compute(kind) {
     if (superseded()) return;
     performance.mark("agreekit:computed", { detail: { kind, ms } });  // the report is here; rendering follows
     const { renderReport } = await renderer();
-    await renderReport(results, report, { kind, ms, methods, detail: (item) => engine.itemDetail(kind, item) });
+    await renderReport(results, report, { kind, ms, methods, detail: (item) => engine.itemDetail(kind, item),
+      referenceFile: (what) => engine.referenceFile(kind, what, importer.shareImport(kind)?.format ?? "") });
     if (superseded()) return;
     shownVersion[kind] = version;
     clearStale(results);

@@ -1,26 +1,30 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item`` and ``run_plan`` are the entry points. Each answers through
-:func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
+``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item``, ``run_plan`` and
+``run_reference_file`` are the entry points. Each answers through :func:`answer` with the JSON text of the worker
+protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
 can show them next to the paste area; anything else is a bug in agreekit and comes back as one
 line naming the exception (never a traceback), which the page shows in the same place.
 """
+import base64
 import inspect
 import json
 import re
 from pathlib import PurePosixPath
 
-from agreekit import registry
+from agreekit import adjudication_csv, consensus_rows, reference_conflicts, registry
 from agreekit.cli import PLAIN_TABLES
 from agreekit.comparison import compare, plan, walk
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.formats.label_answers import LABELS, QuestionChoice
+from agreekit.formats.writers import WRITERS, write, writer_options
 from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.methods import methods
+from agreekit.object_consensus import consensus_hook
 from agreekit.results import json_safe
 from agreekit.rows import InputError, InputErrors
 
@@ -111,6 +115,9 @@ def _report(kind, rows, options_json, progress):
     _LAST_METHODS.pop(kind, None)  # never the paragraph of an earlier report
     report = function(rows, **options)
     _remember(kind, rows, options)
+    referenced = options.get("reference") or options.get("reference_rows")  # to_dict only then: a big report's cost
+    _LAST_INPUTS[kind] = (rows, {k: v for k, v in options.items() if k != "progress"},
+                          reference_conflicts(report) if referenced else None)
     if progress is not None:
         progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
     # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
@@ -209,6 +216,12 @@ def run_methods(kind):
             raise _LAST_METHODS[kind]
         return _LAST_METHODS[kind].to_dict()
     return answer(last)
+
+
+# Per kind, its last report's rows, options and reference conflicts (None without a reference): the downloads.
+_LAST_INPUTS = {}
+# Per kind, what its last import carried beside the rows (image sizes, span texts, clip durations): the writers need it.
+_LAST_IMPORTS = {}
 
 
 def _remember(kind, rows, options):
@@ -417,7 +430,51 @@ def _convert(files, kind_hint, exact, progress, format, options_json):
         choice.format = reader.name  # the page's question buttons give this format its option question
         raise
     step("writing the rows")
+    _LAST_IMPORTS[conversion.kind] = {"image_sizes": conversion.image_sizes, "texts": conversion.lengths,
+                                      "durations": conversion.durations}
     return {"plain": False, "format": reader.name, "format_title": reader.title,
             "format_options": conversion.format_options, "kind": conversion.kind,
             "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
             "summary": conversion.summary()}
+
+
+def run_reference_file(kind, what, source_format=""):
+    """A download of ``kind``'s last report: :func:`answer` with ``{filename, type, text}`` or ``{…, base64}``.
+
+    ``what``: ``"consensus"`` (:func:`agreekit.consensus_rows` of the report's rows and threshold, written in
+    ``source_format``, the format the rows were imported from, when agreekit writes it for the kind and the rows
+    carry what it needs, else CSV, the note saying why)
+    or ``"adjudication"`` (:func:`agreekit.adjudication_csv` of the reference's conflicts).
+    """
+    return answer(lambda: _reference_file(kind, what, source_format))
+
+
+def _reference_file(kind, what, source_format):
+    if kind not in _LAST_INPUTS:
+        raise InputError(f"no {kind} report has been computed in this worker")
+    rows, options, conflicts = _LAST_INPUTS[kind]
+    if what == "adjudication":
+        if conflicts is None:
+            raise InputError("the adjudication list needs a report with a reference", column="reference")
+        return {"filename": f"agreekit-{kind}-adjudication.csv", "type": "text/csv",
+                "text": adjudication_csv(conflicts)}
+    if what != "consensus":
+        raise InputError(f"no download {what!r}: expected consensus or adjudication")
+    hook = consensus_hook(kind)
+    result = consensus_rows(kind, rows, **{k: v for k, v in options.items() if k in hook.options})
+    writer = WRITERS.get(source_format)
+    fmt = source_format if writer is not None and kind in writer.kinds else "csv"
+    rows, notes = [dict(r) for r in result.rows], []
+    carried = {name: value for name, value in _LAST_IMPORTS.get(kind, {}).items()
+               if value and fmt != "csv" and name in writer_options(WRITERS[fmt])}
+    try:
+        written = write(kind, rows, fmt, **carried)
+    except InputError as error:  # e.g. COCO without the image sizes the rows do not carry: our CSV instead
+        notes.append(f"written as CSV: {error.message}")
+        fmt, written = "csv", write(kind, rows, "csv")
+    content = written.content
+    out = {"filename": written.filename, "format": fmt, "notes": notes + list(written.notes),
+           "type": "application/zip" if isinstance(content, bytes) else "text/plain"}
+    if isinstance(content, bytes):
+        return {**out, "base64": base64.b64encode(content).decode("ascii")}
+    return {**out, "text": content}

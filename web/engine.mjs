@@ -109,6 +109,15 @@ export class Engine {
     return JSON.parse(result);  // sent as JSON text: parsing it here is cheaper than receiving the object tree
   }
 
+  /**
+   * A download of the kind's last report (bridge.py run_reference_file): `what` "consensus" (in `format`, the
+   * format its rows were imported from, when agreekit writes it) or "adjudication"; {filename, type, text | base64, notes}.
+   */
+  async referenceFile(kind, what, format = "") {
+    const { result } = await this.request("reference_file", { kind, what, format });
+    return result;
+  }
+
   /** Stop whatever runs: terminate the worker and start a fresh one. */
   cancel() {
     clearTimeout(this.timer);

@@ -23,9 +23,10 @@ const shown = new WeakMap();  // container -> the report it shows (a newer one s
 /**
  * Show `report` of `kind` in `container`, replacing the report shown there (its charts destroyed).
  * `detail(item)`: the Promise of an item's detail from the worker (item views); `ms`: its time;
- * `methods`: its methods paragraph and references (bridge.py run_methods), shown in "Cite / methods".
+ * `methods`: its methods paragraph and references (bridge.py run_methods), shown in "Cite / methods";
+ * `referenceFile(what)`: the Promise of a download of the report (bridge.py run_reference_file), for the reference cards.
  */
-export async function renderReport(container, report, { kind, ms, detail, methods = null }) {
+export async function renderReport(container, report, { kind, ms, detail, methods = null, referenceFile = null }) {
   shown.set(container, report);
   const view = await kindView(kind);
   if (shown.get(container) !== report) return;
@@ -54,7 +55,7 @@ export async function renderReport(container, report, { kind, ms, detail, method
   // Item views (item_view.mjs), shapes on demand: which table rows open one, told to the cards.
   const { gallery, opener, openItem } = attachItemViews(container, report, { kind, view, detail });
   if (gallery) container.append(gallery);
-  const page = { kind, opener, openItem };
+  const page = { kind, opener, openItem, referenceFile };
   // One card per task: a crowd corpus report would otherwise block the page for ~300 ms.
   for (const part of [...view.cards(report, page), () => methodsCard(methods), () => allValues(report)]) {
     if (shown.get(container) !== report) return;  // replaced meanwhile

@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import KINDS, annotator_ranking, consensus_rows
+from . import KINDS, adjudication_csv, annotator_ranking, consensus_rows, reference_conflicts
 from .cli_args import argument, read_text
 from .cli_compare import add_compare, add_plan, run_compare, run_plan
 from .formats import READERS, convert, load_sources
@@ -47,6 +47,7 @@ def build_parser():
         p.add_argument("--json", action="store_true", help="print the report as JSON")
         p.add_argument("--methods", action="store_true", help="print a methods paragraph (data, measures, matching, "
                        "baseline, bootstrap, version) and its references as BibTeX, for a paper")
+        p.add_argument("--adjudication", metavar="OUT.csv", help="with --reference: write the adjudication list")
     add_compare(sub)
     add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
@@ -289,7 +290,7 @@ def _run(args):
         return _export(args)
     if args.kind == "consensus":
         return _consensus(args)
-    skip = ("kind", "file", "json", "methods", "debug", "source_format", "format_options")
+    skip = ("kind", "file", "json", "methods", "debug", "source_format", "format_options", "adjudication")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
@@ -300,6 +301,8 @@ def _run(args):
         print(f"agreekit: {line}", file=sys.stderr)
     _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
+    if args.adjudication:  # the conflicts against the reference, the items that need a human most first
+        Path(args.adjudication).write_text(adjudication_csv(reference_conflicts(report)), encoding="utf-8")
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
     if args.methods:
