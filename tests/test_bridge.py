@@ -312,3 +312,21 @@ def test_compare_and_plan_come_back_as_data(bridge):
     labels = "item,annotator,label\n" + "".join(f"u{i},r{j},{'xy'[(i * j) % 2]}\n" for i in range(12) for j in range(3))
     planned = json.loads(bridge.run_plan("labels", labels, json.dumps({"half_width": 0.1})))
     assert planned["ok"] and planned["result"]["coefficients"][0]["predicted_items"] >= 2
+
+
+def test_a_round_of_the_last_comparison_answers_its_items(bridge):
+    """run_round_item: each round's own shapes (a kind with a picture) or its item row (labels), never the other's."""
+    other = BOXES.replace("i2,b,5,5,4,5,car", "i2,b,6,6,4,5,car")
+    assert json.loads(bridge.run_compare("boxes", BOXES, other, json.dumps({"bootstrap": 0})))["ok"]
+    for round_name, rows in (("A", BOXES), ("B", other)):
+        item = json.loads(bridge.run_round_item("boxes", round_name, "i2"))["result"]
+        assert item["detail"] == agreekit.item_detail.ItemDetails("boxes", rows, {"bootstrap": 0}).detail("i2")
+    labels_a = "item,annotator,label\nu1,a,x\nu1,b,x\nu2,a,x\nu2,b,y\n"
+    labels_b = labels_a.replace("u2,a,x", "u2,a,z")  # u2 disputed in both: the labels report lists disputed items
+    assert json.loads(bridge.run_compare("labels", labels_a, labels_b, json.dumps({"bootstrap": 0})))["ok"]
+    ratings = {name: json.loads(bridge.run_round_item("labels", name, "u2"))["result"]["entry"]["ratings"]
+               for name in ("A", "B")}
+    assert ratings == {"A": [{"annotator": "a", "label": "x"}, {"annotator": "b", "label": "y"}],
+                       "B": [{"annotator": "a", "label": "z"}, {"annotator": "b", "label": "y"}]}
+    missing = json.loads(bridge.run_round_item("spans", "A", "u1"))
+    assert not missing["ok"] and "no spans comparison" in missing["error"]["message"]

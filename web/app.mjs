@@ -313,6 +313,7 @@ const shownVersion = {};  // kind -> the input version its shown report was comp
 function inputChanged(kind, why = "press") {
   inputVersion[kind] = (inputVersion[kind] ?? 0) + 1;
   markStale($(`#results-${kind}`), why);
+  forms[kind].dispatchEvent(new Event("agreekit:input"));  // the compare card's results too (compare.mjs)
 }
 
 /**

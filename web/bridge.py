@@ -1,8 +1,9 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_plan`` and ``run_reference_file``
-are the entry points. Each answers through :func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
+``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item``, ``run_plan`` and
+``run_reference_file`` are the entry points. Each answers through :func:`answer` with the JSON text of the worker
+protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
 can show them next to the paste area; anything else is a bug in agreekit and comes back as one
@@ -16,7 +17,7 @@ from pathlib import PurePosixPath
 
 from agreekit import adjudication_csv, consensus_rows, reference_conflicts, registry
 from agreekit.cli import PLAIN_TABLES
-from agreekit.comparison import compare, plan
+from agreekit.comparison import compare, plan, walk
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
 from agreekit.formats.label_answers import LABELS, QuestionChoice
@@ -24,6 +25,7 @@ from agreekit.formats.writers import WRITERS, write, writer_options
 from agreekit.item_detail import ItemDetails, detail_kinds
 from agreekit.methods import methods
 from agreekit.object_consensus import consensus_hook
+from agreekit.results import json_safe
 from agreekit.rows import InputError, InputErrors
 
 MAX_MESSAGE_CHARS = 300
@@ -132,7 +134,63 @@ def run_compare(kind, rows_a, rows_b, options_json):
 
     ``options_json``: the kind's options plus ``paired`` (default true).
     """
-    return answer(lambda: RawJSON(compare(kind, rows_a, rows_b, **json.loads(options_json)).to_json()))
+    return answer(lambda: RawJSON(_compare(kind, rows_a, rows_b, json.loads(options_json)).to_json()))
+
+
+def _compare(kind, rows_a, rows_b, options):
+    comparison = compare(kind, rows_a, rows_b, **options)
+    report_options = {k: v for k, v in options.items() if k != "paired"}
+    _LAST_ROUNDS[kind] = {name: _RoundItems(kind, rows, report, report_options) for name, rows, report
+                          in (("A", rows_a, comparison.report_a), ("B", rows_b, comparison.report_b))}
+    return comparison
+
+
+_HEAD_ROWS = 500  # a round's top-level tables sent with its items up to this length
+
+
+class _RoundItems:
+    """One round of a kind's last comparison: its item details (kinds with a picture) and its item
+    table rows, both found when an item is first asked for (a comparison nobody opens costs nothing)."""
+
+    def __init__(self, kind, rows, report, options):
+        self.kind, self.rows, self.report, self.options = kind, rows, report, options
+        self.found = None
+
+    def _find(self):
+        if self.found is None:
+            data, first = self.report._data, registry.get(self.kind).columns[0]
+            tables = walk.tables(data)
+            path = walk.item_table(tables, first)
+            details = ItemDetails(self.kind, self.rows, self.options) if self.kind in detail_kinds() else None
+            # The report without its item table and long tables: what a view reads besides the item
+            # (e.g. the traces' α per step position above the steps).
+            head = json_safe({k: v for k, v in data.items() if k != path and not (
+                isinstance(v, list) and len(v) > _HEAD_ROWS and isinstance(v[0], dict))})
+            self.found = (path, tables.get(path, []) if path else [], "item" if path == "items" else first, details, head)
+        return self.found
+
+    def item(self, item):
+        path, rows, id_field, details, head = self._find()
+        entry = next((row for row in rows if str(row.get(id_field)) == item), None)
+        if entry is None and details is None:
+            raise InputError(f"the report has no item {item}")
+        return {"detail": details.detail(item) if details else None, "entry": json_safe(entry), "list": path, "report": head}
+
+
+def run_round_item(kind, round_name, item):
+    """One item of round ``round_name`` ("A" or "B") of ``kind``'s last comparison (its item views):
+    :func:`answer` with ``{detail, entry, list, report}``: the item's detail (kinds with a picture,
+    else null), its row of the report's item table, that table's key and the report without that
+    table and without top-level tables over ``_HEAD_ROWS`` rows.
+    """
+    return answer(lambda: _round_item(kind, round_name, str(item)))
+
+
+def _round_item(kind, round_name, item):
+    rounds = _LAST_ROUNDS.get(kind)
+    if rounds is None or round_name not in rounds:
+        raise InputError(f"no {kind} comparison has been computed in this worker")
+    return rounds[round_name].item(item)
 
 
 def run_plan(kind, rows, options_json):
@@ -142,6 +200,8 @@ def run_plan(kind, rows, options_json):
 
 # Per kind, the rows and options of its last report: item views are answered from them on demand.
 _LAST_REPORTS = {}
+# Per kind, the two rounds of its last comparison (web/compare.mjs opens their items' views).
+_LAST_ROUNDS = {}
 # Per kind, the methods paragraph of its last report (agreekit.methods.Methods).
 _LAST_METHODS = {}
 

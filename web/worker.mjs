@@ -8,6 +8,7 @@
 //                                                               result: bridge.py's JSON text, parsed by the page
 //           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
 //           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
+//           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
 //           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
 //                                                               or "adjudication" (run_reference_file)
 // Replies:  {id, progress: {done, total, stage}}                during a request
@@ -81,7 +82,7 @@ async function start() {
   const runReport = namespace.get("run_report");
   Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
     runMethods: namespace.get("run_methods"), runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"),
-    runReferenceFile: namespace.get("run_reference_file") });
+    runRoundItem: namespace.get("run_round_item"), runReferenceFile: namespace.get("run_reference_file") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -283,15 +284,20 @@ function planItems({ kind, rows, options }) {
   return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
 }
 
+/** One item of round A or B of the kind's last comparison (web/compare.mjs's item links). */
+function roundItem({ kind, round, item }) {
+  return scipySparse.answer(() => python.runRoundItem(kind, String(round), String(item)));
+}
+
 /** A download of the kind's last report (web/reference_cards.mjs): {filename, type, text | base64, notes}. */
 function referenceFile({ kind, what, format }) {
   return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
 }
 
 const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
-  reference_file: referenceFile };
+  round_item: roundItem, reference_file: referenceFile };
 const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
-  reference_file: "the input" };
+  round_item: "both inputs", reference_file: "the input" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need
