@@ -271,6 +271,34 @@ def test_every_entry_point_answers_in_one_shape(bridge, monkeypatch):
     assert [o["error"]["type"] for o in parsed[3:]] == ["input", "input", "kind", "input", "internal"]
 
 
+# ----------------------------------------------------------------- labels: the question is chosen in the page
+
+LABELS_FIXTURE = dropped("labels/labelstudio_answers.json")  # one rectangle each, and answers to 5 questions
+
+
+def test_answers_to_several_questions_are_a_question_choice(bridge):
+    error = run_convert(bridge, LABELS_FIXTURE, "labels", exact=True)["error"]
+    assert error["type"] == "question" and error["kind"] == "labels" and error["format"] == "labelstudio"
+    assert error["questions"] == [{"question": "blurry", "n_answers": 5}, {"question": "topics", "n_answers": 2},
+                                  {"question": "quality", "n_answers": 3}, {"question": "species", "n_answers": 2},
+                                  {"question": "count", "n_answers": 2}]
+    # the page's question button: the format's option question, beside the import form's options
+    chosen = run_convert(bridge, LABELS_FIXTURE, "labels", True, options={"labelstudio": {"question": "quality"}})[
+        "result"]
+    expected = agreekit.convert(LABELS_FIXTURE, kind="labels", question="quality")
+    assert chosen["kind"] == "labels" and chosen["rows_csv"] == expected.to_csv()
+    assert chosen["summary"]["also_holds"] == expected.summary()["also_holds"]
+    assert chosen["format_options"] == {"question": "quality"}  # a share link's import record carries it
+
+
+def test_on_the_labels_tab_the_answers_are_read_and_the_regions_offered(bridge):
+    error = run_convert(bridge, LABELS_FIXTURE, "labels")["error"]  # the reader alone would read the boxes
+    assert error["type"] == "question" and error["kinds"] == [{"kind": "boxes", "n_annotations": 2},
+                                                              {"kind": "labels", "n_annotations": 14}]
+    boxes = run_convert(bridge, LABELS_FIXTURE, "boxes")["result"]  # elsewhere the reader's choice stands
+    assert boxes["kind"] == "boxes" and boxes["kinds"] == []
+
+
 def test_compare_and_plan_come_back_as_data(bridge):
     other = BOXES.replace("i2,b,5,5,4,5,car", "i2,b,6,6,4,5,car")
     outcome = json.loads(bridge.run_compare("boxes", BOXES, other, json.dumps({"bootstrap": 50})))
@@ -284,3 +312,21 @@ def test_compare_and_plan_come_back_as_data(bridge):
     labels = "item,annotator,label\n" + "".join(f"u{i},r{j},{'xy'[(i * j) % 2]}\n" for i in range(12) for j in range(3))
     planned = json.loads(bridge.run_plan("labels", labels, json.dumps({"half_width": 0.1})))
     assert planned["ok"] and planned["result"]["coefficients"][0]["predicted_items"] >= 2
+
+
+def test_a_round_of_the_last_comparison_answers_its_items(bridge):
+    """run_round_item: each round's own shapes (a kind with a picture) or its item row (labels), never the other's."""
+    other = BOXES.replace("i2,b,5,5,4,5,car", "i2,b,6,6,4,5,car")
+    assert json.loads(bridge.run_compare("boxes", BOXES, other, json.dumps({"bootstrap": 0})))["ok"]
+    for round_name, rows in (("A", BOXES), ("B", other)):
+        item = json.loads(bridge.run_round_item("boxes", round_name, "i2"))["result"]
+        assert item["detail"] == agreekit.item_detail.ItemDetails("boxes", rows, {"bootstrap": 0}).detail("i2")
+    labels_a = "item,annotator,label\nu1,a,x\nu1,b,x\nu2,a,x\nu2,b,y\n"
+    labels_b = labels_a.replace("u2,a,x", "u2,a,z")  # u2 disputed in both: the labels report lists disputed items
+    assert json.loads(bridge.run_compare("labels", labels_a, labels_b, json.dumps({"bootstrap": 0})))["ok"]
+    ratings = {name: json.loads(bridge.run_round_item("labels", name, "u2"))["result"]["entry"]["ratings"]
+               for name in ("A", "B")}
+    assert ratings == {"A": [{"annotator": "a", "label": "x"}, {"annotator": "b", "label": "y"}],
+                       "B": [{"annotator": "a", "label": "z"}, {"annotator": "b", "label": "y"}]}
+    missing = json.loads(bridge.run_round_item("spans", "A", "u1"))
+    assert not missing["ok"] and "no spans comparison" in missing["error"]["message"]

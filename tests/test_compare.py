@@ -168,6 +168,21 @@ def test_per_annotator_and_items_changed():
     kappa = next(d for d in c.annotators[0].differences if d.name == "cohen_kappa")
     assert kappa.ci is not None and kappa.resampling == "paired"
     assert c.items_changed and abs(c.items_changed[0].delta) >= abs(c.items_changed[-1].delta)
+    assert all(change.delta != 0 for change in c.items_changed)
+    assert agreekit.compare("labels", a, a, bootstrap=0).items_changed == ()  # nothing changed, nothing listed
+
+
+def test_items_changed_are_ranked_on_one_measure():
+    """Boxes: an item without matches in A has no mean distance there; all items are ranked on detection F1."""
+    rows_a = ["image_id,annotator,x,y,w,h,label"]
+    rows_b = list(rows_a)
+    for i in range(6):
+        far = 200 if i < 2 else i  # items 0 and 1: the boxes of A do not overlap; the others' distances change in B
+        rows_a += [f"im{i},p,10,10,40,30,car", f"im{i},q,{10 + far},10,40,30,car"]
+        rows_b += [f"im{i},p,10,10,40,30,car", f"im{i},q,{12 + i},10,40,30,car"]
+    c = agreekit.compare("boxes", "\n".join(rows_a) + "\n", "\n".join(rows_b) + "\n", bootstrap=0)
+    assert {change.measure for change in c.items_changed} == {"detection_f1"}
+    assert [change.item for change in c.items_changed] == ["im0", "im1"]  # F1 0 → 1; the others stay matched
 
 
 def test_group_by_splits_one_file_like_two():

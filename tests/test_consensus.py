@@ -357,3 +357,18 @@ def test_the_command_line_json_holds_the_consensus_and_the_ranking(tmp_path, cap
     assert data["consensus"]["rows"] == [dict(r) for r in consensus_rows("labels", path.read_text()).rows]
     expected = annotator_ranking("labels", path.read_text(), rounds=0).scores
     assert [s["annotator"] for s in data["ranking"]["scores"]] == [s.annotator for s in expected]
+
+
+def test_the_reference_section_ranks_a_careful_annotator_above_a_fixed_box():
+    """``reference="consensus"`` adds annotator_ranking's gold-free reliability to each annotator's row."""
+    from agreekit.simulate import Annotator, ranking_corpus
+    crowd = (Annotator("careful_1", 0.02, 0.0, 0.0, "careful"), Annotator("careful_2", 0.03, 0.05, 0.1, "careful"),
+             Annotator("careful_3", 0.02, 0.0, 0.0, "careful"), Annotator("sloppy", 0.1, 0.3, 0.3, "careful"),
+             Annotator("fixed", 0.0, 0.0, 0.0, "fixed"))
+    rows = ranking_corpus(crowd, n_images=20, seed=4).rows
+    section = agreekit.boxes(rows, reference="consensus", bootstrap=0).to_dict()["reference"]
+    reliability = {row["annotator"]: row["reliability"] for row in section["annotators"]}
+    assert reliability == {s.annotator: s.reliability for s in agreekit.annotator_ranking("boxes", rows).scores}
+    assert min(reliability["careful_1"], reliability["careful_3"]) > reliability["sloppy"] > reliability["fixed"]
+    by_name = agreekit.boxes(rows, reference="careful_1", bootstrap=0).to_dict()["reference"]
+    assert all("reliability" not in row for row in by_name["annotators"])   # only against the consensus

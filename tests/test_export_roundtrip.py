@@ -613,18 +613,17 @@ def test_labelstudio_choices_read_as_labels():
         {"completed_by": 3, "result": []}]}]
     c = _ls(tasks, kind="labels")
     assert sorted((r["item"], r["annotator"], r["label"]) for r in c.rows) == [
-        ("1", "1", "pos"), ("1", "2", "neg"), ("1", "2", "pos")]
-    assert c.summary()["skipped"] == {"region, or a result that is not a choice of the task (reading the labels "
-                                      "kind)": 1}
-    assert any(w.startswith("1 annotation(s) hold no choice") for w in c.warnings)
+        ("1", "1", "pos"), ("1", "2", "neg"), ("1", "2", "pos")]  # annotator 3 answered nothing: not rated
+    assert c.summary()["also_holds"] == ["the files also hold 1 region(s) of kind spans: convert with --kind spans"]
     tasks[0]["annotations"][0]["result"] += [  # a region with its own choice: the region's, not the task's
         {"id": "r", "type": "rectanglelabels", "value": {"x": 1, "y": 1, "width": 1, "height": 1}},
         {"id": "r", "type": "choices", "from_name": "s", "to_name": "text", "value": {"choices": ["neg"]}}]
     assert sorted(r["label"] for r in _ls(tasks, kind="labels").rows if r["annotator"] == "1") == ["pos"]
     tasks[0]["annotations"][1]["result"].append({"type": "rating", "from_name": "stars", "to_name": "text",
                                                  "value": {"rating": 4}})
-    items = {(r["item"], r["label"]) for r in _ls(tasks, kind="labels").rows}
-    assert ("1:stars", "4") in items and ("1:s", "pos") in items
+    with pytest.raises(InputError, match=r"2 questions: 's' \(2 answers\), 'stars' \(1 answer\)"):
+        _ls(tasks, kind="labels")  # each control tag is a question of its own: one is chosen
+    assert [(r["item"], r["label"]) for r in _ls(tasks, kind="labels", question="stars").rows] == [("1", "4")]
 
 
 # ----------------------------------------------------------------- COCO as pycocotools reads it

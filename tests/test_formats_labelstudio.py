@@ -502,7 +502,7 @@ def test_shared_image_names_in_one_file_get_the_task_id():
 
 
 def test_unknown_options_are_refused():
-    with pytest.raises(InputError, match="unknown option 'from_name'; its options are predictions"):
+    with pytest.raises(InputError, match="unknown option 'from_name'; its options are predictions, question"):
         convert(FIXTURES / "ls_boxes.json", from_name="label")
 
 

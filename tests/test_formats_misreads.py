@@ -138,19 +138,22 @@ def test_prodigy_choice_answers_are_refused_as_spans(name):
         convert(PRODIGY / name, kind="spans")
 
 
-def test_prodigy_choice_answers_read_as_labels_per_question():
-    # The labels kind exists (issue 23): a choice task is a question (_task_hash), its accepted options the labels.
+def test_prodigy_choice_answers_alone_read_as_labels():
+    # A choice task answers the question "choice" about its input (_input_hash), its accepted options the labels.
     textcat = convert(PRODIGY / "textcat_choice.jsonl")
     assert textcat.kind == "labels"
     assert [(r["item"], r["annotator"], r["label"]) for r in textcat.rows] == [
-        ("38", "tc-alice", "POSITIVE"), ("38", "tc-bob", "POSITIVE"), ("39", "tc-alice", "NEGATIVE")]
-    assert textcat.summary()["skipped"] == {"accepted with no option chosen (no label)": 1}
-    links = convert(PRODIGY / "entity_links.jsonl")
-    assert [(r["item"], r["annotator"], r["label"]) for r in links.rows] == [
-        ("42", "nel-alice", "Q41421"), ("42", "nel-bob", "NIL_otherLink")]
-    report = agreekit.report("labels", links.rows, bootstrap=0).to_dict()
-    assert report == agreekit.report("labels", "item,annotator,label\n42,nel-alice,Q41421\n42,nel-bob,NIL_otherLink\n",
-                                     bootstrap=0).to_dict()
+        ("31", "tc-alice", "POSITIVE"), ("31", "tc-bob", "POSITIVE"), ("32", "tc-alice", "NEGATIVE")]
+    assert textcat.summary()["skipped"] == {"an empty answer (no label chosen: not rated)": 1}  # bob on 32
+    report = agreekit.report("labels", textcat.rows, bootstrap=0).to_dict()
+    assert report == agreekit.report("labels", "item,annotator,label\n31,tc-alice,POSITIVE\n31,tc-bob,POSITIVE\n"
+                                     "32,tc-alice,NEGATIVE\n", bootstrap=0).to_dict()
+
+
+def test_prodigy_entity_linking_choices_are_about_a_span_not_read_as_labels():
+    # An entity-linking choice answers about one mention, not the whole input: not a label of the item.
+    with pytest.raises(InputError, match="no accepted answer about whole items"):
+        convert(PRODIGY / "entity_links.jsonl", kind="labels")
 
 
 # ----------------------------------------------------------------- Label Studio: regions skipped are not "saw nothing"
@@ -176,30 +179,30 @@ def test_elan_annotator_whose_annotations_are_all_unaligned_is_left_out_not_saw_
 # ----------------------------------------------------------------- Potato: answers that are not spans
 
 def test_potato_classification_only_export_is_refused_as_spans_saying_what_it_holds():
-    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans; read them "
-                                         r"with kind labels"):
+    with pytest.raises(InputError, match=r"label answers \(schemas agreement, sentiment, on 4 .*no spans: convert "
+                                         r"with --kind labels"):
         convert(FIXTURES / "misreads" / "potato" / "classification", kind="spans")
 
 
 def test_potato_classification_only_export_reads_as_labels_one_question_at_a_time():
-    # The labels kind exists (issue 23): answers are read as labels, not refused; one schema (question) at a time.
-    with pytest.raises(InputError, match=r"answers to 2 questions \(agreement, sentiment\).*option schema"):
+    with pytest.raises(InputError, match=r"2 questions: 'sentiment' \(4 answers\), 'agreement' \(4 answers\).*"
+                                         r"--option question=NAME"):
         convert(FIXTURES / "misreads" / "potato" / "classification")
-    sentiment = convert(FIXTURES / "misreads" / "potato" / "classification", schema="sentiment")
+    sentiment = convert(FIXTURES / "misreads" / "potato" / "classification", question="sentiment")
     assert sentiment.kind == "labels"
     assert [(r["item"], r["annotator"], r["label"]) for r in sentiment.rows] == [
         ("tweet_1", "ann_a", "positive"), ("tweet_2", "ann_a", "negative"),
         ("tweet_1", "ann_b", "neutral"), ("tweet_2", "ann_b", "negative")]
     summary = sentiment.summary()
-    assert summary["n_annotations"] == 4 and summary["n_saw_nothing"] == 0
-    assert summary["skipped"] == {"answer to schema 'agreement' (one question is read at a time: option schema)": 4}
-    likert = convert(FIXTURES / "misreads" / "potato" / "classification", schema="agreement")
+    assert summary["n_annotations"] == 4 and summary["n_saw_nothing"] == 0 and summary["skipped"] == {}
+    likert = convert(FIXTURES / "misreads" / "potato" / "classification", question="agreement")
     assert [r["label"] for r in likert.rows] == ["4", "2", "3", "1"]  # the likert value, not its option name
     rows = "item,annotator,label\ntweet_1,ann_a,4\ntweet_2,ann_a,2\ntweet_1,ann_b,3\ntweet_2,ann_b,1\n"
     assert agreekit.report("labels", likert.rows, level="ordinal", bootstrap=0).to_dict() == \
         agreekit.report("labels", rows, level="ordinal", bootstrap=0).to_dict()
-    with pytest.raises(InputError, match=r"no answers to schema 'mood'; the files hold agreement, sentiment"):
-        convert(FIXTURES / "misreads" / "potato" / "classification", schema="mood")
+    with pytest.raises(InputError, match=r"no question 'mood'; the files answer 'sentiment' \(4 answers\), "
+                                         r"'agreement'"):
+        convert(FIXTURES / "misreads" / "potato" / "classification", question="mood")
 
 
 def _potato_state(user, answers):
@@ -215,7 +218,7 @@ def test_potato_multiselect_answers_are_a_label_set_and_unticked_boxes_no_label(
                           ("out/b/user_state.json", _potato_state("b", b))])
     assert [(r["item"], r["annotator"], r["label"]) for r in conversion.rows] == [
         ("t1", "a", "sport"), ("t1", "a", "money"), ("t2", "a", "sport"), ("t1", "b", "sport"), ("t2", "b", "sport")]
-    assert any("1 (annotator, instance) pair(s) hold several labels" in w and "level set" in w
+    assert any("1 answer(s) hold several labels" in w and "level set" in w
                for w in conversion.warnings)
     report = agreekit.report("labels", conversion.rows, level="set", bootstrap=0).to_dict()
     rows = "item,annotator,label\nt1,a,sport\nt1,a,money\nt2,a,sport\nt1,b,sport\nt2,b,sport\n"

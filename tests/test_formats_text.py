@@ -117,26 +117,26 @@ def test_prodigy_a_later_reject_replaces_an_accept_and_no_annotator_means_the_fi
 
 
 def test_prodigy_binary_ner_is_refused_as_spans():
-    with pytest.raises(InputError, match="binary 'ner' task .* is not spans: read it with kind labels"):
+    with pytest.raises(InputError, match="binary 'ner' task .*manual interfaces"):
         convert(("d.jsonl", jsonl(_prodigy_task(_view_id="ner"))), kind="spans")
 
 
 def test_prodigy_binary_tasks_read_as_labels_accept_or_reject_per_suggestion():
-    # textcat.teach: one suggested label per task; the suggestion (_task_hash) is the question.
-    def teach(annotator, task_hash, answer, stamp):
-        return _prodigy_task(_view_id="classification", label="POSITIVE", _task_hash=task_hash, answer=answer,
-                             _annotator_id=annotator, _timestamp=stamp)
+    # textcat.teach: one suggested label per task; the label is the question, the input (_input_hash) the item.
+    def teach(annotator, input_hash, answer, stamp):
+        return _prodigy_task(_view_id="classification", label="POSITIVE", _input_hash=input_hash,
+                             _task_hash=input_hash + 100, answer=answer, _annotator_id=annotator, _timestamp=stamp)
     records = [teach("a", 61, "accept", 1), teach("b", 61, "reject", 2), teach("a", 62, "reject", 3),
                teach("b", 62, "reject", 4), teach("a", 63, "ignore", 5), teach("b", 63, "accept", 6),
                teach("a", 61, "reject", 7)]  # a changed their mind on 61: the later answer is kept
     c = convert(("teach.jsonl", jsonl(*records)))
     assert c.kind == "labels"
     assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
-        ("61", "a", "reject"), ("61", "b", "reject"), ("62", "a", "reject"), ("62", "b", "reject"),
-        ("63", "b", "accept")]
-    assert reasons(c) == {"superseded by a later submission of the same annotator": 1,
+        ("61", "a", "not POSITIVE"), ("61", "b", "not POSITIVE"), ("62", "a", "not POSITIVE"),
+        ("62", "b", "not POSITIVE"), ("63", "b", "POSITIVE")]
+    assert reasons(c) == {"an earlier answer by the same annotator": 1,
                           "ignored in Prodigy (counted as never seen)": 1}
-    assert any("labelled accept or reject" in w for w in c.warnings)
+    assert any("question 'POSITIVE': 5 answer(s) read as labels" in w for w in c.warnings)
 
 
 def test_prodigy_multiple_choice_is_a_label_set_and_manual_tasks_beside_it_are_skipped():
@@ -145,11 +145,11 @@ def test_prodigy_multiple_choice_is_a_label_set_and_manual_tasks_beside_it_are_s
                              accept=accepted, answer=answer, _annotator_id=annotator)
     c = convert(("c.jsonl", jsonl(choice("a", ["A", "B"]), choice("b", ["B"]), choice("c", ["A"], "reject"),
                                   _prodigy_task(_annotator_id="d"))), kind="labels")
-    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [("70", "a", "A"), ("70", "a", "B"),
-                                                                         ("70", "b", "B")]
-    assert reasons(c) == {"a manual task's regions (read with kind spans, boxes or polygons)": 1,
-                          "rejected in Prodigy, a bad example (counted as never seen)": 1}
-    assert any("1 answer(s) accept several options" in w and "level set" in w for w in c.warnings)
+    # the item is the input (_input_hash 5); the manual task beside the choices marked nothing: no region to name
+    assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [("5", "a", "A"), ("5", "a", "B"),
+                                                                         ("5", "b", "B")]
+    assert reasons(c) == {"rejected in Prodigy, a bad example (counted as never seen)": 1}
+    assert any("1 answer(s) hold several labels" in w and "level set" in w for w in c.warnings)
     with pytest.raises(InputError, match="'accept' must be a list of option ids"):
         convert(("c.jsonl", jsonl(choice("a", "A"))), kind="labels")
 
@@ -232,7 +232,7 @@ def test_doccano_errors_name_the_file_and_line():
     record = {"id": 1, "text": TEXT_2, "label": [[0, 7, "PER"], [5, 30, "PER"]]}
     with pytest.raises(InputError, match=r"ann\.jsonl line 1, span 2: end 30 is past the end"):
         convert(("ann.jsonl", jsonl(record)))
-    with pytest.raises(InputError, match="text-classification project, not spans: read them with kind labels"):
+    with pytest.raises(InputError, match="text-classification project: convert with --kind labels"):
         convert(("ann.jsonl", jsonl({"id": 1, "text": TEXT_2, "label": ["positive"]})), kind="spans")
 
 
@@ -246,8 +246,8 @@ def test_doccano_text_classification_reads_as_labels():
     assert [(r["item"], r["annotator"], r["label"]) for r in c.rows] == [
         ("1", "alice", "positive"), ("2", "alice", "neg"), ("2", "alice", "sarcasm"), ("1", "bob", "positive"),
         ("2", "bob", "neg"), ("3", "bob", "neutral")]
-    assert reasons(c) == {"no label (not rated)": 1}
-    assert any("1 example(s) carry several labels" in w for w in c.warnings)
+    assert reasons(c) == {"an empty answer (no label chosen: not rated)": 1}
+    assert any("1 answer(s) hold several labels" in w and "level set" in w for w in c.warnings)
     expected = ("item,annotator,label\n1,alice,positive\n2,alice,neg\n2,alice,sarcasm\n1,bob,positive\n2,bob,neg\n"
                 "3,bob,neutral\n")
     assert agreekit.report("labels", c.rows, level="set", bootstrap=0).to_dict() == \

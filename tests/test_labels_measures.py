@@ -213,3 +213,30 @@ def test_kappa_and_pi_from_margins_equal_those_of_the_drawn_tables(data, seed):
     for name, w in weights.items():
         np.testing.assert_allclose(kappa_from_margins(margins, name, w), weighted_kappa(tables, w), atol=TOL)
     np.testing.assert_allclose(scott_pi_from_margins(margins), scott_pi(tables), atol=TOL)
+
+
+@CASES
+@given(ratings(), st.integers(0, 2 ** 16), st.sampled_from([1, 40, 1 << 21]))
+def test_many_pair_margins_are_each_pairs_margins_in_any_batch_size(data, seed, max_cells):
+    from agreekit.measures.pair_tables import many_pair_margins, pair_margins
+    codes, q = data
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(len(codes), np.full(len(codes), 1 / len(codes)), size=3).astype(float)
+    weights = {"identity": np.eye(q), "linear": agreement_weights(np.arange(q), "linear")}
+    pairs = [(a, b) for a in range(codes.shape[1]) for b in range(a + 1, codes.shape[1])]
+    batched = list(many_pair_margins(codes, pairs, q, weights, draws, max_cells=max_cells))
+    assert len(batched) == len(pairs)
+    for (a, b), got in zip(pairs, batched):
+        want = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
+        for name in ("n", "rows", "cols"):
+            np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=TOL)
+        for name in weights:
+            np.testing.assert_allclose(got.agree[name], want.agree[name], atol=TOL)
+
+
+@pytest.mark.parametrize("n_items, n_resamples, max_elements", [(7, 5, 3), (7, 5, 1000), (1, 2, None), (0, 3, None)])
+def test_filled_resample_counts_are_the_resample_counts(n_items, n_resamples, max_elements):
+    from agreekit.measures.bootstrap import fill_resample_counts, resample_counts
+    out = np.full((n_resamples, n_items), -1.0)
+    fill_resample_counts(out, 11, max_elements=max_elements)
+    np.testing.assert_array_equal(out, resample_counts(n_items, n_resamples, 11))

@@ -252,7 +252,7 @@ def test_a_name_and_rows_together_are_input_errors():
     rows = centred_corpus(5)
     with pytest.raises(agreekit.InputError, match="not both"):
         agreekit.boxes(rows, reference="fixed", reference_rows=as_csv(rows))
-    with pytest.raises(agreekit.InputError, match="in the reference rows: .*'x'"):
+    with pytest.raises(agreekit.InputError, match="column 'x': in the reference rows: 'oops' is not a number"):
         agreekit.boxes(rows, reference_rows="item,annotator,x,y,w,h\ni,g,oops,0,1,1\n")
 
 
@@ -391,7 +391,8 @@ def test_reference_consensus_is_the_others_consensus_as_gold(threshold):
         gold = [r for r in consensus_rows("boxes", rows, exclude_annotator=name, threshold=threshold).rows
                 if r["item"] in seen]
         alone = agreekit.boxes(own, reference_rows=gold, bootstrap=0, threshold=threshold).to_dict()
-        assert_same(by_name[name], alone["reference"]["annotators"][0])
+        scored = {k: v for k, v in by_name[name].items() if k != "reliability"}   # the consensus's own column
+        assert_same(scored, alone["reference"]["annotators"][0])
 
 
 def test_a_copied_annotator_cannot_raise_its_own_consensus_score():
@@ -560,3 +561,15 @@ def test_the_item_views_of_spans_and_segments_draw_gold_rows(kind):
     expected = [r for r in gold if r["item"] == item and r["start"] != ""]
     assert gold_name() in detail["annotators"] and len(drawn) == len(expected)
     assert sorted(float(s["geometry"]["start"]) for s in drawn) == sorted(float(r["start"]) for r in expected)
+
+
+def test_the_trace_view_draws_gold_rows_as_the_reference():
+    from agreekit.item_detail import ItemDetails
+    from agreekit.reference.setup import gold_name
+    rows = [{"trace": "t1", "annotator": a, "step": s, "label": label}
+            for a, labels in (("amy", "xyx"), ("bob", "xxy")) for s, label in enumerate(labels)]
+    gold = [{"trace": "t1", "annotator": "expert", "step": s, "label": label} for s, label in enumerate("xyy")]
+    detail = ItemDetails("traces", rows, {"reference_rows": gold}).detail("t1")
+    assert detail["annotators"] == sorted(["amy", "bob", gold_name()])
+    assert [c["label"] for c in detail["cells"] if c["annotator"] == gold_name()] == ["x", "y", "y"]
+    assert gold_name() not in ItemDetails("traces", rows, {}).detail("t1")["annotators"]

@@ -73,6 +73,11 @@ def variants(kind):
         out["potato"] = (table, {**options, "match": "potato"})
     if "reference" in [option.name for option in agreekit.KINDS[kind].options]:  # scored against an annotator
         out["reference"] = (table, {**options, "reference": first_annotator})
+        out["reference consensus"] = (table, {**options, "reference": "consensus"})
+        if "label" in table[0]:  # one label changed: a conflict at least
+            changed = next(k for k, r in enumerate(table) if r["annotator"] != first_annotator)
+            relabelled = [{**r, "label": r["label"] + "_changed"} if k == changed else r for k, r in enumerate(table)]
+            out["reference, a conflict"] = (relabelled, {**options, "reference": first_annotator})
         gold = [r for r in table if r["annotator"] == first_annotator]
         out["reference rows"] = ([r for r in table if r["annotator"] != first_annotator],
                                  {**options, "reference_rows": as_csv(gold)})

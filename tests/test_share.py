@@ -182,6 +182,19 @@ def test_a_link_of_converted_rows_carries_the_format_and_its_options_and_reprodu
     assert read_share(share_link("boxes", "x")).imported is None
 
 
+def test_a_link_of_labels_carries_the_question_read():
+    import agreekit
+    from agreekit.share import read_share
+
+    answers = FORMATS / "labels" / "labelstudio_answers.json"  # answers to 5 questions: one is chosen
+    conversion = agreekit.convert(answers, kind="labels", question="quality")
+    shared = read_share(share_link(conversion.kind, conversion.to_csv(), imported=conversion))
+    assert shared.imported == {"format": "labelstudio", "options": {"question": "quality"}}
+    again = agreekit.convert(answers, kind="labels", format=shared.imported["format"], **shared.imported["options"])
+    assert again.to_csv() == shared.rows
+    assert agreekit.convert(answers, kind="labels", question="blurry").to_csv() != shared.rows
+
+
 @pytest.mark.parametrize("record", [{"format": "ELAN!"}, {"format": 3}, {"format": "elan", "options": []}, [1]])
 def test_a_damaged_import_record_is_refused(record):
     from agreekit.share import read_share

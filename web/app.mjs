@@ -15,6 +15,7 @@ import { downloadText } from "./download.mjs";
 import { createImporter } from "./import.mjs";
 import { FirstOpen, readExample } from "./first_open.mjs";
 import { STORAGE_PREFIX, holdLargeRows, isHeld, lineOf, restoreInputs, rowsOf, saveInputs, setRows } from "./inputs.mjs";
+import { clearStale, hasReport, markStale, replaceWithError, showNote } from "./stale.mjs";
 
 const params = new URLSearchParams(location.search);
 // No loading step for this long means a hang (the worker reports a wrong .wasm type at once;
@@ -154,25 +155,18 @@ function writeInputs(kind, rows, options) {
 
 /**
  * The error next to the paste area. An input error names the line and column, and the input it
- * is in: the rows, or the option field named by `error.field` (e.g. the span lengths box).
+ * is in: the rows, or the option field named by `error.field` (e.g. the span lengths box). Several
+ * rows in error (`error.errors`, the first 20 of `error.total`) are listed, each with its place.
  */
 function showError(kind, error) {
   const box = $(`#error-${kind}`);
   box.replaceChildren();
   if (!error) { box.hidden = true; return; }
+  if (error.errors?.length > 1) { showErrors(kind, box, error); return; }
   const form = forms[kind];
-  const { line = null, column = null, field = null } = error.where ?? {};  // an input error's place (protocol.mjs)
+  const { line = null, field = null } = error.where ?? {};  // an input error's place (protocol.mjs)
   const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
-  const inField = field && target ? `${labelOf(target)}, line` : "Line";
-  const text = document.createElement("p");
-  if (line != null) {
-    const where = document.createElement("strong");
-    where.textContent = `${inField} ${line}` + (column != null ? `, column "${column}"` : "") + ": ";
-    text.append(where, error.detail ?? error.message);
-  } else {
-    text.textContent = error.message;
-  }
-  box.append(text);
+  box.append(errorLine(form, error));
   if (line != null && !field && isHeld(form)) {  // no box to select in: show the line
     const quoted = document.createElement("pre");
     quoted.className = "error-line";
@@ -190,6 +184,65 @@ function showError(kind, error) {
   box.hidden = false;
 }
 
+/**
+ * One input error as the page words it: where (the field's label, line, column) in bold, then what
+ * is wrong. An option's own error names the option by its label, not by its command-line name.
+ */
+function errorLine(form, error, tag = "p") {
+  const { line = null, column = null, field = null } = error.where ?? {};
+  const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
+  const text = document.createElement(tag);
+  const where = document.createElement("strong");
+  const detail = error.detail ?? error.message;
+  if (line != null) {
+    const inField = field && target ? `${labelOf(target)}, line` : "Line";
+    where.textContent = `${inField} ${line}` + (column != null ? `, column "${column}"` : "") + ": ";
+    text.append(where, detail);
+  } else if (field && target && error.type === "input") {
+    where.textContent = `${labelOf(target)}: `;
+    text.append(where, detail.replace(`option ${field} `, ""));
+  } else {
+    text.textContent = error.message;
+  }
+  return text;
+}
+
+/** Several rows in error: a count, then each (the first 20), its line a button that selects it. */
+function showErrors(kind, box, error) {
+  const form = forms[kind];
+  const total = error.total ?? error.errors.length;
+  const head = document.createElement("p");
+  const count = document.createElement("strong");
+  count.textContent = `${total.toLocaleString("en-US")} errors in the input`;
+  head.append(count, total > error.errors.length ? ` (the first ${error.errors.length} are listed):` : ":");
+  const list = document.createElement("ol");
+  list.className = "error-list";
+  for (const each of error.errors) {
+    const item = errorLine(form, each, "li");
+    const { line = null, field = null } = each.where ?? {};
+    const target = field ? form.querySelector(`.options [name="${CSS.escape(field)}"]`) : form.elements.rows;
+    if (line != null && !field && isHeld(form)) {  // no box to select in: quote the line
+      const quoted = document.createElement("pre");
+      quoted.className = "error-line";
+      quoted.textContent = lineOf(rowsOf(form), line);
+      item.append(quoted);
+    } else if (line != null && target?.tagName === "TEXTAREA") {
+      const go = document.createElement("button");
+      go.type = "button";
+      go.className = "go-to-line";
+      go.textContent = "Go to line";
+      go.addEventListener("click", () => selectLine(target, line));
+      item.append(" ", go);
+    }
+    list.append(item);
+  }
+  box.append(head, list);
+  box.dataset.line = error.errors[0].where?.line ?? "";
+  box.dataset.field = error.errors[0].where?.field ?? "rows";
+  box.dataset.count = String(total);
+  box.hidden = false;
+}
+
 function selectLine(textarea, line) {
   const lines = textarea.value.split("\n");
   const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
@@ -203,15 +256,17 @@ async function compute(kind) {
   const form = forms[kind];
   showError(kind, null);
   const rows = rowsOf(form);
+  const results = $(`#results-${kind}`);
+  const version = inputVersion[kind] ?? 0;  // the input this run reports on
   let options;
   try { options = readOptions(form); } catch (error) {
-    if (error instanceof OptionError) { showError(kind, { message: error.message }); return; }
+    if (error instanceof OptionError) { failed(kind, { message: error.message }); return; }
     throw error;
   }
-  if (!rows.trim()) { showError(kind, { message: "Paste some rows first (or load the example)." }); return; }
-  const results = $(`#results-${kind}`);
+  if (!rows.trim()) { failed(kind, { message: "Paste some rows first (or load the example)." }); return; }
   const run = latestRun[kind] = (latestRun[kind] ?? 0) + 1;
   const superseded = () => run !== latestRun[kind];  // a newer run of this tab renders instead
+  if (shownVersion[kind] !== version) markStale(results, "computing");
   results.setAttribute("aria-busy", "true");
   results.dataset.state = "computing";
   results.dataset.options = JSON.stringify(options);  // what was sent, for tests and scripts
@@ -219,26 +274,66 @@ async function compute(kind) {
   try {
     // A superseded run (the first-open example, say) still runs in the worker; its news is not this run's.
     const onProgress = (done, total, stage) => { if (!superseded()) showProgress(kind, done, total, stage); };
-    const { report, ms } = await engine.compute(kind, rows, options, onProgress);
+    const { report, ms, methods } = await engine.compute(kind, rows, options, onProgress);
     if (superseded()) return;
     performance.mark("agreekit:computed", { detail: { kind, ms } });  // the report is here; rendering follows
     const { renderReport } = await renderer();
-    await renderReport(results, report, { kind, ms, detail: (item) => engine.itemDetail(kind, item) });
+    await renderReport(results, report, { kind, ms, methods, detail: (item) => engine.itemDetail(kind, item),
+      referenceFile: (what) => engine.referenceFile(kind, what, importer.shareImport(kind)?.format ?? "") });
     if (superseded()) return;
+    shownVersion[kind] = version;
+    clearStale(results);
+    if ((inputVersion[kind] ?? 0) !== version) markStale(results, "press");  // edited while it computed
     performance.mark("agreekit:result", { detail: { kind, ms } });
     results.dataset.state = "done";
     $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
   } catch (error) {
     if (superseded()) return;
-    results.dataset.state = error.cancelled ? "cancelled" : "error";
-    if (error.cancelled) statusLine.textContent = "Cancelled. Restarting Python…";
-    else showError(kind, error.data ?? { message: String(error.message || error) });
+    if (error.cancelled) {
+      results.dataset.state = "cancelled";
+      statusLine.textContent = "Cancelled. Restarting Python…";
+      if (shownVersion[kind] !== (inputVersion[kind] ?? 0)) markStale(results, "cancelled");
+    } else {
+      failed(kind, error.data ?? { message: String(error.message || error) });
+    }
   } finally {
     if (!superseded()) { results.removeAttribute("aria-busy"); hideProgress(); }
   }
 }
 
 const latestRun = {};  // kind -> number of its latest report run
+const inputVersion = {};  // kind -> how many times its input has changed (inputChanged)
+const shownVersion = {};  // kind -> the input version its shown report was computed from
+
+/**
+ * The input of `kind` changed (typed, pasted, an option, an example, an import, a file, a share
+ * link): its report, if any, is stale from now on (stale.mjs); `why` is what happens next
+ * ("computing" when a run follows, "press" when the user must press Compute).
+ */
+function inputChanged(kind, why = "press") {
+  inputVersion[kind] = (inputVersion[kind] ?? 0) + 1;
+  markStale($(`#results-${kind}`), why);
+  forms[kind].dispatchEvent(new Event("agreekit:input"));  // the compare card's results too (compare.mjs)
+}
+
+/**
+ * A run of `kind` ended in an error (`run` false: none was started, e.g. a share link's options
+ * were refused): shown by the rows, and in place of the report it replaces.
+ */
+function failed(kind, error, { run = true } = {}) {
+  const results = $(`#results-${kind}`);
+  if (run) results.dataset.state = "error";
+  results.removeAttribute("aria-busy");
+  showError(kind, error);
+  const count = error.errors?.length ? error.total ?? error.errors.length : 0;
+  replaceWithError(results, count > 1 ? `the input has ${count} errors (listed by the rows above).`
+    : `${error.message} (also shown by the rows above).`, releaseCharts);
+  shownVersion[kind] = undefined;
+}
+
+function releaseCharts(container) {
+  renderer().then(({ releaseCharts: release }) => release(container)).catch(() => {});
+}
 
 function showProgress(kind, done, total, stage) {
   progressBox.dataset.state = "on";
@@ -335,11 +430,13 @@ async function openShareFragment(fragment) {
     return;
   }
   selectTab(data.kind);
+  inputChanged(data.kind, "computing");
   const unknown = writeInputs(data.kind, data.rows, data.options);
   const unread = importer.restore(data.kind, data.imported);  // the import form, set as the rows were converted
   if (unread.length) unknown.push(...unread.map((name) => `import ${name}`));
   if (unknown.length) {
-    showError(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
+    failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` },
+      { run: false });
     return;
   }
   saveInputs(forms[data.kind]);
@@ -352,14 +449,13 @@ async function openShareFragment(fragment) {
 async function loadExample(kind, button) {
   const results = $(`#results-${kind}`);
   results.dataset.state = "loading";  // at once: the tab's earlier result is no longer the answer
+  inputChanged(kind, "computing");
   latestRun[kind] = (latestRun[kind] ?? 0) + 1;  // and a run still computing (the first-open example) renders nothing
   try {
     const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);
   } catch (error) {
-    results.dataset.state = "error";
-    results.removeAttribute("aria-busy");
-    showError(kind, { message: `The example could not be loaded (${error.message}).` });
+    failed(kind, { message: `The example could not be loaded (${error.message}).` });
     return;
   }
   saveInputs(forms[kind]);
@@ -368,6 +464,7 @@ async function loadExample(kind, button) {
 
 async function readFileInto(kind, file) {
   if (!file) return;
+  inputChanged(kind, "press");
   setRows(forms[kind], await file.text());
   saveInputs(forms[kind]);
   showError(kind, null);
@@ -379,6 +476,15 @@ async function readFileInto(kind, file) {
 const importer = createImporter({
   engine, forms, selectTab, compute, readPlain: readFileInto, setRows, rowsOf, isHeld,
   saveInputs: (kind) => saveInputs(forms[kind]),
+  // An import changes the tab's input from its start; a failed one replaces the report with why.
+  inputChanged, failed: (kind, message) => failed(kind, { message: `the import failed: ${message}` }),
+  version: (kind) => inputVersion[kind] ?? 0,
+  unchanged: (kind, before) => {  // an import that went to another tab left this one's rows as they were
+    if ((inputVersion[kind] ?? 0) !== before + 1) return;  // changed since, by something else
+    inputVersion[kind] = before;  // back to the input its report was computed from
+    if (shownVersion[kind] === before) clearStale($(`#results-${kind}`));
+  },
+  cancelled: (kind) => { if (shownVersion[kind] !== (inputVersion[kind] ?? 0)) markStale($(`#results-${kind}`), "cancelled"); },
 });
 
 for (const kind of KINDS) {
@@ -387,6 +493,9 @@ for (const kind of KINDS) {
   holdLargeRows(form);
   form.addEventListener("input", debounce(() => saveInputs(form), 300));
   form.addEventListener("change", () => saveInputs(form));
+  // Typing, pasting, an option changed: the report on screen is no longer this input's.
+  form.addEventListener("input", () => inputChanged(kind, "press"));
+  form.addEventListener("change", (event) => { if (event.target.type !== "file") inputChanged(kind, "press"); });
   form.elements.file.addEventListener("change", (event) => importer.open(kind, event.target));
   const area = form.elements.rows;
   area.addEventListener("dragover", (event) => { event.preventDefault(); area.classList.add("drop"); });

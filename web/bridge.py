@@ -1,25 +1,32 @@
 """The worker's side of the page: run one report, one item's detail, or convert dropped files.
 
 Loaded by web/worker.mjs after the agreekit wheel is installed; ``run_report``,
-``run_item_detail``, ``run_convert``, ``run_compare`` and ``run_plan`` are the entry points. Each answers through
-:func:`answer` with the JSON text of the worker protocol's answer (web/protocol.mjs), never an
+``run_methods``, ``run_item_detail``, ``run_convert``, ``run_compare``, ``run_round_item``, ``run_plan`` and
+``run_reference_file`` are the entry points. Each answers through :func:`answer` with the JSON text of the worker
+protocol's answer (web/protocol.mjs), never an
 exception: ``{"ok": true, "result": …}`` or ``{"ok": false, "error": {"type", "message",
 "where"}}``. Input errors come back with where they are (line, column, value, field) so the page
 can show them next to the paste area; anything else is a bug in agreekit and comes back as one
 line naming the exception (never a traceback), which the page shows in the same place.
 """
+import base64
 import inspect
 import json
 import re
 from pathlib import PurePosixPath
 
-from agreekit import registry
+from agreekit import adjudication_csv, consensus_rows, reference_conflicts, registry
 from agreekit.cli import PLAIN_TABLES
-from agreekit.comparison import compare, plan
+from agreekit.comparison import compare, plan, walk
 from agreekit.formats import READERS, convert, load_sources
 from agreekit.formats.base import detect
+from agreekit.formats.label_answers import LABELS, QuestionChoice
+from agreekit.formats.writers import WRITERS, write, writer_options
 from agreekit.item_detail import ItemDetails, detail_kinds
-from agreekit.rows import InputError
+from agreekit.methods import methods
+from agreekit.object_consensus import consensus_hook
+from agreekit.results import json_safe
+from agreekit.rows import InputError, InputErrors
 
 MAX_MESSAGE_CHARS = 300
 WRITING_STAGE = "writing the report"  # the last progress stage, after the kind's own
@@ -39,7 +46,9 @@ def answer(call):
 
     ``{"ok": true, "result": …}``, the result written strictly (NaN is an error), or ``{"ok": false,
     "error": {"type", "message", "where", …}}``: ``type`` "input" (``where``: line, column, value,
-    field; ``detail``: the message without its location), "kind" (``kinds``: the choices),
+    field; ``detail``: the message without its location), "kind" (``kinds``: the choices), "question"
+    (``questions``: the questions the files answer, with their answer counts; ``kind``: the kind that
+    reads them; ``format``: the format whose option ``question`` chooses one),
     "missing_module" (``module``) or "internal" (a bug: one line, no traceback).
     """
     try:
@@ -48,6 +57,9 @@ def answer(call):
         return '{"ok": true, "result": ' + text + "}"
     except KindChoice as choice:
         error = {"type": "kind", "message": str(choice), "where": None, "kinds": choice.kinds}
+    except QuestionChoice as choice:
+        error = {"type": "question", "message": choice.message, "where": None, "questions": choice.questions,
+                 "kind": LABELS, "format": getattr(choice, "format", None), "kinds": getattr(choice, "kinds", [])}
     except InputError as exc:
         error = input_error(exc)
     except Exception as exc:  # noqa: BLE001 -- a bug: the page shows one line, the worker survives
@@ -56,9 +68,17 @@ def answer(call):
 
 
 def input_error(exc):
-    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`."""
+    """``{"type": "input", "message", "where": {line, column, value, field}, "detail"}`` of an :class:`InputError`.
+
+    Several rows in error (:class:`~agreekit.errors.InputErrors`) add ``errors``, each of them in
+    this form (the first few, in input order), and ``total``, the count of all.
+    """
     where = exc.to_dict()
-    return {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    error = {"type": "input", "message": where.pop("message"), "where": where, "detail": exc.message}
+    if isinstance(exc, InputErrors):
+        error["errors"] = [input_error(each) for each in exc.errors]
+        error["total"] = exc.total
+    return error
 
 
 def internal_error(exc):
@@ -92,12 +112,21 @@ def _report(kind, rows, options_json, progress):
     function = registry.get(kind).function
     if progress is not None and "progress" in inspect.signature(function).parameters:
         options["progress"] = lambda done, total, stage="": progress(done, total, stage)
+    _LAST_METHODS.pop(kind, None)  # never the paragraph of an earlier report
     report = function(rows, **options)
     _remember(kind, rows, options)
+    referenced = options.get("reference") or options.get("reference_rows")  # to_dict only then: a big report's cost
+    _LAST_INPUTS[kind] = (rows, {k: v for k, v in options.items() if k != "progress"},
+                          reference_conflicts(report) if referenced else None)
     if progress is not None:
         progress(0, 0, WRITING_STAGE)  # seconds for a report of tens of MB: say what happens
     # The report's own strict JSON text, embedded as is: json.dumps of the dict would write it again.
-    return RawJSON(report.to_json())
+    text = report.to_json()
+    try:  # small: the page asks for it with the report (run_methods)
+        _LAST_METHODS[kind] = methods(kind, report)
+    except Exception as exc:  # noqa: BLE001 -- a bug in the paragraph: the report stands, run_methods answers it
+        _LAST_METHODS[kind] = exc
+    return RawJSON(text)
 
 
 def run_compare(kind, rows_a, rows_b, options_json):
@@ -105,7 +134,63 @@ def run_compare(kind, rows_a, rows_b, options_json):
 
     ``options_json``: the kind's options plus ``paired`` (default true).
     """
-    return answer(lambda: RawJSON(compare(kind, rows_a, rows_b, **json.loads(options_json)).to_json()))
+    return answer(lambda: RawJSON(_compare(kind, rows_a, rows_b, json.loads(options_json)).to_json()))
+
+
+def _compare(kind, rows_a, rows_b, options):
+    comparison = compare(kind, rows_a, rows_b, **options)
+    report_options = {k: v for k, v in options.items() if k != "paired"}
+    _LAST_ROUNDS[kind] = {name: _RoundItems(kind, rows, report, report_options) for name, rows, report
+                          in (("A", rows_a, comparison.report_a), ("B", rows_b, comparison.report_b))}
+    return comparison
+
+
+_HEAD_ROWS = 500  # a round's top-level tables sent with its items up to this length
+
+
+class _RoundItems:
+    """One round of a kind's last comparison: its item details (kinds with a picture) and its item
+    table rows, both found when an item is first asked for (a comparison nobody opens costs nothing)."""
+
+    def __init__(self, kind, rows, report, options):
+        self.kind, self.rows, self.report, self.options = kind, rows, report, options
+        self.found = None
+
+    def _find(self):
+        if self.found is None:
+            data, first = self.report._data, registry.get(self.kind).columns[0]
+            tables = walk.tables(data)
+            path = walk.item_table(tables, first)
+            details = ItemDetails(self.kind, self.rows, self.options) if self.kind in detail_kinds() else None
+            # The report without its item table and long tables: what a view reads besides the item
+            # (e.g. the traces' α per step position above the steps).
+            head = json_safe({k: v for k, v in data.items() if k != path and not (
+                isinstance(v, list) and len(v) > _HEAD_ROWS and isinstance(v[0], dict))})
+            self.found = (path, tables.get(path, []) if path else [], "item" if path == "items" else first, details, head)
+        return self.found
+
+    def item(self, item):
+        path, rows, id_field, details, head = self._find()
+        entry = next((row for row in rows if str(row.get(id_field)) == item), None)
+        if entry is None and details is None:
+            raise InputError(f"the report has no item {item}")
+        return {"detail": details.detail(item) if details else None, "entry": json_safe(entry), "list": path, "report": head}
+
+
+def run_round_item(kind, round_name, item):
+    """One item of round ``round_name`` ("A" or "B") of ``kind``'s last comparison (its item views):
+    :func:`answer` with ``{detail, entry, list, report}``: the item's detail (kinds with a picture,
+    else null), its row of the report's item table, that table's key and the report without that
+    table and without top-level tables over ``_HEAD_ROWS`` rows.
+    """
+    return answer(lambda: _round_item(kind, round_name, str(item)))
+
+
+def _round_item(kind, round_name, item):
+    rounds = _LAST_ROUNDS.get(kind)
+    if rounds is None or round_name not in rounds:
+        raise InputError(f"no {kind} comparison has been computed in this worker")
+    return rounds[round_name].item(item)
 
 
 def run_plan(kind, rows, options_json):
@@ -115,6 +200,28 @@ def run_plan(kind, rows, options_json):
 
 # Per kind, the rows and options of its last report: item views are answered from them on demand.
 _LAST_REPORTS = {}
+# Per kind, the two rounds of its last comparison (web/compare.mjs opens their items' views).
+_LAST_ROUNDS = {}
+# Per kind, the methods paragraph of its last report (agreekit.methods.Methods).
+_LAST_METHODS = {}
+
+
+def run_methods(kind):
+    """The methods paragraph of ``kind``'s last report: :func:`answer` with ``Methods.to_dict()``
+    (``paragraph``, ``bibtex``, ``references``: [{cite, bibtex}]) as result."""
+    def last():
+        if kind not in _LAST_METHODS:
+            raise InputError(f"no {kind} report has been computed in this worker")
+        if isinstance(_LAST_METHODS[kind], Exception):
+            raise _LAST_METHODS[kind]
+        return _LAST_METHODS[kind].to_dict()
+    return answer(last)
+
+
+# Per kind, its last report's rows, options and reference conflicts (None without a reference): the downloads.
+_LAST_INPUTS = {}
+# Per kind, what its last import carried beside the rows (image sizes, span texts, clip durations): the writers need it.
+_LAST_IMPORTS = {}
 
 
 def _remember(kind, rows, options):
@@ -167,11 +274,21 @@ def _held_kinds(sources, reader, options, step):
         step(f"reading {reader.title} as {kind}")
         try:
             conversion = convert(sources, format=reader.name, kind=kind, **options)
+        except QuestionChoice as choice:  # labels answering several questions: held, the question asked later
+            held[kind] = choice
+            continue
         except InputError:
             continue
         if conversion.summary()["n_annotations"]:
             held[kind] = conversion
     return held
+
+
+def _held_count(held):
+    """A held kind's annotations (a conversion's), or its answers (several questions, none chosen yet)."""
+    if isinstance(held, QuestionChoice):
+        return sum(q["n_answers"] for q in held.questions)
+    return held.summary()["n_annotations"]
 
 
 def _read(sources, reader, kind_hint, options, step):
@@ -184,19 +301,43 @@ def _read(sources, reader, kind_hint, options, step):
     """
     step(f"reading {reader.title}")
     try:
-        return convert(sources, format=reader.name, **options), []
+        conversion = convert(sources, format=reader.name, **options)
     except InputError as error:
         if len(reader.kinds) == 1:
             raise
         held = _held_kinds(sources, reader, options, step)
         if not held:
             raise error from None
-    kinds = [{"kind": kind, "n_annotations": c.summary()["n_annotations"]} for kind, c in held.items()]
+    else:
+        if kind_hint == LABELS and conversion.kind != LABELS and LABELS in reader.kinds and conversion.also:
+            return _labels_too(sources, reader, conversion, options, step)
+        return conversion, []
+    kinds = [{"kind": kind, "n_annotations": _held_count(c)} for kind, c in held.items()]
     if kind_hint not in held:
         listed = ", ".join(f"{k['kind']} ({k['n_annotations']})" for k in kinds)
         raise KindChoice(f"{reader.title}: the files hold more than one kind of annotation: {listed} "
                          "annotations. Choose the kind to read.", kinds)
+    if isinstance(held[kind_hint], QuestionChoice):
+        raise held[kind_hint]
     return held[kind_hint], kinds
+
+
+def _labels_too(sources, reader, conversion, options, step):
+    """On the Labels tab, files whose reader chose regions but which also hold answers: read the answers,
+    and offer the regions' kind as the other choice (``kinds``)."""
+    step(f"reading {reader.title} as {LABELS}")
+    try:
+        labels = convert(sources, format=reader.name, kind=LABELS, **options)
+    except QuestionChoice as choice:
+        labels = choice
+    except InputError:
+        return conversion, []
+    kinds = [{"kind": conversion.kind, "n_annotations": _held_count(conversion)},
+             {"kind": LABELS, "n_annotations": _held_count(labels)}]
+    if isinstance(labels, QuestionChoice):
+        labels.kinds = kinds
+        raise labels
+    return labels, kinds
 
 
 def run_convert(files, kind_hint="", exact=False, progress=None, format="auto", options_json="{}"):
@@ -217,7 +358,8 @@ def run_convert(files, kind_hint="", exact=False, progress=None, format="auto", 
         ``"auto"`` (detect) or the name of the format chosen in the import form.
     options_json : str
         JSON ``{format: {option: text}}``: the import form's options of each format;
-        those of the format read are passed to it (read in their declared types).
+        those of the format read are passed to it (read in their declared types); for labels,
+        ``question`` chooses the question whose answers are read.
 
     Returns
     -------
@@ -229,7 +371,8 @@ def run_convert(files, kind_hint="", exact=False, progress=None, format="auto", 
         options the files were read with (a share link carries them), ``option_tables`` maps every table
         option of the kind to the CSV text the conversion supplies for it, or
         None (so the page clears what an earlier import filled); when the files hold several kinds and none
-        was asked for, an error of type "kind" whose ``kinds`` lists the choices.
+        was asked for, an error of type "kind" whose ``kinds`` lists the choices; when labels answer
+        several questions and none was chosen, an error of type "question" whose ``questions`` lists them.
     """
     return answer(lambda: _convert(files, kind_hint, exact, progress, format, options_json))
 
@@ -277,13 +420,61 @@ def _convert(files, kind_hint, exact, progress, format, options_json):
     if reader is None:
         return {"plain": True}
     options = _format_options(options_json, reader)
-    if exact:
-        step(f"reading {reader.title} as {kind_hint}")
-        conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
-    else:
-        conversion, kinds = _read(sources, reader, kind_hint or None, options, step)
+    try:
+        if exact:
+            step(f"reading {reader.title} as {kind_hint}")
+            conversion, kinds = convert(sources, format=reader.name, kind=kind_hint, **options), []
+        else:
+            conversion, kinds = _read(sources, reader, kind_hint or None, options, step)
+    except QuestionChoice as choice:
+        choice.format = reader.name  # the page's question buttons give this format its option question
+        raise
     step("writing the rows")
+    _LAST_IMPORTS[conversion.kind] = {"image_sizes": conversion.image_sizes, "texts": conversion.lengths,
+                                      "durations": conversion.durations}
     return {"plain": False, "format": reader.name, "format_title": reader.title,
             "format_options": conversion.format_options, "kind": conversion.kind,
             "kinds": kinds, "rows_csv": conversion.to_csv(), "option_tables": _option_tables(conversion),
             "summary": conversion.summary()}
+
+
+def run_reference_file(kind, what, source_format=""):
+    """A download of ``kind``'s last report: :func:`answer` with ``{filename, type, text}`` or ``{…, base64}``.
+
+    ``what``: ``"consensus"`` (:func:`agreekit.consensus_rows` of the report's rows and threshold, written in
+    ``source_format``, the format the rows were imported from, when agreekit writes it for the kind and the rows
+    carry what it needs, else CSV, the note saying why)
+    or ``"adjudication"`` (:func:`agreekit.adjudication_csv` of the reference's conflicts).
+    """
+    return answer(lambda: _reference_file(kind, what, source_format))
+
+
+def _reference_file(kind, what, source_format):
+    if kind not in _LAST_INPUTS:
+        raise InputError(f"no {kind} report has been computed in this worker")
+    rows, options, conflicts = _LAST_INPUTS[kind]
+    if what == "adjudication":
+        if conflicts is None:
+            raise InputError("the adjudication list needs a report with a reference", column="reference")
+        return {"filename": f"agreekit-{kind}-adjudication.csv", "type": "text/csv",
+                "text": adjudication_csv(conflicts)}
+    if what != "consensus":
+        raise InputError(f"no download {what!r}: expected consensus or adjudication")
+    hook = consensus_hook(kind)
+    result = consensus_rows(kind, rows, **{k: v for k, v in options.items() if k in hook.options})
+    writer = WRITERS.get(source_format)
+    fmt = source_format if writer is not None and kind in writer.kinds else "csv"
+    rows, notes = [dict(r) for r in result.rows], []
+    carried = {name: value for name, value in _LAST_IMPORTS.get(kind, {}).items()
+               if value and fmt != "csv" and name in writer_options(WRITERS[fmt])}
+    try:
+        written = write(kind, rows, fmt, **carried)
+    except InputError as error:  # e.g. COCO without the image sizes the rows do not carry: our CSV instead
+        notes.append(f"written as CSV: {error.message}")
+        fmt, written = "csv", write(kind, rows, "csv")
+    content = written.content
+    out = {"filename": written.filename, "format": fmt, "notes": notes + list(written.notes),
+           "type": "application/zip" if isinstance(content, bytes) else "text/plain"}
+    if isinstance(content, bytes):
+        return {**out, "base64": base64.b64encode(content).decode("ascii")}
+    return {**out, "text": content}

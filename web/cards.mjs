@@ -7,7 +7,7 @@
 
 import { downloadText, toCsv } from "./download.mjs";
 import { drawChart, steppedPaths } from "./charts.mjs";
-import { h, get, metric, isEstimate, estimateCell, settingsLine } from "./dom.mjs";
+import { h, get, metric, isEstimate, estimateCell, settingsLine, figureSettings } from "./dom.mjs";
 
 const TABLE_PREVIEW_ROWS = 50;
 
@@ -247,7 +247,7 @@ export function ecdfChart(report, { key, title, series, text }) {
   const loc = report.localization || {};
   const card = h("section", { class: "card chart-card" }, h("h3", {}, title));
   if (!isEcdf(loc.within_ecdf) || !isEcdf(loc[key])) {
-    card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), settingsLine(report));
+    card.append(h("p", { class: "muted" }, "The report carries no distance distributions to draw."), figureSettings(report));
     return card;
   }
   const both = mergeSteps(loc.within_ecdf, loc[key]);
@@ -264,7 +264,7 @@ export function ecdfChart(report, { key, title, series, text }) {
   card.append(h("p", { class: "muted" }, ...text,
     "The marked vertical gap is the largest difference between the two curves (KS statistic D = ",
     metric("localization.ks.value", typeof loc.ks?.value === "number" ? loc.ks.value : null), ")."), target);
-  card.append(settingsLine(report));
+  card.append(figureSettings(report));
   const stepped = steppedPaths({ align: 1 });
   const markGap = (u) => {
     const x = u.valToPos(xs[gapAt], "x", true);
@@ -315,4 +315,48 @@ export function allValues(report) {
   };
   walk(report, "");
   return h("details", { class: "card all-values" }, h("summary", {}, "All report values by key"), h("dl", {}, items));
+}
+
+// ------------------------------------------------------------------ cite / methods
+
+/** A button that copies `text()` to the clipboard and says so (or selects `fallback`'s text to copy by hand). */
+function copyButton(label, text, fallback) {
+  const button = h("button", { type: "button", class: "copy" }, label);
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text());
+      button.textContent = "Copied";
+    } catch {
+      getSelection().selectAllChildren(fallback);  // no clipboard access: selected, for Ctrl+C
+      button.textContent = "Selected: press Ctrl+C";
+    }
+    setTimeout(() => { button.textContent = label; }, 2500);
+  });
+  return button;
+}
+
+/**
+ * "Cite / methods": the report's methods paragraph (agreekit.methods, written in Python from the
+ * report and its settings) with its references as BibTeX, each with a copy button. `methods`:
+ * {paragraph, bibtex, references: [{cite, bibtex}]} or null (then the card says it is missing).
+ */
+export function methodsCard(methods) {
+  const card = h("section", { class: "card methods-card", dataset: { card: "methods" } }, h("h3", {}, "Cite / methods"));
+  if (!methods || typeof methods.paragraph !== "string") {
+    card.append(h("p", { class: "muted" }, "The methods paragraph could not be written for this report."));
+    return card;
+  }
+  const paragraph = h("p", { class: "methods-paragraph" }, methods.paragraph);
+  const bibtex = h("pre", { class: "methods-bibtex" }, methods.bibtex);
+  card.append(h("p", { class: "muted" }, "A paragraph for a paper's methods section, written from this report's numbers and settings; " +
+      "the references it cites follow as BibTeX (agreekit's own first). The same text: agreekit KIND FILE --methods."),
+    paragraph,
+    h("p", { class: "table-actions" }, copyButton("Copy paragraph", () => methods.paragraph, paragraph),
+      copyButton("Copy BibTeX", () => methods.bibtex, bibtex),
+      h("button", { type: "button", onclick: () => downloadText("agreekit-references.bib", methods.bibtex + "\n", "application/x-bibtex") },
+        "Download .bib")),
+    h("details", { class: "methods-references" },
+      h("summary", {}, `References (${(methods.references ?? []).length}): `,
+        (methods.references ?? []).map((r) => r.cite).join("; ")), bibtex));
+  return card;
 }

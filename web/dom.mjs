@@ -85,12 +85,25 @@ export function estimateCell(key, record) {
     value === null && record?.reason ? h("div", { class: "cell-reason" }, record.reason) : null);
 }
 
-export function settingsLine(report) {
+/** The report's settings in one line ("Settings: threshold 0.5 · distance giou · …"), shown once per report (render.mjs). */
+export function reportSettings(report, { figure = false } = {}) {
   const settings = report.settings || {};
   const parts = Object.entries(settings)
     .filter(([, v]) => v !== null && typeof v !== "object")
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
-  return h("p", { class: "settings muted" }, "Settings: ", parts.length ? parts.join(" · ") : "defaults");
+  return h("p", { class: "settings muted", dataset: { settings: figure ? "figure" : "report" } }, "Settings: ",
+    parts.length ? parts.join(" · ") : "defaults");
+}
+
+/**
+ * Where a card once repeated the settings line: nothing now (an empty fragment, so callers append
+ * it as before). The report shows its settings once, under its head (render.mjs reportSettings);
+ * a chart, which is read (and downloaded) on its own, names them under it: `figureSettings`.
+ */
+export const figureSettings = (report) => reportSettings(report, { figure: true });
+
+export function settingsLine() {
+  return document.createDocumentFragment();
 }
 
 export function section(title, report, ...children) {

@@ -1,7 +1,18 @@
 // Downloads: the report as JSON, tables as CSV with spreadsheet formula injection escaped.
 
 export function downloadText(filename, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  downloadBlob(filename, new Blob([text], { type: `${type};charset=utf-8` }));
+}
+
+/** A file the worker wrote ({filename, type, text} or {filename, type, base64}) saved as it is. */
+export function downloadFile({ filename, type, text, base64 }) {
+  if (text !== undefined) return downloadText(filename, text, type);
+  downloadBlob(filename, new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type }));
+}
+
+/** Download `blob` as `filename` (a link clicked, its URL revoked a little later). */
+export function downloadBlob(filename, blob) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;

@@ -84,11 +84,11 @@ export class Engine {
     return this.requests.request(type, fields, options);
   }
 
-  /** A report: `{report, ms}` (its long lists, sent in slices, put back in place). */
+  /** A report: `{report, ms, methods}` (its long lists, sent in slices, put back in place; its methods paragraph or null). */
   async compute(kind, rows, options, onProgress) {
     const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));
     const { result, parts, ms } = await this.request("compute", { kind, rows, options }, { onProgress: progress });
-    return { report: attachParts(result.report, result.parts, parts), ms };
+    return { report: attachParts(result.report, result.parts, parts), ms, methods: result.methods ?? null };
   }
 
   /**
@@ -107,6 +107,15 @@ export class Engine {
   async itemDetail(kind, item) {
     const { result } = await this.request("item_detail", { kind, item });
     return JSON.parse(result);  // sent as JSON text: parsing it here is cheaper than receiving the object tree
+  }
+
+  /**
+   * A download of the kind's last report (bridge.py run_reference_file): `what` "consensus" (in `format`, the
+   * format its rows were imported from, when agreekit writes it) or "adjudication"; {filename, type, text | base64, notes}.
+   */
+  async referenceFile(kind, what, format = "") {
+    const { result } = await this.request("reference_file", { kind, what, format });
+    return result;
   }
 
   /** Stop whatever runs: terminate the worker and start a fresh one. */

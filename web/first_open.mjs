@@ -2,6 +2,10 @@
 // first example (the first example button of its panel) the first time it is shown, and computes
 // it once Python is ready: a new visitor sees a result without looking for a button.
 //
+// A tab with saved input (a reload, a revisit) is computed again from it once Python is ready, so
+// rows never stand without their report; until then, or if the user edits them first, the tab
+// says so.
+//
 // Nothing is saved: the tab stays "never filled" until the user edits it, so a revisit opens on
 // the example again. Whatever the user does first wins: typing, pasting, a file, a share link or a
 // Compute click before the example arrives or before Python is ready leaves the tab alone.
@@ -21,6 +25,8 @@ export async function readExample(button) {
   return { rows, options };
 }
 
+import { showNote } from "./stale.mjs";
+
 export class FirstOpen {
   /**
    * forms: {kind: form}; storagePrefix: the saved inputs' localStorage key prefix;
@@ -29,6 +35,8 @@ export class FirstOpen {
   constructor({ forms, storagePrefix, writeInputs, compute, rowsOf }) {
     Object.assign(this, { forms, storagePrefix, writeInputs, compute, rowsOf });
     this.shownKinds = new Set();
+    // The tabs whose input was kept from an earlier visit (not typed in this one): computed again when shown.
+    this.restoredKinds = new Set(Object.keys(forms).filter((kind) => this.hasSavedInput(kind)));
     this.ready = new Promise((resolve) => { this.pythonReady = resolve; });
   }
 
@@ -36,7 +44,26 @@ export class FirstOpen {
   shown(kind) {
     if (this.shownKinds.has(kind)) return;
     this.shownKinds.add(kind);
-    if (!this.hasSavedInput(kind)) this.fill(kind).catch(() => {});  // an example that fails to load stays a button
+    if (this.restoredKinds.has(kind)) this.recompute(kind);
+    else if (!this.hasSavedInput(kind)) this.fill(kind).catch(() => {});  // an example that fails to load stays a button
+  }
+
+  /** Saved rows put back in tab `kind` (inputs.mjs restoreInputs): their report, computed again. */
+  async recompute(kind) {
+    const form = this.forms[kind];
+    const rows = this.rowsOf(form);
+    if (!rows.trim()) return;  // cleared on purpose: nothing to report
+    const results = document.getElementById(`results-${kind}`);
+    let touched = false;
+    form.addEventListener("input", () => { touched = true; }, { once: true });
+    showNote(results, "Your rows from the last visit are restored; their report is computed as soon as Python has loaded…");
+    await this.ready;
+    if (results.dataset.state) return;  // a report already asked for (Compute, an example, an import)
+    if (touched || this.rowsOf(form) !== rows) {
+      showNote(results, "Your rows from the last visit were restored and edited since: press Compute for their report.");
+      return;
+    }
+    this.compute(kind);
   }
 
   hasSavedInput(kind) {

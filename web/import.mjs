@@ -44,7 +44,8 @@ const hidden = ({ name }) => name.split("/").pop().startsWith(".");  // .DS_Stor
  * The importer of the page's forms. ``engine`` converts (engine.convert); the other hooks are
  * app.mjs's: select a tab, save a tab's input, compute it, and read a plain table into its box.
  */
-export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld }) {
+export function createImporter({ engine, forms, selectTab, saveInputs, compute, readPlain, setRows, rowsOf, isHeld,
+  inputChanged, failed, version, unchanged, cancelled }) {
   const imported = new Map();  // kind -> {title, format, options}: the import that filled its box
   const progress = { box: $("#progress"), bar: $("#progress-bar"), text: $("#progress-text") };
   const boxOf = (kind) => $(`#import-${kind}`);
@@ -109,12 +110,15 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
   }
 
   /** The worker's answer for ``files`` (read here, transferred there). */
-  async function send(files, kind, exact, quiet, formKind = kind) {
+  async function send(files, kind, exact, quiet, formKind = kind, question = null) {
     const what = files.length === 1 ? files[0].name : `${files.length} files`;
     if (!quiet) showProgress(what, engine.ready ? "reading the files" : "waiting for Python to load");
     try {
       const buffers = await Promise.all(files.map(async ({ name, file }) => ({ name, buffer: await file.arrayBuffer() })));
       const settings = settingsOf(formKind);
+      if (question) {  // a question button: that format's option question, beside the form's other options
+        settings.options[question.format] = { ...settings.options[question.format], question: question.name };
+      }
       return { ok: true, ...await engine.convert(buffers, kind, exact, quiet ? null : (done, total, stage) => showProgress(what, stage), settings) };
     } catch (error) {
       // The worker's answer that the files cannot be read (or hold several kinds) is shown like a result.
@@ -125,8 +129,9 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     }
   }
 
-  /** Import ``files`` dropped on ``kind``'s tab; ``chosen`` is a kind the user picked from the offered ones. */
-  async function importFiles(kind, files, chosen = null, kinds = []) {
+  /** Import ``files`` dropped on ``kind``'s tab; ``chosen`` is a kind the user picked from the offered ones,
+   *  ``question`` ({format, name}) a question picked from those the files answer. */
+  async function importFiles(kind, files, chosen = null, kinds = [], question = null) {
     if (!files.length) return;
     const form = forms[kind];
     const detected = settingsOf(kind).format === "auto";
@@ -142,17 +147,21 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     }
     const box = boxOf(kind);
     box.dataset.busy = "true";
+    const before = version(kind);
+    inputChanged(kind, "computing");  // the tab's report is not the files' from now on
     let outcome;
     try {
-      outcome = await send(files, chosen || kind, Boolean(chosen), false, kind);
+      outcome = await send(files, chosen || kind, Boolean(chosen), false, kind, question);
     } catch (error) {
-      message(kind, error.cancelled ? "cancelled" : "error",
-        error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error)));
+      const text = error.cancelled ? "Import cancelled." : (error.data?.message ?? String(error.message || error));
+      message(kind, error.cancelled ? "cancelled" : "error", text);
+      if (error.cancelled) cancelled(kind);
+      else failed(kind, text);
       return;
     } finally {
       delete box.dataset.busy;
     }
-    await show(kind, files, outcome, outcome.kinds?.length ? outcome.kinds : kinds);
+    await show(kind, files, outcome, outcome.kinds?.length ? outcome.kinds : kinds, before);
   }
 
   function kindButtons(kind, files, kinds, current) {
@@ -165,14 +174,36 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
     });
   }
 
-  async function show(kind, files, outcome, kinds) {
+  /** One button per question the files answer: each reads that question's answers as ``answersKind``. */
+  function questionButtons(kind, files, questions, answersKind, format, kinds) {
+    return questions.map(({ question, n_answers }) => {
+      const button = element("button", `Read “${question}” (${plural(n_answers, "answer")})`);
+      button.type = "button";
+      button.dataset.importQuestion = question;
+      button.addEventListener("click", () => importFiles(kind, files, answersKind, kinds, { format, name: question }));
+      return button;
+    });
+  }
+
+  async function show(kind, files, outcome, kinds, before = null) {
     if (!outcome.ok) {
       const box = message(kind, "error", outcome.error.message);
-      if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, null)));
+      if (outcome.error.type === "question") {
+        box.append(choices("Each question is one agreement study: choose the one to read. ",
+          questionButtons(kind, files, outcome.error.questions ?? [], outcome.error.kind,
+          outcome.error.format, kinds)));
+      }
+      const asked = outcome.error.type === "question" ? outcome.error.kind : null;  // its questions are the choice
+      if (kinds.length) box.append(choices("", kindButtons(kind, files, kinds, asked)));
+      failed(kind, outcome.error.message);
       return;
     }
     const target = outcome.kind;
-    if (target !== kind) hideMessage(kind);
+    if (target !== kind) {
+      hideMessage(kind);
+      if (before !== null) unchanged(kind, before);
+    }
+    inputChanged(target, "computing");
     const form = forms[target];
     selectTab(target);
     const area = form.elements.rows;
@@ -213,6 +244,7 @@ export function createImporter({ engine, forms, selectTab, saveInputs, compute, 
         list(Object.entries(summary.skipped).map(([reason, n]) => `${n.toLocaleString()} × ${reason}`), "import-skipped"));
     }
     if (summary.warnings.length) box.append(element("p", "Warnings:"), list(summary.warnings, "import-warnings"));
+    if (summary.also_holds?.length) box.append(element("p", "Also in the files:"), list(summary.also_holds, "import-also"));
     const given = Object.entries(outcome.format_options ?? {});
     if (given.length) box.append(element("p", `Read with the options ${optionsText(given)}.`, "import-options-used"));
     box.append(element("p", "The box below holds the converted rows: edit them freely; a share link carries " +

@@ -110,6 +110,29 @@ export function attachItemViews(container, report, { kind, view: kindView, detai
 }
 
 /**
+ * An item view outside a report (web/compare.mjs: the items of one round of a comparison), or null
+ * when the kind draws no items. `fetchItem(item)`: the Promise of `{detail, entry, list, report}`
+ * (bridge.py run_round_item): the shapes of a kind with a picture, or for a kind whose view is drawn
+ * from the report its row of the report's item table; `label`: what the heading names after the item.
+ */
+export function detachedItemView(kind, kindView, fetchItem, label) {
+  const drawer = kindView.itemView ?? (kindView.picture ? shapeDrawer(kindView.picture) : null);
+  if (!drawer) return null;
+  const cache = new Map();  // item id -> Promise of its detail
+  const fetchDetail = (item) => {
+    if (!cache.has(item)) {
+      cache.set(item, fetchItem(item).then(({ detail, entry, list, report }) => {
+        view.report = report;  // the round's (e.g. the α per step above a trace), the same for all its items
+        return kindView.itemView ? kindView.itemView.detail({ ...report, [list ?? "items"]: entry ? [entry] : [] }, item) : detail;
+      }).catch((error) => { cache.delete(item); throw error; }));
+    }
+    return cache.get(item);
+  };
+  const view = new ItemView({ kind, palette: undefined, fetchDetail, report: null, drawer, imageOf: async () => null, images: null, label });
+  return view;
+}
+
+/**
  * The images control of a gallery: choose files or a folder, or drop them on the gallery or an open
  * view; each drop says how many items have an image and lists every file that got none. The
  * thumbnails and the open view with a new image are drawn again.
@@ -207,9 +230,9 @@ function gallery(report, items, list, { kind, drawer, palette, fetchDetail, view
 
 /** The panel: a modal dialog with the item's picture, stepping through an order of items. */
 class ItemView {
-  constructor({ kind, palette, fetchDetail, report, drawer, imageOf, images }) {
-    Object.assign(this, { kind, palette, fetchDetail, report, drawer, imageOf, images, order: [], index: 0, focus: null, shown: null, request: 0 });
-    this.heading = h("h3", { id: `item-view-title-${kind}` });
+  constructor({ kind, palette, fetchDetail, report, drawer, imageOf, images, label = null }) {
+    Object.assign(this, { kind, palette, fetchDetail, report, drawer, imageOf, images, label, order: [], index: 0, focus: null, shown: null, request: 0 });
+    this.heading = h("h3", { id: `item-view-title-${kind}${label ? `-${label.replace(/\W+/g, "-")}` : ""}` });
     this.position = h("span", { class: "muted", "aria-live": "polite" });
     this.previous = h("button", { type: "button", onclick: () => this.step(-1) }, "← Previous");
     this.next = h("button", { type: "button", onclick: () => this.step(1) }, "Next →");
@@ -218,7 +241,7 @@ class ItemView {
     this.controls = h("div", { class: "item-view-controls" });  // a picture's own controls (e.g. a tolerance slider)
     const close = h("button", { type: "button", class: "item-close", onclick: () => this.close() }, "Close");
     this.dialog = h("dialog", { class: "item-view", "aria-labelledby": this.heading.id, "aria-modal": "true",
-      tabindex: "-1", dataset: { kind } },
+      tabindex: "-1", dataset: label ? { kind, round: label } : { kind } },
       h("div", { class: "item-view-head" }, this.heading, this.position, this.previous, this.next,
         h("button", { type: "button", onclick: () => this.downloadSvg() }, "Download SVG"),
         h("button", { type: "button", onclick: () => this.downloadPng() }, "Download PNG"), close),
@@ -266,7 +289,7 @@ class ItemView {
     const request = ++this.request;
     this.index = index;
     Object.assign(this.dialog.dataset, { item, index: String(index), state: "loading" });
-    this.heading.textContent = `Item ${item}`;
+    this.heading.textContent = `Item ${item}${this.label ? ` · ${this.label}` : ""}`;
     this.position.textContent = `${index + 1} of ${this.order.length}` +
       (this.focus ? ` items shared by ${this.focus[0]} and ${this.focus[1]}` : "");
     this.previous.disabled = index === 0;

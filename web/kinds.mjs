@@ -5,14 +5,17 @@
 // A kind's module exports `cards(report, page)`: the report's cards, a list of functions each
 // making one card (or null); optionally `items`: which report list holds the items and which
 // tables open an item view ({list, id(entry), value, valueName, annotators(entry), opens: {table:
-// "entry" | "pair" | (record) => item id}}); and either `picture` (item_draw.mjs draws the item's
+// "entry" | "pair" | (record) => item id}}); `headline(report)`: the summary card's coefficient
+// (headline.mjs says what it declares); and either `picture` (item_draw.mjs draws the item's
 // shapes from the worker's item detail) or `itemView` (a view of the kind's own, from the report).
 // build.py lists the modules in web/kinds/index.json; nothing else names a kind.
 
 import { tablesView } from "./cards.mjs";
+import { defaultHeadline } from "./headline.mjs";
 
 /** The view of a kind without a module: its report's records as tables, no item views. */
-const DEFAULT_VIEW = Object.freeze({ name: null, cards: tablesView, items: null, picture: null, itemView: null });
+const DEFAULT_VIEW = Object.freeze({ name: null, cards: tablesView, items: null, picture: null, itemView: null,
+  headline: defaultHeadline });
 
 let listing = null;  // Promise of the set of kinds with a module (web/kinds/index.json)
 const views = new Map();  // kind -> Promise of its view
@@ -43,5 +46,5 @@ async function loadView(kind) {
   if (typeof module.cards !== "function") throw new Error(`web/kinds/${kind}.mjs exports no cards(report, page)`);
   if (module.picture && module.itemView) throw new Error(`web/kinds/${kind}.mjs exports both a picture and an item view`);
   return { name: kind, generic: false, cards: module.cards, items: module.items ?? null,
-    picture: module.picture ?? null, itemView: module.itemView ?? null };
+    picture: module.picture ?? null, itemView: module.itemView ?? null, headline: module.headline ?? defaultHeadline };
 }

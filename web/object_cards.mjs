@@ -19,6 +19,17 @@ export const OBJECT_ITEMS = { list: "items", id: (entry) => entry.item, value: "
   opens: { items: "entry", pairs: "pair", "reference.items": (record) => record.item } };
 
 /**
+ * The summary card's headline (headline.mjs) of a report on matched objects: σ against between-item
+ * chance. `objects`: the plural noun of the kind's objects; `items`: what one item is, in the plural.
+ */
+export function objectHeadline({ objects, items, countKey }) {
+  return () => ({ key: "localization.sigma", symbol: "σ", scale: "chance",
+    label: `σ (sigma): localization agreement beyond chance, 1 − mean within-item distance / mean between-item distance`,
+    name: "Localization agreement", chance: `chance pairing of ${objects} from different ${items}`,
+    counts: [["n_items", "items"], ["n_annotators", "annotators"], [countKey, objects]] });
+}
+
+/**
  * The cards of a report on matched objects (boxes, polygons, cuboids): σ against between-item
  * chance, the other baselines, detection and classification α, the raw measures, the ECDF chart
  * and the tables. `objects`: the word for them in the counts; `countKey`: the report's key of their count.

@@ -3,6 +3,7 @@
 
 import { recordsTable } from "./cards.mjs";
 import { h, get, estimate, coefficient, section } from "./dom.mjs";
+import { downloadFile } from "./download.mjs";
 
 const CONFLICTS = [["missing", "Missing (in the reference, not drawn)"], ["extra", "Extra (drawn, not in the reference)"],
   ["low_overlap", "Low overlap (below the threshold)"], ["wrong_label", "Wrong label"]];
@@ -25,9 +26,28 @@ export function referenceCards(report, page) {
         get(report, `${total}.sigma`) ? coefficient(report, "σ against the reference", `${total}.sigma`, {
           explain: "0 = no closer to the reference on its own item than on others (a box drawn without looking); 1 = exact." }) : null,
         coefficient(report, "κ on matched labels", `${total}.kappa`)),
-      h("div", { class: "row" }, CONFLICTS.map(([key, label]) => estimate(report, label, `${total}.conflicts.${key}`)))),
+      h("div", { class: "row" }, CONFLICTS.map(([key, label]) => estimate(report, label, `${total}.conflicts.${key}`))),
+      page?.referenceFile ? downloads(page.referenceFile) : null),
     () => recordsTable(report, "reference.annotators", "Per annotator, against the reference", { page }),
     () => recordsTable(report, "reference.labels", "Per label, against the reference", { page }),
     () => recordsTable(report, "reference.items", "Items with most conflicts against the reference (first)", { page }),
   ];
+}
+
+/** "Download consensus" (in the format the rows were imported from, when agreekit writes it; else CSV) and
+ *  "Download adjudication list (CSV)": files the worker writes from the last report (bridge.py run_reference_file). */
+function downloads(referenceFile) {
+  const status = h("span", { class: "muted reference-download-status", role: "status" });
+  const button = (what, label) => h("button", { type: "button", class: `download-${what}`, onclick: async () => {
+    status.textContent = "Writing…";
+    try {
+      const file = await referenceFile(what);
+      downloadFile(file);
+      status.textContent = [`Saved ${file.filename}.`, ...(file.notes ?? [])].join(" ");
+    } catch (error) {
+      status.textContent = error?.message ?? String(error);
+    }
+  } }, label);
+  return h("p", { class: "reference-downloads" }, button("consensus", "Download consensus"), " ",
+    button("adjudication", "Download adjudication list (CSV)"), " ", status);
 }

@@ -6,20 +6,27 @@
 // data-value="<full-precision number or null>". Text from the input (labels, item ids,
 // annotator names) is only ever set as text nodes.
 
-import { allValues } from "./cards.mjs";
+import { allValues, methodsCard } from "./cards.mjs";
 import { destroyCharts } from "./charts.mjs";
 import { downloadText } from "./download.mjs";
-import { h } from "./dom.mjs";
+import { h, reportSettings } from "./dom.mjs";
+import { summaryCard } from "./headline.mjs";
+import { summarySlot } from "./stale.mjs";
 import { attachItemViews } from "./item_view.mjs";
 import { kindView } from "./kinds.mjs";
+
+/** Release what a report in `container` drew (its charts) when something else replaces it. */
+export const releaseCharts = destroyCharts;
 
 const shown = new WeakMap();  // container -> the report it shows (a newer one stops an older one's cards)
 
 /**
  * Show `report` of `kind` in `container`, replacing the report shown there (its charts destroyed).
- * `detail(item)`: the Promise of an item's detail from the worker (item views); `ms`: its time.
+ * `detail(item)`: the Promise of an item's detail from the worker (item views); `ms`: its time;
+ * `methods`: its methods paragraph and references (bridge.py run_methods), shown in "Cite / methods";
+ * `referenceFile(what)`: the Promise of a download of the report (bridge.py run_reference_file), for the reference cards.
  */
-export async function renderReport(container, report, { kind, ms, detail }) {
+export async function renderReport(container, report, { kind, ms, detail, methods = null, referenceFile = null }) {
   shown.set(container, report);
   const view = await kindView(kind);
   if (shown.get(container) !== report) return;
@@ -34,13 +41,23 @@ export async function renderReport(container, report, { kind, ms, detail }) {
       h("ul", {}, warnings.map((w) => h("li", {}, typeof w === "string" ? w : (w.message ?? JSON.stringify(w))))))
     : null;
   destroyCharts(container);
-  container.replaceChildren(...[header, warningList].filter(Boolean));
+  container.replaceChildren(...[header, reportSettings(report), warningList].filter(Boolean));
+  container.dataset.stale = "false";  // a new report: the stale banner went with the old one
+  // The headline first: its card goes in the tab's summary slot, above the input (index.html).
+  const summary = summarySlot(container);
+  const card = summaryCard(report, view.headline?.(report) ?? null);
+  if (summary) {
+    summary.replaceChildren(...(card ? [card] : []));
+    summary.dataset.stale = "false";
+  } else if (card) {
+    header.after(card);
+  }
   // Item views (item_view.mjs), shapes on demand: which table rows open one, told to the cards.
   const { gallery, opener, openItem } = attachItemViews(container, report, { kind, view, detail });
   if (gallery) container.append(gallery);
-  const page = { kind, opener, openItem };
+  const page = { kind, opener, openItem, referenceFile };
   // One card per task: a crowd corpus report would otherwise block the page for ~300 ms.
-  for (const part of [...view.cards(report, page), () => allValues(report)]) {
+  for (const part of [...view.cards(report, page), () => methodsCard(methods), () => allValues(report)]) {
     if (shown.get(container) !== report) return;  // replaced meanwhile
     const node = part();
     if (node) container.append(node);

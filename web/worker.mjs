@@ -1,12 +1,16 @@
 // Module Web Worker that owns Pyodide. The page never blocks: loading and every report run here.
 // The protocol is protocol.mjs's (one request shape, one answer shape):
 //
-// Requests: {id, type: "compute", kind, rows, options}          a report; result: the report (to_dict())
+// Requests: {id, type: "compute", kind, rows, options}          a report; result: {report (to_dict()), parts,
+//                                                               methods: its methods paragraph (bridge.py run_methods) or null}
 //           {id, type: "convert", files: [{name, buffer}], kind, exact, format, options}   dropped files to rows (bridge.py run_convert)
 //           {id, type: "item_detail", kind, item}               one item of the kind's last report (item views);
 //                                                               result: bridge.py's JSON text, parsed by the page
 //           {id, type: "compare", kind, rowsA, rowsB, options}  two rounds compared (bridge.py run_compare)
 //           {id, type: "plan", kind, rows, options}             items for an interval's half-width (run_plan)
+//           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
+//           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
+//                                                               or "adjudication" (run_reference_file)
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -77,7 +81,8 @@ async function start() {
   py.runPython(await bridge, { globals: namespace });  // imports no scipy.sparse (tests/test_lazy_scipy.py)
   const runReport = namespace.get("run_report");
   Object.assign(python, { runReport, runConvert: namespace.get("run_convert"), runItemDetail: namespace.get("run_item_detail"),
-    runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan") });
+    runMethods: namespace.get("run_methods"), runCompare: namespace.get("run_compare"), runPlan: namespace.get("run_plan"),
+    runRoundItem: namespace.get("run_round_item"), runReferenceFile: namespace.get("run_reference_file") });
   const versions = JSON.parse(py.runPython(
     "import json, sys, numpy, scipy, agreekit\n" +
     "json.dumps({'python': sys.version.split()[0], 'numpy': numpy.__version__, " +
@@ -234,7 +239,9 @@ async function compute({ kind, rows, options }, reply) {
     const size = list.every((row) => typeof row === "number") ? PART_NUMBERS : PART_ROWS;
     for (let start = 0; start < list.length; start += size) reply.part(part, list.slice(start, start + size));
   });
-  return { report, parts: parts.map((part) => part.path) };
+  let methods = null;  // the report stands without its methods paragraph if that fails (a bug, shown as missing)
+  try { methods = bridgeResult(python.runMethods(kind), true); } catch { methods = null; }
+  return { report, parts: parts.map((part) => part.path), methods };
 }
 
 /**
@@ -277,8 +284,20 @@ function planItems({ kind, rows, options }) {
   return scipySparse.answer(() => python.runPlan(kind, rows, JSON.stringify(options || {})));
 }
 
-const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems };
-const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input" };
+/** One item of round A or B of the kind's last comparison (web/compare.mjs's item links). */
+function roundItem({ kind, round, item }) {
+  return scipySparse.answer(() => python.runRoundItem(kind, String(round), String(item)));
+}
+
+/** A download of the kind's last report (web/reference_cards.mjs): {filename, type, text | base64, notes}. */
+function referenceFile({ kind, what, format }) {
+  return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
+}
+
+const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
+  round_item: roundItem, reference_file: referenceFile };
+const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
+  round_item: "both inputs", reference_file: "the input" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need

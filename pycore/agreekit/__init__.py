@@ -40,6 +40,7 @@ from .annotator_ranking import Ranking, annotator_ranking
 from .formats.writers import export
 from .formats.writers.adjudication import adjudication_csv
 from .conflicts import ItemConflict
+from .reference.adjudication import reference_conflicts
 
 __version__ = "0.1.0"
 
@@ -50,7 +51,7 @@ globals().update({name: kind.function for name, kind in KINDS.items()})  # agree
 __all__ = ["KINDS", "ConsensusResult", "InputError", "ItemConflict", "Ranking", "Report", "adjudication_csv",
            "annotator_ranking", "compare", "compare_link", "consensus", "consensus_rows", "convert", "export",
            "iou3d", "krippendorff_alpha", "leave_one_out_rows", "plan", "polygon_giou", "polygon_iou",
-           "read_compare_fragment", "split_groups",
+           "read_compare_fragment", "reference_conflicts", "split_groups",
            "read_share_fragment", "report", "share_link", "staple", *KINDS]
 
 

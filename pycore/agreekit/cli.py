@@ -1,7 +1,8 @@
 """Command line: ``python -m agreekit KIND FILE|- [options]``.
 
-Prints the kind's text (``Kind.text``, else :func:`agreekit.text.format_summary`), or the report
-as JSON with ``--json``.  Bad input
+Prints the kind's text (``Kind.text``, else :func:`agreekit.text.format_summary`), the report
+as JSON with ``--json``, or its methods paragraph and references with ``--methods``
+(:mod:`agreekit.methods`).  Bad input
 exits with code 2 and the error message (which names the line and column).
 """
 from __future__ import annotations
@@ -14,55 +15,16 @@ import os
 import sys
 from pathlib import Path
 
-from . import KINDS, annotator_ranking, consensus_rows
-from .comparison import compare, plan, split_groups
-from .comparison.text import format_comparison, format_plan
+from . import KINDS, adjudication_csv, annotator_ranking, consensus_rows, reference_conflicts
+from .cli_args import argument, read_text
+from .cli_compare import add_compare, add_plan, run_compare, run_plan
 from .formats import READERS, convert, load_sources
 from .formats.base import detect, reader_options
 from .formats.writers import WRITERS, write, writer_options
 from .errors import InputError
+from .methods import methods
 from .reference.text import reference_text
 from .text import format_summary
-
-
-def _numbers(text):
-    """A comma-separated list of numbers, for options such as ``--tolerances``."""
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
-
-
-ARGUMENT_TYPES = {"float": float, "int": int, "floats": _numbers, "text": str, "labels": str}
-
-
-def _argument(option, default):
-    """``(flag, add_argument keywords)`` of a registry option."""
-    shown = ",".join(f"{v:g}" for v in default) if isinstance(default, tuple) else default
-    text = option.label + (f": {option.help}" if option.help else "")
-    if default is not None:
-        text += f" (default {shown})"
-    flag = "--" + option.name.replace("_", "-")
-    if option.type == "choice":
-        return flag, {"choices": [c.value for c in option.choices], "help": text}
-    if option.type == "table":  # a file name; main() reads it and passes its text
-        return flag, {"dest": option.name + "_file", "metavar": "FILE", "help": text}
-    return flag, {"type": ARGUMENT_TYPES[option.type], "help": text}
-
-
-def read_text(path):
-    """A file (or standard input for ``-``) as text: UTF-8, a leading BOM dropped.
-
-    An invalid byte is an :class:`InputError` naming its line and byte offset.
-    """
-    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        where = "standard input" if path == "-" else path
-        raise InputError(f"{where} is not UTF-8 text: byte {error.start} (0x{data[error.start]:02x}) "
-                         "is invalid; save the file as UTF-8", line=line) from None
 
 
 def build_parser():
@@ -80,11 +42,14 @@ def build_parser():
                        help="an option of the export format (repeatable; see 'agreekit convert --help')")
         defaults = kind.defaults()
         for option in kind.options:
-            flag, keywords = _argument(option, defaults[option.name])
+            flag, keywords = argument(option, defaults[option.name])
             p.add_argument(flag, **keywords)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
-    _add_compare(sub)
-    _add_plan(sub)
+        p.add_argument("--methods", action="store_true", help="print a methods paragraph (data, measures, matching, "
+                       "baseline, bootstrap, version) and its references as BibTeX, for a paper")
+        p.add_argument("--adjudication", metavar="OUT.csv", help="with --reference: write the adjudication list")
+    add_compare(sub)
+    add_plan(sub)
     c = sub.add_parser("convert", help="convert annotation-tool exports to agreekit rows (CSV on stdout)",
                        epilog=_format_options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("file", nargs="+", help="export files, folders or zips")
@@ -99,86 +64,6 @@ def build_parser():
     _export_parser(sub, formats)
     _consensus_parser(sub, formats)
     return parser
-
-
-def _add_kind_options(p, kind):
-    defaults = kind.defaults()
-    for option in kind.options:
-        flag, keywords = _argument(option, defaults[option.name])
-        p.add_argument(flag, **keywords)
-
-
-def _add_compare(sub):
-    """``agreekit compare KIND A B`` (or ``KIND FILE --group-by COLUMN``), one sub-command per kind."""
-    c = sub.add_parser("compare", help="compare two rounds or groups: every coefficient's B − A with a paired "
-                       "bootstrap interval", description="Compare two rounds (A.csv B.csv) or two groups of "
-                       "one file (--group-by COLUMN). Items are matched by id; shared items are resampled jointly.")
-    kinds = c.add_subparsers(dest="compare_kind", required=True)
-    for name, kind in KINDS.items():
-        p = kinds.add_parser(name, help=kind.summary)
-        p.add_argument("file", nargs="+", help="A.csv B.csv, or one file with --group-by")
-        p.add_argument("--group-by", dest="group_by", metavar="COLUMN", help="split one file into two groups "
-                       "by this column (e.g. experts vs crowd on the same items)")
-        p.add_argument("--groups", metavar="A,B", help="the two values of --group-by to compare (A first)")
-        p.add_argument("--unpaired", action="store_true", help="resample B independently of A")
-        p.add_argument("--top-items", dest="top_items", type=int, default=10, help="items that changed most to list")
-        _add_kind_options(p, kind)
-        p.add_argument("--json", action="store_true", help="print the comparison as JSON")
-
-
-def _add_plan(sub):
-    """``agreekit plan KIND FILE --half-width 0.05``, one sub-command per kind with a bootstrap."""
-    c = sub.add_parser("plan", help="how many items for an interval of a given half-width, from a pilot")
-    kinds = c.add_subparsers(dest="plan_kind", required=True)
-    for name, kind in KINDS.items():
-        if "bootstrap" not in {o.name for o in kind.options}:
-            continue
-        p = kinds.add_parser(name, help=kind.summary)
-        p.add_argument("file", help="the pilot: CSV/TSV with a header (long rows)")
-        p.add_argument("--half-width", dest="half_width", type=float, default=0.05,
-                       help="requested half-width of the 95%% interval (default 0.05)")
-        p.add_argument("--sizes", type=lambda t: [int(x) for x in t.split(",")], metavar="N,N,…",
-                       help="check-point sizes n' (default 0.5, 1, 2, 4 × the pilot's items)")
-        p.add_argument("--replicates", type=int, default=2, help="resampled corpora per check point")
-        _add_kind_options(p, kind)
-        p.add_argument("--json", action="store_true", help="print the plan as JSON")
-
-
-def _plan(args):
-    skip = ("kind", "plan_kind", "file", "json", "debug")
-    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    for key in [k for k in options if k.endswith("_file")]:
-        options[key[:-5]] = read_text(options.pop(key))
-    result = plan(args.plan_kind, read_text(args.file), **options)
-    return json.dumps(result.to_dict(), indent=2, allow_nan=False) if args.json else format_plan(result)
-
-
-def _compare(args):
-    skip = ("kind", "compare_kind", "file", "json", "debug", "group_by", "groups", "unpaired", "top_items")
-    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    for key in [k for k in options if k.endswith("_file")]:
-        options[key[:-5]] = read_text(options.pop(key))
-    if args.group_by:
-        if len(args.file) != 1:
-            raise InputError("--group-by takes one file")
-        groups = args.groups.split(",") if args.groups else None
-        rows_a, rows_b, names = split_groups(read_text(args.file[0]), args.group_by, groups)
-    else:
-        if len(args.file) != 2:
-            raise InputError(f"compare takes two files (A B), or one with --group-by; got {len(args.file)}")
-        rows_a, rows_b, names = read_text(args.file[0]), read_text(args.file[1]), tuple(args.file)
-    try:
-        result = compare(args.compare_kind, rows_a, rows_b, paired=not args.unpaired, top_items=args.top_items,
-                         **options)
-    except InputError as error:  # name the file (or group) the error is in, not "A" or "B"
-        if error.field not in ("A", "B"):
-            raise
-        where = names[0] if error.field == "A" else names[1]
-        located = InputError(error.message[3:], line=error.line, column=error.column)
-        raise InputError(f"{where}, {located}", value=error.value) from None
-    if args.json:
-        return result.to_json(indent=2)
-    return format_comparison(result, names)
 
 
 def _export_parser(sub, formats):
@@ -225,7 +110,7 @@ def _consensus_parser(sub, formats):
         defaults = kind.defaults()
         for option in kind.options:
             if option.name in kind.consensus.options:
-                flag, keywords = _argument(option, defaults[option.name])
+                flag, keywords = argument(option, defaults[option.name])
                 p.add_argument(flag, **keywords)
         p.add_argument("--quorum", type=int, help="supporting annotators an object needs (default: a strict "
                        "majority of those who saw the item)")
@@ -280,18 +165,24 @@ def _consensus(args):
 PLAIN_TABLES = (".csv", ".tsv", ".txt", ".tab")
 
 
-def _rows_from(files, kind, source_format, format_options):
+def _rows_from(files, kind, source_format, format_options=None):
     """``(rows, the conversion or None, summary lines)``: a CSV/TSV table as text, or a converted export."""
-    plain = source_format is None and not format_options
-    if plain and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+    format_options = format_options or {}  # the export format's own options
+
+    def plain_table():
+        if format_options:
+            raise InputError(f"--option {next(iter(format_options))}=… is an option of an export format; "
+                             f"{files[0]} is read as a table of rows", column="option")
         return read_text(files[0]), None, []
+    if source_format is None and len(files) == 1 and (files[0] == "-" or not os.path.exists(files[0])):
+        return plain_table()
     if source_format is None:
         sources = load_sources(files)
         try:
             source_format = detect(sources)
         except InputError:
-            if plain and len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
-                return read_text(files[0]), None, []
+            if len(files) == 1 and files[0].lower().endswith(PLAIN_TABLES):
+                return plain_table()
             raise
     conversion = convert(files, format=source_format, kind=kind, **format_options)
     return conversion.rows, conversion, _summary_lines(conversion)
@@ -303,7 +194,7 @@ def _summary_lines(conversion):
              f"{s['n_annotations']} annotations, {s['n_saw_nothing']} saw-nothing rows from "
              f"{len(s['sources'])} file(s)"]
     lines += [f"skipped {n}: {reason}" for reason, n in s["skipped"].items()]
-    return lines + [f"warning: {w}" for w in s["warnings"]]
+    return lines + [f"warning: {w}" for w in s["warnings"]] + [f"note: {a}" for a in s["also_holds"]]
 
 
 def _format_options_help():
@@ -392,14 +283,14 @@ def _run(args):
     if args.kind == "convert":
         return _convert(args)
     if args.kind == "compare":
-        return _compare(args)
+        return run_compare(args)
     if args.kind == "plan":
-        return _plan(args)
+        return run_plan(args)
     if args.kind == "export":
         return _export(args)
     if args.kind == "consensus":
         return _consensus(args)
-    skip = ("kind", "file", "json", "debug", "source_format", "format_options")
+    skip = ("kind", "file", "json", "methods", "debug", "source_format", "format_options", "adjudication")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     for key in [k for k in options if k.endswith("_file")]:  # options that name a file are read here
         options[key[:-5]] = read_text(options.pop(key))
@@ -410,8 +301,12 @@ def _run(args):
         print(f"agreekit: {line}", file=sys.stderr)
     _reference_file(options)
     report = KINDS[args.kind].function(rows, **{**imported, **options})
+    if args.adjudication:  # the conflicts against the reference, the items that need a human most first
+        Path(args.adjudication).write_text(adjudication_csv(reference_conflicts(report)), encoding="utf-8")
     if args.json:
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
+    if args.methods:
+        return methods(args.kind, report).to_text()
     return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
 
 

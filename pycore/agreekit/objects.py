@@ -332,7 +332,7 @@ def _resampled_alpha(counts, per_item):
     return alpha_from_coincidence((counts @ per_item.reshape(n_items, -1)).reshape(-1, c, c))
 
 
-def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None):
+def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None, progress=None):
     """Percentile intervals of σ, σ_cross and σ_B (None without localization; σ_cross also without its
     dense item-pair terms), detection α and classification α, over resamples drawn in chunks;
     ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
@@ -341,9 +341,10 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, i
     names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
         return {**dict.fromkeys(names), "baseline_interval_se": None}
-    values = {name: [] for name in names}
-    error = []
-    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, ranks=ranks, items=items):
+    values, error, done, progress = {name: [] for name in names}, [], 0, progress or (lambda *_: None)
+    progress(0, n_resamples, "bootstrap")  # then after each of ≥ boot.PROGRESS_STEPS chunks of resamples
+    step = boot.progress_chunk_elements(n_items, n_resamples)
+    for counts in boot.resample_count_chunks(n_items, n_resamples, seed, step, ranks, items):
         if loc is not None:
             sigma, errors = _resampled_sigma(counts, loc)
             values["sigma"].append(sigma)
@@ -353,6 +354,7 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, i
             values["significance_share"].append(share)
         values["detection"].append(_resampled_alpha(counts, alpha_in.detection))
         values["classification"].append(_resampled_alpha(counts, alpha_in.classification))
+        progress(done := done + len(counts), n_resamples, "bootstrap")
     error = np.concatenate(error) if error else None
     out = {name: boot.percentile_ci(np.concatenate(v)) if v else None for name, v in values.items()}
     out["baseline_interval_se"] = float(np.sqrt(np.nanmean(error ** 2))) if error is not None else None
@@ -377,9 +379,8 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
     loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
-    if progress is not None and bootstrap > 0:
-        progress(0, 1, "bootstrap")
-    cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, objects.item_ids)
+    cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, objects.item_ids,
+                              progress)
     detection = alpha_estimate(alpha_in.detection.sum(axis=0), alpha_in.n_detection_units, cis["detection"])
     classification = alpha_estimate(alpha_in.classification.sum(axis=0), alpha_in.n_classification_units,
                                     cis["classification"])

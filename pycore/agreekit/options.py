@@ -78,7 +78,7 @@ class Option:
 def _fail(option, value, what):
     shown = value if not isinstance(value, str) or len(value) <= 60 else value[:57] + "…"
     raise InputError(f"option {option.name} must be {what}, got {shown!r}", column=option.name,
-                     value=shown)
+                     value=shown, field=option.name)
 
 
 def _number(option, value):

@@ -71,6 +71,21 @@ class ConsensusHook:
 
 
 @dataclass(frozen=True)
+class MethodsText:
+    """What a kind adds to the methods paragraph (:func:`agreekit.methods.methods`).
+
+    ``describe(report)`` (the report's ``to_dict()``) returns ``(sentences, references)``: the
+    sentences on its measures, matching rule and threshold, distance and chance baseline, and the
+    :class:`agreekit.references.Reference` of each paper they cite. ``items_key`` counts its
+    items in the report and ``items`` names them ("images", "traces").
+    """
+
+    describe: Callable
+    items: str = "items"
+    items_key: str = "n_items"
+
+
+@dataclass(frozen=True)
 class Kind:
     """One kind of annotation and how to call, document and check it."""
 
@@ -88,6 +103,7 @@ class Kind:
     item_detail: ItemDetail | None = None  # the item view (None: the kind has none)
     shape: object = None                   # the declared shape of its report (None: not declared yet)
     consensus: ConsensusHook | None = None # how its annotations fuse into a consensus (None: no consensus)
+    methods: MethodsText | None = None     # its part of the methods paragraph (None: the shared part only)
 
     def defaults(self):
         """``{option: default}`` read from the report function's signature."""
@@ -103,13 +119,13 @@ class Kind:
 
 
 def register(name, *, title, summary, options, columns, synonyms, count_key, position, alternatives=(),
-             text=None, item_detail=None, shape=None, consensus=None):
+             text=None, item_detail=None, shape=None, consensus=None, methods=None):
     """Declare a kind: decorate its report function ``f(rows, *, options…, progress=None)``.
 
     ``text`` formats its report for the command line, ``item_detail`` (an
     :class:`ItemDetail`) describes one item for the page, ``shape`` declares its
-    report's keys, ``consensus`` (a :class:`ConsensusHook`) fuses its annotations;
-    each may be None.
+    report's keys, ``consensus`` (a :class:`ConsensusHook`) fuses its annotations,
+    ``methods`` (a :class:`MethodsText`) writes its part of the methods paragraph; each may be None.
 
     The decorated function checks every option with :func:`agreekit.options.check`
     before the body runs, so the body sees declared types within declared ranges.
@@ -126,7 +142,7 @@ def register(name, *, title, summary, options, columns, synonyms, count_key, pos
 
         KINDS[name] = Kind(name, title, summary, checked, tuple(options), tuple(columns), dict(synonyms),
                            count_key, position, tuple(alternatives), text, item_detail, shape,
-                           consensus)
+                           consensus, methods)
         return checked
     return decorate
 

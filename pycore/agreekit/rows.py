@@ -18,12 +18,13 @@ import itertools
 import math
 from typing import NamedTuple
 
-from .errors import InputError  # noqa: F401  (also imported from here by older code)
+from .errors import InputError, InputErrors  # noqa: F401  (InputError also imported from here by older code)
 
 # Every kind accepts these names for its annotator column.
 ANNOTATOR_SYNONYMS = ("rater", "worker", "user", "coder", "judge", "annotator_id", "worker_id", "user_id",
                       "rater_id", "coder_id")
 READING_STAGE = "reading rows"  # the progress stage of read_table
+MAX_ROW_ERRORS = 20  # the rows' errors a reader collects before it stops listing them (it still counts them)
 PROGRESS_EVERY = 4096  # rows between progress calls: ~10 a second on a 20 MB paste, cheap on small ones
 
 
@@ -60,7 +61,7 @@ def _split(text):
     # After a comma or semicolon a space is layout ("a, b"); after a tab it may be content.
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=delimiter != "\t")
     n_lines = text.count("\n") + (not text.endswith("\n"))
-    return n_lines, ((reader.line_num, record) for record in reader if any(field.strip() for field in record))
+    return n_lines, ((reader.line_num, record) for record in reader if any(map(str.strip, record)))
 
 
 def _normalize(name):
@@ -209,6 +210,44 @@ def _read_text(text, columns, synonyms, alternatives, required, keep_space, prog
     return rows
 
 
+class RowErrors:
+    """The :class:`InputError` of each bad row, collected so that reading goes on past it.
+
+    ``with errors:`` around one row's reading catches that row's error (any other exception goes
+    through); :meth:`check` after the last row raises nothing, the one error, or
+    :class:`~agreekit.errors.InputErrors` holding the first ``limit`` errors and the count of all,
+    so that a user sees every bad row at once rather than one per try.
+    """
+
+    def __init__(self, limit=MAX_ROW_ERRORS):
+        self.limit = limit
+        self.errors = []
+        self.total = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is None or not issubclass(kind, InputError):
+            return False
+        self.total += 1
+        if len(self.errors) < self.limit:
+            self.errors.append(error)
+        return True  # this row's error is kept; the next row is read
+
+    def check(self):
+        """Raise the collected errors, if any (see the class)."""
+        if self.total == 1:
+            raise self.errors[0]
+        if self.total:
+            raise InputErrors(self.errors, self.total)
+
+
+def _quoted(value):
+    """``value`` as an error message quotes it: ``'abc'`` (shortened)."""
+    return repr(shortened(value))
+
+
 def is_blank(value):
     """True for a missing value: None, or a string that is empty or only white space."""
     if value is None:
@@ -243,17 +282,17 @@ def to_float(row, column):
     if is_blank(value):
         raise InputError(f"'{column}' is empty", line=row.line, column=column, value="")
     if isinstance(value, bool):
-        raise InputError(f"'{column}' is not a number", line=row.line, column=column, value=value)
+        raise InputError(f"{_quoted(value)} is not a number", line=row.line, column=column, value=value)
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"'{column}' is not a number", line=row.line, column=column,
+        raise InputError(f"{_quoted(value)} is not a number", line=row.line, column=column,
                          value=value) from None
     except OverflowError:  # an int beyond the float range, from a list of dicts
         raise InputError(f"'{column}' is too large", line=row.line, column=column,
                          value=shortened(value)) from None
     if not math.isfinite(number):
-        raise InputError(f"'{column}' must be finite", line=row.line, column=column, value=value)
+        raise InputError(f"{_quoted(value)} is not a finite number", line=row.line, column=column, value=value)
     return number
 
 
@@ -261,7 +300,7 @@ def to_int(row, column):
     """The value as an integer; a float with a fractional part is an error."""
     number = to_float(row, column)
     if not number.is_integer():
-        raise InputError(f"'{column}' must be a whole number", line=row.line, column=column,
+        raise InputError(f"{_quoted(row.values.get(column))} is not a whole number", line=row.line, column=column,
                          value=row.values.get(column))
     return int(number)
 

@@ -90,10 +90,9 @@ def test_saved_input_wins_over_the_example(open_page, site, dist_dir):
     page.click("#tab-boxes")
     page.wait_for_timeout(600)  # the save is debounced
     page.reload()
-    wait_ready(page)
-    page.wait_for_timeout(1000)
     assert page.input_value("#rows-boxes") == own
-    assert page.get_attribute("#results-boxes", "data-state") is None  # restored, not computed
+    wait_result(page, "boxes")  # restored, and its report computed again: never rows without their report
+    assert_metrics_match(page, "boxes", agreekit.report("boxes", own, **registry_defaults("boxes")).to_dict())
     page.click("#tab-spans")
     page.wait_for_timeout(500)
     assert page.input_value("#rows-spans") == ""

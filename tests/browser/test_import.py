@@ -186,6 +186,33 @@ def test_several_kinds_on_another_tab_are_a_choice(page):
     assert page.is_hidden("#import-segments")  # the choice is made: its message goes
 
 
+LABEL_ANSWERS = FORMATS / "labels" / "labelstudio_answers.json"  # a rectangle each, and answers to 5 questions
+
+
+def test_on_the_labels_tab_the_question_is_chosen_with_a_button(page, tmp_path):
+    hostile = "<b>mood</b>"
+    path = tmp_path / "answers.json"
+    path.write_bytes(LABEL_ANSWERS.read_bytes().replace(b'"from_name": "count"', f'"from_name": "{hostile}"'.encode()))
+    start_on(page, "labels")
+    drop(page, "labels", [(path.name, path.read_bytes())])
+    text = imported(page, "labels", state="error")
+    assert "the files answer 5 questions" in text and "choose the one to read" in text
+    buttons = page.eval_on_selector_all("#import-labels button", "bs => bs.map((b) => [b.dataset.importQuestion ?? null, "
+                                        "b.dataset.importKind ?? null, b.textContent])")
+    assert [tuple(b) for b in buttons] == [
+        ("blurry", None, "Read “blurry” (5 answers)"), ("topics", None, "Read “topics” (2 answers)"),
+        ("quality", None, "Read “quality” (3 answers)"), ("species", None, "Read “species” (2 answers)"),
+        (hostile, None, f"Read “{hostile}” (2 answers)"), (None, "boxes", "Read boxes (2 annotations)")]
+    assert page.eval_on_selector_all("#import-labels b", "els => els.length") == 0  # the name is text
+    page.click('#import-labels button[data-import-question="quality"]')
+    imported(page, "labels")
+    conversion = agreekit.convert(path, kind="labels", question="quality")
+    assert_imported_like_cpython(page, conversion)
+    assert "the files also hold 2 region(s) of kind boxes: convert with --kind boxes" in page.inner_text("#import-labels")
+    # the question travels as the format's option: the summary names it, as the share link's import record does
+    assert "Read with the options question = quality." in page.inner_text("#import-labels")
+
+
 def test_a_file_in_no_format_says_what_was_tried(page):
     start_on(page, "boxes")
     rows_before = page.input_value("#rows-boxes")
@@ -302,7 +329,9 @@ FIXTURE_SETS = [
     "potato/export/annotations.jsonl", "prodigy/ner_news.jsonl", "prodigy/images.jsonl", "doccano/approved",
     "doccano/all_documents", "doccano/relations", "doccano/collaborative/all.jsonl", "brat/corpus", "rttm",
     "textgrid", "elan/session.eaf", "audacity",
-    # label answers read as the labels kind (issue 22, once issue 23's kind exists)
+    "labels/labelstudio_answers.json", "labels/potato", "labels/potato_export.jsonl", "labels/prodigy_textcat.jsonl",
+    "labels/prodigy_choice.jsonl", "labels/doccano_categories", "labels/doccano_cats.jsonl", "labels/cvat_tags",
+    # answers read as the labels kind, or refused saying why (several questions; entity linking: about a span)
     "misreads/potato/classification", "misreads/prodigy/textcat_choice.jsonl", "misreads/prodigy/entity_links.jsonl",
 ]
 

@@ -119,7 +119,7 @@ def test_a_chosen_png_is_drawn_under_the_boxes_and_downloaded_with_them(open_pag
         assert math.isclose(x, shown["x"] + data_x * scale, abs_tol=2e-3) and math.isclose(w, data_w * scale, abs_tol=2e-3)
 
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PNG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
     assert item in download.value.suggested_filename
     data = open(download.value.path(), "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -127,7 +127,7 @@ def test_a_chosen_png_is_drawn_under_the_boxes_and_downloaded_with_them(open_pag
     corner = pixel_of_png(page, data, int(2 * (shown["x"] + shown["width"] - 4)), int(2 * (shown["y"] + shown["height"] - 4)))
     assert all(abs(a - b) <= 3 for a, b in zip(corner[:3], COLOUR)), corner
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download SVG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download SVG").click()
     assert item in download.value.suggested_filename
     svg = open(download.value.path(), encoding="utf-8").read()
     assert 'href="data:image/png;base64,' in svg and "blob:" not in svg and f"Item {item}" in svg
@@ -160,7 +160,7 @@ def test_a_dropped_png_is_drawn_under_the_polygons(open_page, site):
     drop(page, VIEW.format(kind="polygons"), {f"{other}.png": png(50, 50)})
     page.wait_for_selector(f'{gallery("polygons")} .item-images[data-images="2"]')
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PNG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
     assert item in download.value.suggested_filename
 
 

@@ -85,11 +85,11 @@ def test_mask_views_download_png_and_svg_with_id_settings_and_legend(warm_page, 
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
     item = wait_view(page, "masks", 0)
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PNG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
     assert download.value.suggested_filename == f"agreekit-masks-item-{item}.png"
     assert open(download.value.path(), "rb").read(8) == PNG
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download SVG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download SVG").click()
     assert item in download.value.suggested_filename
     picture = open(download.value.path(), encoding="utf-8").read()
     assert f"Item {item}" in picture and "Settings:" in picture and "marked outside the consensus" in picture
@@ -115,7 +115,7 @@ def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(warm_page, 
     position = page.inner_text(f"{view} .item-view-head")
     assert f"of {len(shared)} items shared by {pair['a']} and {pair['b']}" in position
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download SVG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download SVG").click()
     assert f"Only {pair['a']} and {pair['b']} at full strength" in open(download.value.path(), encoding="utf-8").read()
 
 
@@ -141,7 +141,7 @@ def test_a_large_mask_view_is_drawn_pooled(warm_page):
         "cs => cs.map(c => [c.width, c.height, c.dataset.pooled])")
     assert sizes == [[706, 706, "17"]] * 5  # 12000 px in blocks of 17: at most 720 canvas pixels
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PNG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
     assert open(download.value.path(), "rb").read(8) == PNG
 
 

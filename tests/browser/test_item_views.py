@@ -111,12 +111,12 @@ def test_hostile_labels_and_names_are_text_and_views_download(warm_page):
     assert "<b>cy</b>" in legend
     assert page.locator(f"{view} img, {view} b").count() == 0  # nothing was parsed as markup
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download SVG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download SVG").click()
     assert item in download.value.suggested_filename
     picture = open(download.value.path(), encoding="utf-8").read()
     assert f"Item {item}" in picture and "&lt;b&gt;cy&lt;/b&gt;" in picture and "≥ 0.5" in picture
     with page.expect_download() as download:
-        page.get_by_role("button", name="Download PNG").click()
+        page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
     assert item in download.value.suggested_filename
     assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 

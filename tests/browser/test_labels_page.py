@@ -94,3 +94,33 @@ def test_labels_and_names_are_text_and_the_kappa_paradox_is_said(warm_page):
     assert [tuple(row) for row in view] == [(r["annotator"], r["label"]) for r in report["items"][0]["ratings"]]
     assert page.eval_on_selector_all("dialog[open] svg.label-item", "s => s[0].querySelectorAll('b, i, img').length") == 0
     page.keyboard.press("Escape")
+
+
+def test_the_confusion_heat_map_shades_each_pairs_counts_with_labels_as_text(warm_page):
+    page = warm_page
+    labels, names = ["ok", "<b>defect</b>", "<img src=z onerror=alert(1)>"], ["<i>ann</i>", "bo", "cy"]
+    lines = ["item,annotator,label"]
+    for i in range(30):
+        truth = labels[0] if i < 18 else labels[1] if i < 26 else labels[2]
+        for k, name in enumerate(names):
+            label = labels[(labels.index(truth) + 1) % 3] if (i + k) % 7 == 0 else truth
+            lines.append(f"t{i:02d},{name},{label}")
+    report = compute(page, "\n".join(lines) + "\n", bootstrap=20)
+    categories = report["categories"]
+    for index, pair in enumerate(report["pairs"]):
+        page.select_option("#results-labels select.confusion-pair", str(index))
+        shown = page.eval_on_selector_all(
+            "#results-labels svg.confusion-map .map-cell",
+            "gs => gs.map((g) => [Number(g.dataset.row), Number(g.dataset.column), Number(g.dataset.count), "
+            "Number(g.querySelector('rect').getAttribute('fill-opacity'))])")
+        largest = max(max(row) for row in pair["confusion"])
+        assert [(r, c, n) for r, c, n, _ in shown] == [(r, c, n) for r, row in enumerate(pair["confusion"])
+                                                       for c, n in enumerate(row)]
+        assert all(abs(shade - n / largest) < 1e-4 for _, _, n, shade in shown)
+        assert page.get_attribute("#results-labels svg.confusion-map", "data-pair") == str(index)
+    rows = page.eval_on_selector_all("#results-labels svg.confusion-map text.row-label", "ts => ts.map((t) => t.textContent)")
+    assert rows == [label if len(label) <= 16 else label[:15] + "…" for label in categories]
+    assert page.eval_on_selector_all("#results-labels svg.confusion-map", "s => s[0].querySelectorAll('b, i, img').length") == 0
+    title = page.eval_on_selector("#results-labels svg.confusion-map .map-cell title", "t => t.textContent")
+    last, n = report["pairs"][-1], report["pairs"][-1]["confusion"][0][0]
+    assert title == f"{last['a']}: {categories[0]} · {last['b']}: {categories[0]} · {n} item{'' if n == 1 else 's'}"

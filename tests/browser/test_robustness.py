@@ -88,7 +88,10 @@ def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
     page.click("#cancel")
     wait_result(page, "boxes", state="cancelled")
     assert page.locator("#progress").is_hidden()
-    assert page.inner_html("#results-boxes") == before  # nothing of the cancelled run is shown
+    # nothing of the cancelled run is shown: the example's report, under the banner that says it is stale
+    assert page.eval_on_selector("#results-boxes", """e => { const copy = e.cloneNode(true);
+        copy.querySelector(".stale-banner").remove(); return copy.innerHTML; }""") == before
+    assert page.get_attribute("#results-boxes", "data-stale") == "true"
     wait_ready(page)  # a fresh worker loads
     start_compute(page, "boxes", "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\n"
                   "i2,a,5,5,4,4,car\ni2,b,5,5,4,5,car\n", bootstrap=20)

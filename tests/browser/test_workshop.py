@@ -20,7 +20,7 @@ import pytest
 from conftest import LOAD_MS, ROOT, Site, build, guard, wait_ready
 
 CELLS = ROOT / "web" / "workshop" / "cells"
-LESSONS = ["raw-iou", "threshold", "ks", "spans", "segments", "traces", "bootstrap"]
+LESSONS = ["raw-iou", "threshold", "ks", "spans", "segments", "traces", "bootstrap", "kappa"]
 WORKSHOP_LOAD_MS = 300_000  # Pyodide + numpy + scipy + matplotlib (its font cache): ~20 s idle, far more when busy
 CELL_MS = 180_000
 NUMBER_LINE = re.compile(r"^(\S+) = (None|-?(?:\d[\d.]*(?:e[+-]?\d+)?|inf|nan))$")
@@ -180,6 +180,48 @@ def test_an_error_in_a_cell_is_shown_in_red(workshop):
     assert state == "error" and "ZeroDivisionError" in output
     workshop.locator(f'.cell[data-cell="{name}"] [data-action="reset"]').click()
     assert get_code(workshop, name) == cell_code(name)
+
+
+def wait_runs(page, name, runs):
+    page.wait_for_function(
+        "([name, runs]) => Number(document.querySelector(`.cell[data-cell='${name}']`).dataset.runs || 0) > runs",
+        arg=[name, runs], timeout=CELL_MS)
+
+
+@pytest.mark.parametrize("keys", ["Control+Enter", "Shift+Enter"])
+def test_ctrl_and_shift_enter_run_the_cell(workshop, keys):
+    """The shortcut runs the cell (issue 26: the editor's keymap used to insert a line instead)."""
+    name = "ks-exercise"
+    code = f"print('keyboard', 6 * 7, {keys!r})"
+    set_code(workshop, name, code)
+    box = workshop.locator(f'.cell[data-cell="{name}"]')
+    runs = int(box.get_attribute("data-runs") or 0)
+    box.locator(".cm-content").click()
+    workshop.keyboard.press(keys)
+    wait_runs(workshop, name, runs)
+    assert f"keyboard 42 {keys}" in box.locator(".py-editor-output").inner_text()
+    assert get_code(workshop, name) == code  # no line break typed into the cell
+    box.locator('[data-action="reset"]').click()
+
+
+def test_a_cell_started_while_its_lessons_example_runs_waits_for_it(workshop):
+    """Clicked in quick succession, the exercise waits for the example that defines its names."""
+    example, exercise = "threshold-run", "threshold-exercise"
+    set_code(workshop, example, "import time\ntime.sleep(1.5)\nlate_name = 41")
+    set_code(workshop, exercise, "print('late', late_name + 1)")
+    boxes = {name: workshop.locator(f'.cell[data-cell="{name}"]') for name in (example, exercise)}
+    runs = {name: int(box.get_attribute("data-runs") or 0) for name, box in boxes.items()}
+    boxes[example].locator(".py-editor-run-button").click()
+    boxes[exercise].locator(".py-editor-run-button").click()
+    assert boxes[exercise].get_attribute("data-state") == "waiting"
+    assert "waiting for “threshold-run”" in boxes[exercise].locator(".cell-state").inner_text()
+    wait_runs(workshop, exercise, runs[exercise])
+    assert int(boxes[example].get_attribute("data-runs")) == runs[example] + 1
+    output = boxes[exercise].locator(".py-editor-output").inner_text()
+    assert "late 42" in output and "NameError" not in output
+    assert boxes[exercise].get_attribute("data-state") == "done"
+    for box in boxes.values():
+        box.locator('[data-action="reset"]').click()
 
 
 def test_the_pages_isolation_message_for_a_lan_address(workshop):

@@ -1,10 +1,12 @@
 // Boxes: the page's part of the kind (its report cards, its item pictures), read by web/kinds.mjs.
 
-import { objectCards, OBJECT_ITEMS } from "../object_cards.mjs";
+import { objectCards, objectHeadline, OBJECT_ITEMS } from "../object_cards.mjs";
 import { imageFrame, border, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, round, exact } from "../svg.mjs";
 
 export const cards = (report, page) => objectCards(report, page, { objects: "Boxes", countKey: "n_boxes" });
+
+export const headline = objectHeadline({ objects: "boxes", items: "images", countKey: "n_boxes" });
 
 export const items = OBJECT_ITEMS;
 

@@ -1,11 +1,13 @@
 // Cuboids: the page's part of the kind (its report cards, its item pictures: bird's-eye x–y with
 // the yaw, and side x–z), read by web/kinds.mjs.
 
-import { objectCards, OBJECT_ITEMS } from "../object_cards.mjs";
+import { objectCards, objectHeadline, OBJECT_ITEMS } from "../object_cards.mjs";
 import { frame, border, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, text, round, exact, extent, padded } from "../svg.mjs";
 
 export const cards = (report, page) => objectCards(report, page, { objects: "Cuboids", countKey: "n_cuboids" });
+
+export const headline = objectHeadline({ objects: "cuboids", items: "scenes", countKey: "n_cuboids" });
 
 export const items = OBJECT_ITEMS;
 

@@ -8,7 +8,7 @@ import { estimateTable, openable, columnTitle } from "../cards.mjs";
 import { downloadText, toCsv } from "../download.mjs";
 import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, estimateCell, isEstimate, settingsLine, section } from "../dom.mjs";
-import { s, text, clip, serialize, toPng, OKABE_ITO } from "../svg.mjs";
+import { s, text, title, clip, serialize, toPng, OKABE_ITO } from "../svg.mjs";
 
 // The coefficients' names, in the report's key order; a key not named here is shown by its key.
 const COEFFICIENT_NAMES = {
@@ -29,10 +29,15 @@ const COEFFICIENT_NAMES = {
   icc_3_1: "ICC(3,1), consistency",
 };
 
+/** The summary card's headline (headline.mjs): Krippendorff's α at the chosen level. */
+export const headline = (report) => ({ key: "coefficients.alpha", symbol: "α", scale: "alpha",
+  label: `Krippendorff's α (${get(report, "settings.level") ?? ""} level), missing ratings allowed`,
+  name: "Agreement on labels", counts: [["n_items", "items"], ["n_annotators", "annotators"], ["n_ratings", "ratings"]] });
+
 export function cards(report, page) {
   const level = String(get(report, "settings.level") ?? "");
   return [
-    () => headline(report, level),
+    () => headlineCard(report, level),
     () => coefficientTable(report, level, page),
     ...referenceCards(report, page),
     () => prevalenceTable(report, page),
@@ -50,7 +55,7 @@ export function cards(report, page) {
 }
 
 /** Krippendorff's α at the chosen level, percent agreement, the kappa-paradox sentence, the counts. */
-function headline(report, level) {
+function headlineCard(report, level) {
   const metricName = get(report, "coefficients.alpha.metric");
   const distance = metricName && metricName !== level ? `, ${metricName} distance` : "";
   const paradox = get(report, "kappa_paradox");
@@ -143,7 +148,7 @@ function confusionCard(report) {
       wrap.replaceChildren(h("p", { class: "muted" }, "No confusion table: the report gives none above 30 categories."));
       return;
     }
-    wrap.replaceChildren(h("table", { class: "confusion", dataset: { pair: String(i) } },
+    wrap.replaceChildren(confusionMap(pair, i, categories), h("table", { class: "confusion", dataset: { pair: String(i) } },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, `${pair.a} ↓ · ${pair.b} →`),
         categories.map((label) => h("th", { scope: "col", class: "num" }, label)))),
       h("tbody", {}, pair.confusion.map((row, r) => h("tr", {}, h("th", { scope: "row" }, categories[r] ?? ""),
@@ -153,8 +158,40 @@ function confusionCard(report) {
   show();
   return h("section", { class: "card table-card", dataset: { table: "confusion" } }, h("h3", {}, title),
     h("p", { class: "muted" }, "Items both annotators rated, by the label each gave: the diagonal agrees; a large off-diagonal " +
-      "cell is a pair of labels the guidelines do not tell apart. ", choice),
+      "cell is a pair of labels the guidelines do not tell apart. The heat map shades each cell by its count (darkest: " +
+      "the largest); the table below gives the numbers. ", choice),
     wrap, settingsLine(report));
+}
+
+const MAP_CELL = 34, MAP_LABEL = 120, MAP_TOP = 90, MAP_SIDE = 360;
+
+/** The pair's confusion table as a heat map: one square per (label of a, label of b), darker for more items
+ *  (shade = count / the table's largest count), the diagonal outlined; labels and names are SVG text nodes. */
+function confusionMap(pair, index, categories) {
+  const q = pair.confusion.length;
+  const cell = Math.max(8, Math.min(MAP_CELL, MAP_SIDE / Math.max(1, q)));
+  const largest = Math.max(0, ...pair.confusion.flat().map(Number).filter(Number.isFinite));
+  const width = MAP_LABEL + q * cell + 10, height = MAP_TOP + q * cell + 10;
+  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "confusion-map", role: "img",
+    "aria-label": `Heat map of the confusion between ${pair.a} and ${pair.b}`, dataset: { pair: String(index) } },
+  s("rect", { x: 0, y: 0, width, height, fill: "#fff" }),
+  text(4, 14, clip(`rows: ${pair.a}`, 30), { "font-size": 11 }), text(4, 28, clip(`columns: ${pair.b}`, 30), { "font-size": 11 }));
+  categories.slice(0, q).forEach((label, k) => {
+    const middle = MAP_LABEL + k * cell + cell / 2;
+    svg.append(text(MAP_LABEL - 6, MAP_TOP + k * cell + cell / 2 + 4, clip(label, 16), { "text-anchor": "end", class: "row-label" }),
+      text(middle, MAP_TOP - 6, clip(label, 12), { transform: `rotate(-45 ${middle} ${MAP_TOP - 6})`, class: "column-label" }));
+  });
+  pair.confusion.forEach((row, r) => row.forEach((count, c) => {
+    const n = Number(count), shade = largest > 0 ? n / largest : 0;
+    const x = MAP_LABEL + c * cell, y = MAP_TOP + r * cell;
+    svg.append(s("g", { class: "map-cell", dataset: { row: r, column: c, count: n } },
+      s("rect", { x, y, width: cell, height: cell, fill: r === c ? OKABE_ITO[2] : OKABE_ITO[0], "fill-opacity": shade.toFixed(4),
+        stroke: r === c ? "#333" : "#ccc", "stroke-width": r === c ? 1.5 : 0.5 },
+      title(`${pair.a}: ${categories[r] ?? ""} · ${pair.b}: ${categories[c] ?? ""} · ${n} item${n === 1 ? "" : "s"}`)),
+      cell >= 18 ? text(x + cell / 2, y + cell / 2 + 4, String(n), { "text-anchor": "middle", "font-size": 11,
+        fill: shade > 0.6 ? "#fff" : "#222" }) : null));
+  }));
+  return svg;
 }
 
 /** The most disputed items: agreement, ratings and each annotator's label; a row opens the item view. */

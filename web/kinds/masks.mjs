@@ -183,6 +183,11 @@ function maskFigures(report, page) {
   return card;
 }
 
+/** The summary card's headline (headline.mjs): mean Dice against the STAPLE consensus (an overlap, not chance-corrected). */
+export const headline = () => ({ key: "mean_dice", symbol: "Dice", scale: "share",
+  label: "Mean Dice of each annotator's mask against the STAPLE consensus (Warfield, Zou & Wells 2004)",
+  name: "Overlap with the consensus", counts: [["n_items", "items"], ["n_annotators", "annotators"], ["n_masks", "masks"]] });
+
 export function cards(report, page) {
   return [
     () => section("Mask agreement: STAPLE consensus (Warfield, Zou & Wells 2004) and majority vote", report,

@@ -4,7 +4,7 @@
 
 import { ecdfChart, nestedTable, recordsTable, unitizingTable } from "../cards.mjs";
 import { drawChart } from "../charts.mjs";
-import { h, get, estimate, coefficient, settingsLine, section } from "../dom.mjs";
+import { h, get, estimate, coefficient, settingsLine, figureSettings, section } from "../dom.mjs";
 import { OBJECT_ITEMS } from "../object_cards.mjs";
 import { referenceCards } from "../reference_cards.mjs";
 import { FramePacer, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
@@ -14,6 +14,12 @@ import { s, title, text, round, exact, linear, extent, padded, clip } from "../s
 const WITHIN_CLIP_CHANCE = { key: "chance_ecdf", title: "Within-clip vs chance distances (ECDF)", series: "chance placements",
   text: ["Matched segments' distances to the left of those matched after each clip's segments are placed at random ",
     "inside the clip mean agreement on timing beyond chance; to the right, worse than random timing. "] };
+
+/** The summary card's headline (headline.mjs): σ against each clip's segments placed at random. */
+export const headline = () => ({ key: "localization.sigma", symbol: "σ", scale: "chance",
+  label: "σ (sigma): timing agreement beyond chance, 1 − mean within-clip distance / mean distance after random placement",
+  name: "Timing agreement", chance: "the same clips' segments placed at random",
+  counts: [["n_items", "clips"], ["n_annotators", "annotators"], ["n_segments", "segments"]] });
 
 export function cards(report, page) {
   const loc = "localization";
@@ -65,7 +71,7 @@ function sweepChart(report) {
   const card = h("section", { class: "card chart-card" }, h("h3", {}, "Boundary F1 by tolerance"));
   const target = h("div", { class: "chart", role: "img", "aria-label": "Boundary precision, recall and F1 against tolerance" });
   card.append(h("p", { class: "muted" }, "High F1 at wide tolerance with low F1 at narrow tolerance: annotators agree that an event happened, not exactly when."),
-    target, settingsLine(report));
+    target, figureSettings(report));
   const positive = sorted.every((r) => r.tolerance > 0);
   drawChart(card, target, (width) => ({
     width, height: 260,

@@ -17,6 +17,11 @@ const SPAN_OUTCOMES = [
   ["missed_b", "Missed: marked only by the second annotator", "Agree on what counts as an entity."],
 ];
 
+/** The summary card's headline (headline.mjs): character-level α. */
+export const headline = () => ({ key: "char_alpha", symbol: "α", scale: "alpha",
+  label: "Character-level α (nominal): each character's label, chance-corrected, averaged over items",
+  name: "Character-level agreement", counts: [["n_items", "items"], ["n_annotators", "annotators"], ["n_spans", "spans"]] });
+
 export function cards(report, page) {
   return [
     () => section("Span agreement", report,

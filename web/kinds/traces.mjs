@@ -4,8 +4,13 @@
 import { estimateTable, recordsTable } from "../cards.mjs";
 import { drawChart } from "../charts.mjs";
 import { referenceCards } from "../reference_cards.mjs";
-import { h, get, metric, estimate, coefficient, settingsLine, section } from "../dom.mjs";
+import { h, get, metric, estimate, coefficient, settingsLine, figureSettings, section } from "../dom.mjs";
 import { s, text, round, exact, clip, OKABE_ITO } from "../svg.mjs";
+
+/** The summary card's headline (headline.mjs): Krippendorff's α over every (trace, step) unit. */
+export const headline = (report) => ({ key: "alpha", symbol: "α", scale: "alpha",
+  label: `Krippendorff's α (${get(report, "settings.level") ?? "nominal"}) over every step of every trace`,
+  name: "Agreement on step labels", counts: [["n_traces", "traces"], ["n_units", "units"], ["n_annotators", "annotators"]] });
 
 export function cards(report, page) {
   const level = get(report, "settings.level") ?? "nominal";
@@ -69,7 +74,7 @@ function stepChart(report) {
     card.append(h("ul", { class: "gaps" }, gaps.map(({ s, i }) => h("li", {}, `Step ${s.step}: α `,
       metric(`steps.${i}.alpha.value`, null), ` — ${s.alpha?.reason ?? "no reason given"}`))));
   }
-  card.append(settingsLine(report));
+  card.append(figureSettings(report));
   drawChart(card, target, (width) => ({
     width, height: 280,
     scales: { x: { time: false }, y: { range: [Math.max(-1, floor - 0.05), 1] } },

@@ -128,8 +128,25 @@ def _check_bootstrap(n_needed, widths, target=0.05):
     return False, "c = the median of width × √n over the sweep; then n = (c / 0.05)², rounded up."
 
 
+def _check_kappa(needed, kappa_by_defects, target=0.6):
+    """κ of [[90 − d, 5], [5, d]] from its definition: p_o = 0.9, p_e = Σ_c (row share_c)² (equal margins)."""
+    def kappa(d):
+        ok = (95 - d) / 100
+        expected = ok ** 2 + (1 - ok) ** 2
+        return (0.9 - expected) / (1 - expected)
+    if not all(_close(value, kappa(d)) for d, value in kappa_by_defects.items()):
+        return False, "kappa_by_defects is not κ of the tables [[90 − d, 5], [5, d]]: run the lesson's cell again."
+    reached = [d for d in sorted(kappa_by_defects) if kappa(d) >= target]
+    if not reached:
+        return False, f"no d of the sweep gives κ ≥ {target}: widen the sweep."
+    if needed == reached[0]:
+        return True, (f"d = {needed}: κ {kappa(needed):.3f}, against {kappa(0):.3f} at d = 0, with the same 90% "
+                      "agreement: κ's chance term, Σ p_c², is large when one label dominates.")
+    return False, f"the smallest d of kappa_by_defects whose κ is ≥ {target}."
+
+
 CHECKS = {"raw-iou": _check_raw_iou, "threshold": _check_threshold, "ks": _check_ks, "spans": _check_spans,
-          "segments": _check_segments, "traces": _check_traces, "bootstrap": _check_bootstrap}
+          "segments": _check_segments, "traces": _check_traces, "bootstrap": _check_bootstrap, "kappa": _check_kappa}
 
 
 def check(lesson, answer, *evidence):

@@ -98,31 +98,30 @@ def _table_rows(a, b, resampling):
 
 
 def _items_changed(a, b, top, id_field):
-    """The ``top`` items in both reports whose per-item agreement changed most (items keyed by ``id_field``)."""
+    """The ``top`` items in both reports whose per-item agreement changed most (items keyed by ``id_field``).
+
+    One measure for all items, so that the changes are ranked on one scale: of ``ITEM_MEASURES``,
+    the one with a value in both reports for the most shared items (the first on a tie).  An item
+    without it, or whose value is the same in both, is not listed.
+    """
     ta, tb = walk.tables(a), walk.tables(b)
     path = walk.item_table(ta, id_field)
     if path is None or path not in tb:
         return ()
     id_field = "item" if path == "items" else id_field
     rows_b = {str(row.get(id_field)): row for row in tb[path]}
-    changes = []
-    for row in ta[path]:
-        other = rows_b.get(str(row.get(id_field)))
-        if other is None:
-            continue
-        change = _item_change(str(row.get(id_field)), walk.numbers(row), walk.numbers(other))
-        if change is not None:
-            changes.append(change)
+    shared = [(str(row.get(id_field)), walk.numbers(row), walk.numbers(rows_b[str(row.get(id_field))]))
+              for row in ta[path] if str(row.get(id_field)) in rows_b]
+    values = {measure: [(item, _plain_value(na.get(measure)), _plain_value(nb.get(measure))) for item, na, nb in shared]
+              for measure, _ in ITEM_MEASURES}
+    counts = {measure: sum(va is not None and vb is not None for _, va, vb in rows) for measure, rows in values.items()}
+    measure, higher = max(ITEM_MEASURES, key=lambda m: counts[m[0]])  # max keeps the first of equals
+    if counts[measure] == 0:
+        return ()
+    changes = [ItemChange(item, measure, higher, va, vb, vb - va) for item, va, vb in values[measure]
+               if va is not None and vb is not None and vb != va]
     changes.sort(key=lambda c: (-abs(c.delta), c.item))
     return tuple(changes[:top])
-
-
-def _item_change(item, na, nb):
-    for measure, higher in ITEM_MEASURES:
-        va, vb = _plain_value(na.get(measure)), _plain_value(nb.get(measure))
-        if va is not None and vb is not None:
-            return ItemChange(item, measure, higher, va, vb, vb - va)
-    return None
 
 
 def _plain_value(value):

@@ -114,6 +114,7 @@ class Conversion:
     skipped: list = field(default_factory=list)
     sources: list = field(default_factory=list)
     durations: dict | None = None
+    also: list = field(default_factory=list)  # what a reading as another kind would find, in words
     image_sizes: dict | None = None
     format_options: dict = field(default_factory=dict)  # the format's options it was read with (checked)
 
@@ -130,7 +131,7 @@ class Conversion:
                 "n_annotations": len(self.rows) - empty, "n_saw_nothing": empty,
                 "n_skipped": len(self.skipped),
                 "skipped": dict(Counter(s.reason for s in self.skipped)),
-                "warnings": list(self.warnings)}
+                "warnings": list(self.warnings), "also_holds": list(self.also)}
 
     def to_csv(self):
         """The rows as the CSV text a user would paste (header first)."""

@@ -25,6 +25,7 @@ frame numbers of the task or job, so replicas are joined on names).
   shapes are kept as drawn (the annotator marked a partly hidden object).
   Polylines, points, cuboids, ellipses, skeletons, tags and ``<track>`` elements
   (CVAT for video) are left out with their reason.
+* Kind ``labels`` reads each image's ``<tag>`` elements instead (see :func:`read`).
 
 Annotator: the job's assignee (``meta/job/assignee/username``) when the file names
 one, else the file (its stem, or the folders that tell files of one name apart, as
@@ -53,6 +54,7 @@ from ..geometry.row_runs import crop_rows_to_columns
 from ..parse.rle import MAX_PIXELS
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, parse_xml, register_format
+from .label_answers import LABELS, QUESTION, Answer, answer_rows
 from .submissions import Submission, annotator_names, merge
 
 
@@ -64,6 +66,7 @@ NOUN = {"boxes": "box", "polygons": "polygon", "masks": "mask"}
 ROOT = re.compile(r"<annotations>\s*<version>")
 MODEL_SOURCES = ("auto", "semi-auto")
 TRACK = "track (CVAT for video; export 'CVAT for images 1.1')"
+TAG_QUESTION = "tag"
 
 
 class Image(NamedTuple):
@@ -336,32 +339,74 @@ def _warnings(roots, read_files, merged):
     return warnings + merged.warnings
 
 
-def read(sources, kind=None, **options):
+def _tag_answers(sources, roots, names, ranks):
+    """One :class:`Answer` per file and image: its ``<tag>`` labels (none: not rated)."""
+    answers = []
+    for position, (source, root, rank) in enumerate(zip(sources, roots, ranks)):
+        annotator = _assignee(root) or names[source.name]
+        for image, element in zip(_images(source, root), root.findall("image")):
+            labels = []
+            for index, tag in enumerate(element.findall("tag")):
+                if not (tag.get("label") or "").strip():
+                    raise InputError(f"{source.name}: {image.record} <tag> {index}: a tag needs a 'label'",
+                                     column="label")
+                labels.append(tag.get("label").strip())
+            answers.append(Answer(source.name, image.record, image.item, annotator, TAG_QUESTION, tuple(labels),
+                                  (rank, position)))
+    return answers
+
+
+def _n_tags(roots):
+    return sum(len(image.findall("tag")) for root in roots for image in root.findall("image"))
+
+
+def _tag_conversion(sources, roots, question):
+    """The ``labels`` conversion: each image's tags (several: a set), and what the shapes would give."""
+    answers = _tag_answers(sources, roots, annotator_names(sources), _ranks(roots))
+    skipped = []
+    rows, warnings = answer_rows(answers, question, "CVAT", skipped)
+    shapes = Counter(SHAPE_KIND[shape.tag] for root in roots for image in root.findall("image") for shape in image
+                     if shape.tag in SHAPE_KIND)
+    also = [f"the files also hold {n} shape(s) of kind {name}: convert with --kind {name}"
+            for name, n in sorted(shapes.items())]
+    return Conversion("cvat", LABELS, rows, warnings=warnings, skipped=skipped, also=also)
+
+
+def read(sources, kind=None, question=None):
     """Rows of ``kind`` from CVAT for images 1.1 XML files, one per job (see the module docstring).
 
     Parameters
     ----------
     sources : list of Source
         One XML file per job or replica (or the job zips, which hold ``annotations.xml``).
-    kind : {"boxes", "polygons", "masks"}, optional
-        None reads the one kind of shape the files hold, and is an error when they hold several.
+    kind : {"boxes", "polygons", "masks", "labels"}, optional
+        None reads the one kind of shape the files hold (labels when they hold tags and no shape), and is an
+        error when they hold several.  Labels: each image's ``<tag>`` labels, the answer of its annotator to
+        the one question ``tag`` (several tags: a set; an image without a tag is not rated).
+    question : str, optional
+        For labels: ``tag``, the one question CVAT's tags answer.
 
     Returns
     -------
     Conversion
     """
-    if options:
-        raise InputError(f"CVAT takes no options ({', '.join(sorted(options))} given)")
     roots = [_parse(source) for source in sources]
+    if kind is None and not any(shape.tag in SHAPE_KIND for root in roots for image in root.findall("image")
+                                for shape in image) and _n_tags(roots):
+        kind = LABELS
+    if kind == LABELS:
+        return _tag_conversion(sources, roots, question)
     kind = kind or _choose_kind(roots)
     names = annotator_names(sources)
     read_files = [_read_file(source, root, kind, _assignee(root) or names[source.name], rank)
                   for source, root, rank in zip(sources, roots, _ranks(roots))]
     merged = merge((submission for file in read_files for submission in file.submissions), kind)
     skipped = merged.skipped + [track for file in read_files for track in file.tracks]
+    n_tags = _n_tags(roots)
+    also = [f"the files also hold {n_tags} image tag(s) (<tag>): convert with --kind labels"] if n_tags else []
     return Conversion("cvat", kind, merged.rows, warnings=_warnings(roots, read_files, merged), skipped=skipped,
-                      image_sizes=merged.sizes or None)
+                      also=also, image_sizes=merged.sizes or None)
 
 
-register_format(Reader(name="cvat", title="CVAT for images 1.1 XML", kinds=KINDS, detect=detect, read=read,
-                       position=30))
+register_format(Reader(name="cvat", title="CVAT for images 1.1 XML", kinds=KINDS + (LABELS,), detect=detect,
+                       read=read, position=30, options=(QUESTION,)))

@@ -1,4 +1,4 @@
-"""doccano: the JSONL export of a sequence-labeling project, one file per member (``alice.jsonl`` in the zip).
+"""doccano: the JSONL export of a sequence-labeling or classification project, one file per member (``alice.jsonl``).
 
 With "Share annotations across all users" off, doccano's export writes one
 file per project member, named after the member, each listing the examples
@@ -17,6 +17,8 @@ which agreement cannot use (it is refused, saying why).
   lists every example, and ``[]`` cannot tell "found nothing" from "never
   opened": it is read as ``unlabelled`` says (saw nothing by default), and a
   warning says which export it looks like.
+* Categories (a text- or image-classification project: ``label: ["positive"]``,
+  or ``cats``) are the labels kind's rows, one question ``label``: see :func:`read`.
 """
 from __future__ import annotations
 
@@ -27,11 +29,13 @@ from ..arrays import name_list
 from ..options import Choice, Option
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
+from .label_answers import LABELS, QUESTION, Answer, answer_rows, label_text
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
 NAME = "doccano"
 UNLABELLED = ("saw", "unseen")
+CATEGORY_QUESTION = "label"  # a text-classification project asks one question
 COLLABORATIVE_FILE = "all"
 # Characters doccano counts differently in grapheme mode (one cluster, several code points)
 JOINERS = ("\u200d", "\ufe0f", "\ufe0e")
@@ -46,7 +50,6 @@ class Example(NamedTuple):
     annotator: str
     text: str
     spans: list   # [(start, end, label)] as exported
-    categories: tuple = ()  # a text-classification project's labels of the example
 
 
 def detect(source):
@@ -58,15 +61,9 @@ def detect(source):
         return "not JSON Lines"
     if "_input_hash" in record:
         return "a Prodigy export ('_input_hash')"
-    if "id" not in record or not ({"text", "data"} & set(record)) or not ({"label", "entities"} & set(record)):
-        return "no 'id', 'text' (or doccano 1.x 'data') and 'label' or 'entities'"
-    return None
-
-
-def _categories(value):
-    """The labels of a text-classification example (``label: ["positive", …]``), or None when ``value`` is spans."""
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return list(dict.fromkeys(v.strip() for v in value if v.strip()))
+    if "id" not in record or not ({"text", "data", "filename"} & set(record)) or \
+            not ({"label", "entities", "cats"} & set(record)):
+        return "no 'id', 'text' (or doccano 1.x 'data', or an image's 'filename') and 'label', 'entities' or 'cats'"
     return None
 
 
@@ -81,20 +78,26 @@ def _triples(value, where):
         elif isinstance(span, list) and len(span) == 3:
             out.append(tuple(span))
         elif isinstance(span, str):
-            raise InputError(f"{where}: spans and categories ({span!r}) mixed in one example")
+            raise InputError(f"{where}: the labels are categories ({span!r}), from a text-classification "
+                             "project: convert with --kind labels")
         else:
             raise InputError(f"{where}, span {number}: expected [start, end, label] or an entity object, got "
                              f"{span!r}")
     return out
 
 
-def _examples(source, skipped):
-    """The examples of one member's file."""
+def _refuse_collaborative(source):
+    """An :class:`InputError` for ``all.jsonl``: it does not say whose labels it holds."""
     if source.stem.lower() == COLLABORATIVE_FILE:
         raise InputError(f"{source.name}: doccano writes all.jsonl when 'Share annotations across all users' is "
                          "on; it merges every member's labels without saying whose, so agreement cannot be "
                          "computed from it (doccano#2329). Turn the setting off in the project's settings and "
                          "export again: you get one file per member (if a member is called 'all', rename the file)")
+
+
+def _examples(source, skipped):
+    """The examples of one member's file."""
+    _refuse_collaborative(source)
     out = []
     for line, record in jsonl_records(source):
         where = f"{source.name} line {line}"
@@ -102,11 +105,10 @@ def _examples(source, skipped):
         if "id" not in record or not isinstance(text, str):
             raise InputError(f"{where}: an example needs 'id' and 'text' (or 'data')", column="text")
         field = "entities" if "entities" in record else "label"
-        categories = _categories(record.get(field))
-        spans = [] if categories is not None else _triples(record.get(field, []), f"{where} '{field}'")
+        spans = _triples(record.get(field, []), f"{where} '{field}'")
         for number, relation in enumerate(record.get("relations") or [], start=1):
             skipped.append(Skipped(source.name, f"{where}, relation {number}", "relation: agreekit compares spans"))
-        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans, tuple(categories or ())))
+        out.append(Example(source.name, where, str(record["id"]), source.stem, text, spans))
     return out
 
 
@@ -150,36 +152,64 @@ def _mode_warning(same, unlabelled):
             "documents' to tell the two apart)")
 
 
-def _label_conversion(examples, skipped):
-    """The labels-kind conversion of a text-classification export: each example's categories are its labels."""
-    submissions = []
-    for position, example in enumerate(examples):
-        rows = [{"item": example.item, "annotator": example.annotator, "label": c} for c in example.categories]
-        reason = "spans (read with kind spans)" if example.spans else "no label (not rated)"
-        submissions.append(Submission(example.item, example.annotator, (position,), example.source, example.where,
-                                      rows or None, None if rows else reason))
-    kept = keep_latest(submissions)
-    rows = kept_rows(kept, skipped)
-    several = sum(1 for s in kept.submissions if s.rows and len(s.rows) > 1)
-    warnings = ["text classification: each example's labels are read as labels; an example without one is not "
-                "rated" + (f"; {several} example(s) carry several labels: read them at the labels kind's level set"
-                           if several else "")]
-    return Conversion(NAME, "labels", rows, warnings=warnings + kept.warnings, skipped=skipped + kept.skipped)
+def _categories(record, where):
+    """The categories of a text-classification record (``label``/``cats``: a list of texts, or ``cats`` as
+    ``{category: true/score}``, those true or ≥ 0.5), or None for a sequence-labeling record."""
+    value = record.get("cats", record.get("label"))
+    if isinstance(value, dict):
+        if not all(isinstance(v, (bool, int, float)) for v in value.values()):
+            raise InputError(f"{where}: 'cats' must map each category to true/false or a score", column="cats")
+        return tuple(label_text(k) for k, v in value.items() if v is True or (v is not False and v >= 0.5))
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(label_text(v) for v in value)  # [] is no category as well as no span: not rated
+    if "cats" in record:
+        raise InputError(f"{where}: 'cats' must be a list of categories or an object", column="cats", value=value)
+    return None
 
 
-def read(sources, kind=None, unlabelled="saw"):
-    """Span rows (or, from a text-classification project, labels) from doccano's per-member JSONL files.
+def _category_answers(sources):
+    """One :class:`Answer` per line of each member's file (the question: ``label``)."""
+    answers = []
+    for source in sources:
+        _refuse_collaborative(source)
+        for line, record in jsonl_records(source):
+            where = f"{source.name} line {line}"
+            if "id" not in record:
+                raise InputError(f"{where}: an example needs 'id'", column="id")
+            found = _categories(record, where)
+            if found is None:
+                raise InputError(f"{where}: 'label' holds spans, not categories (a sequence-labeling project): "
+                                 "convert with --kind spans", column="label")
+            answers.append(Answer(source.name, where, str(record["id"]), source.stem, CATEGORY_QUESTION, found,
+                                  (len(answers),)))
+    return answers
+
+
+def _all_categories(sources):
+    """True when every line of every file may be a text-classification record and one holds a category."""
+    try:
+        found = [_categories(record, "") for source in sources for _, record in jsonl_records(source)]
+    except InputError:
+        return False
+    return None not in found and any(found)
+
+
+def read(sources, kind=None, unlabelled="saw", question=None):
+    """Span rows from doccano's per-member JSONL files.
 
     Parameters
     ----------
     sources : list of Source
         The members' ``<name>.jsonl`` files (the export zip holds them).
     kind : str, optional
-        ``spans``, or ``labels`` (a text-classification project's categories); by default labels when
-        the examples carry categories and no spans.
+        ``spans``, or ``labels`` for a text- or image-classification project (``label: ["positive"]``, or
+        ``cats``: a list, or ``{category: true/score}``); by default labels when every line holds categories.
     unlabelled : {"saw", "unseen"}
         How an example without spans is read when every file lists the same
-        examples: seen with nothing marked, or never seen.
+        examples: seen with nothing marked, or never seen.  (Labels: an example
+        with no category is not rated, whatever this says.)
+    question : str, optional
+        For labels: ``label``, the one question a classification project asks.
 
     Returns
     -------
@@ -188,17 +218,13 @@ def read(sources, kind=None, unlabelled="saw"):
     """
     if unlabelled not in UNLABELLED:
         raise InputError(f"unlabelled must be one of {', '.join(UNLABELLED)}", column="unlabelled", value=unlabelled)
+    if kind == LABELS or (kind is None and _all_categories(sources)):
+        skipped = []
+        rows, warnings = answer_rows(_category_answers(sources), question, "doccano", skipped)
+        return Conversion(NAME, LABELS, rows, warnings=warnings, skipped=skipped)
     skipped, examples = [], []
     for source in sources:
         examples += _examples(source, skipped)
-    classified = any(e.categories for e in examples)
-    if kind == "labels" or (kind is None and classified and not any(e.spans for e in examples)):
-        return _label_conversion(examples, skipped)
-    if classified:
-        first = next(e for e in examples if e.categories)
-        raise InputError(f"{first.where}: the labels are categories ({', '.join(first.categories)}), from a "
-                         "text-classification project, not spans: read them with kind labels", column="kind",
-                         value="spans")
     all_listed = _lists_the_same(examples)
     warnings = [_mode_warning(all_listed, unlabelled)]
     texts, submissions = {}, []
@@ -223,7 +249,8 @@ OPTIONS = (
     Option("unlabelled", "choice", "An example without spans",
            "how an example without spans is read when every member's file lists the same examples",
            choices=(Choice("saw", "seen, nothing marked"), Choice("unseen", "never seen"))),
+    QUESTION,
 )
 
-register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", "labels"), detect=detect, read=read, position=45,
-                       options=OPTIONS))
+register_format(Reader(name=NAME, title="doccano JSONL", kinds=("spans", LABELS), detect=detect, read=read,
+                       position=45, options=OPTIONS))

@@ -13,7 +13,7 @@ JSON_MIN
     ``original_width``/``original_height`` copied into each.
 
 Rules (the regions themselves: :mod:`.labelstudio_regions`; their rows:
-:mod:`.labelstudio_rows`; choices as the labels kind: :mod:`.labelstudio_choices`):
+:mod:`.labelstudio_rows`; answers about whole tasks as the labels kind: :mod:`.labelstudio_answers`):
 
 * The annotator is ``completed_by`` (a user id, or the ``email`` of a user
   object), JSON_MIN's ``annotator``, else the file name; when several files
@@ -49,16 +49,16 @@ import io
 import json
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
-from ..arrays import name_list
 from ..options import Choice, Option
 from ..rows import InputError
 from ._segments import check_choice
 from .base import Conversion, Reader, load_json, register_format
-from .labelstudio_choices import choice_rows
+from .label_answers import LABELS, QUESTION, held_answers
+from .labelstudio_annotators import keep_latest, name_annotators
+from .labelstudio_answers import label_conversion, task_answers
 from .labelstudio_regions import NOT_READ, read_regions
 from .labelstudio_rows import Notes, choose_kind, in_file, kind_rows
 
@@ -66,7 +66,7 @@ __all__ = ["Submission", "detect", "read"]
 
 FORMAT = "labelstudio"
 TITLE = "Label Studio JSON"
-KINDS = ("boxes", "polygons", "masks", "spans", "segments", "labels")
+KINDS = ("boxes", "polygons", "masks", "spans", "segments", LABELS)
 # JSON_MIN keys that are neither task data nor a control tag's values
 MIN_META = frozenset({"id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time", "agreement",
                       "drafts", "predictions"})
@@ -292,62 +292,6 @@ def _read_source(source, notes):
     return [replace(s, item=names[s.task]) for s in submissions]
 
 
-# --------------------------------------------------------------------------- annotators
-
-def _file_labels(sources):
-    """Each file's annotator name: its stem, or its full name when stems repeat."""
-    stems = [source.stem for source in sources]
-    return {source.name: source.stem if stems.count(source.stem) == 1 else source.name for source in sources}
-
-
-def _name_annotators(submissions, sources, notes):
-    labels = _file_labels(sources)
-    users = {s.annotator for s in submissions if s.annotator is not None}
-    files = list(dict.fromkeys(s.source for s in submissions))
-    if len(files) > 1 and len(users) == 1:
-        notes.extra.append(f"every annotation in the {len(files)} files is by Label Studio user {users.pop()}: "
-                           "each file is taken as one annotator, named after the file ("
-                           + name_list(labels[f] for f in files) + ")")
-        return [replace(s, annotator=labels[s.source]) for s in submissions]
-    out = []
-    for submission in submissions:
-        if submission.annotator is None:
-            notes.note("no annotator", f"{submission.source}: {submission.where}")
-            submission = replace(submission, annotator=labels[submission.source])
-        out.append(submission)
-    return out
-
-
-def _timestamp(text):
-    """``text`` as an aware datetime (naive ones taken as UTC), or None."""
-    try:
-        moment = datetime.fromisoformat(str(text))
-    except (TypeError, ValueError):
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def _keep_latest(submissions, notes):
-    """One submission per (item, annotator): the latest by timestamp when all have one, else the last."""
-    groups = {}
-    for order, submission in enumerate(submissions):
-        groups.setdefault((submission.item, submission.annotator), []).append((order, submission))
-    kept = []
-    for (item, annotator), group in groups.items():
-        times = [_timestamp(s.when) for _, s in group]
-        if None in times:  # without a time on each, the order in the files decides
-            latest = len(group) - 1
-        else:
-            latest = max(range(len(group)), key=lambda k: (times[k], group[k][0]))
-        if len(group) > 1:
-            notes.note("duplicate", f"{annotator} on {item}")
-            for k, (_, older) in enumerate(group):
-                if k != latest:
-                    notes.skip(older.source, older.where, "an earlier annotation by the same annotator")
-        kept.append(group[latest])
-    return [s for _, s in sorted(kept, key=lambda pair: pair[0])]
-
-
 # --------------------------------------------------------------------------- the reader
 
 def _predictions_used(submissions, mode, notes):
@@ -365,7 +309,7 @@ def _predictions_used(submissions, mode, notes):
     return annotated + predicted if use else annotated
 
 
-def read(sources, kind, predictions="auto", **options):
+def read(sources, kind, predictions="auto", question=None):
     """Rows of one kind from Label Studio JSON / JSON_MIN exports.
 
     Parameters
@@ -373,51 +317,58 @@ def read(sources, kind, predictions="auto", **options):
     sources : list of Source
         The export files (several: one project per annotator, or parts of one).
     kind : str or None
-        boxes, polygons, masks, spans, segments, or labels (the tasks'
-        choices, :mod:`.labelstudio_choices`); None to take the one kind
-        the regions hold (an :class:`InputError` lists them when there are
-        several).
+        boxes, polygons, masks, spans, segments or labels (the Choices, Rating,
+        Taxonomy and Number answers about whole tasks:
+        :mod:`.labelstudio_answers`); None to take the one kind the regions
+        hold (an :class:`InputError` lists them when there are several), or
+        labels when there is no region but answers.
     predictions : {"auto", "read", "ignore"}
         Whether ``predictions`` are read, each as an annotator named after its
         ``model_version``: ``"auto"`` when no file holds an annotation (a
         pre-annotation export, such as agreekit's), ``"read"`` always (beside
         the annotators), ``"ignore"`` never.
+    question : str, optional
+        For labels: the control tag (``from_name``) whose answers to read;
+        needed when the files answer several.
 
     Returns
     -------
     Conversion
-        Rows, span texts (``lengths``: task → ``data`` text), warnings and
-        skipped annotations.
+        Rows, span texts (``lengths``: task → ``data`` text), warnings,
+        skipped annotations, and in ``also`` what the other reading would find.
 
     Raises
     ------
     InputError
         Naming the file, the task, annotation or region, and the field.
     """
-    if options:
-        raise InputError(f"{TITLE}: unknown option {', '.join(map(repr, sorted(options)))}; its option is "
-                         "predictions", column=sorted(options)[0])
     notes = Notes()
     submissions = []
     for source in sources:
         submissions += _read_source(source, notes)
     submissions = _predictions_used(submissions, predictions, notes)
-    humans = _name_annotators([s for s in submissions if not s.prediction], sources, notes)
-    submissions = _keep_latest(humans + [s for s in submissions if s.prediction], notes)
-    if kind == "labels":  # classifications of whole tasks, not regions
-        return Conversion(FORMAT, kind, choice_rows(submissions, notes), None, notes.warnings(), notes.skipped)
-    entries = []
+    humans = name_annotators([s for s in submissions if not s.prediction], sources, notes)
+    submissions = keep_latest(humans + [s for s in submissions if s.prediction], notes)
+    entries, answers, answer_skips = [], [], []
     for submission in submissions:
         with in_file(submission.source):
             regions, left_out = read_regions(submission.results, submission.where)
+            answers += task_answers(submission, lambda where, reason, source=submission.source:
+                                    answer_skips.append((source, where, reason)))
         for where, reason in left_out:
-            notes.skip(submission.source, where, reason)
+            if kind != LABELS:
+                notes.skip(submission.source, where, reason)
             if reason not in (NOT_READ["classification"], NOT_READ["relation"]):  # a region, of no kind read
                 notes.drew.add(submission.where)
         entries.append((submission, regions))
+    if kind is None and answers and not any(regions for _, regions in entries):
+        kind = LABELS
+    if kind == LABELS:
+        return label_conversion(FORMAT, TITLE, entries, answers, answer_skips, notes, question)
     kind = choose_kind(entries, kind)
     rows, lengths = kind_rows(kind, entries, notes)
-    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped,
+    also = [held_answers(answers, "Choices/Rating/Taxonomy/Number answers")] if answers else []
+    return Conversion(FORMAT, kind, rows, lengths or None, notes.warnings(), notes.skipped, also=also,
                       image_sizes=_image_sizes(entries) if kind in ("boxes", "polygons", "masks") else None)
 
 
@@ -436,6 +387,7 @@ OPTIONS = (
            "file holds an annotation, always (beside the annotators), or never",
            choices=(Choice("auto", "when there are no annotations"), Choice("read", "always"),
                     Choice("ignore", "never"))),
+    QUESTION,
 )
 
 register_format(Reader(name=FORMAT, title=TITLE, kinds=KINDS, detect=detect, read=read, position=10,

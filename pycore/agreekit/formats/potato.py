@@ -22,6 +22,10 @@ spans``.  Image annotations are a JSON list under the label name ``_data``.
   annotator's current position in the queue, and every item with an entry,
   count as seen (the JSONL export: every item with a record), with a warning.
 * Discontinuous spans (``additional_parts``) become one span per part, with a warning.
+* Labels (radio, multiselect, likert, slider answers), one schema at a time
+  (option ``question``): an option stored as ``true`` is its name, a number
+  (a likert point's value, a slider's) is itself, ``false`` is not chosen, and
+  free text (text boxes) is skipped.  Several options of one schema are a set.
 """
 from __future__ import annotations
 
@@ -33,8 +37,9 @@ from ..arrays import name_list
 from ..options import Option
 from ..rows import InputError
 from .base import Conversion, Reader, load_json, register_format
+from .label_answers import LABELS, QUESTION, answer_rows, choose_question, held_answers
+from .potato_answers import answers, geometry_held
 from .potato_images import IMAGE_KINDS, image_rows, sized_masks, sizes_table
-from .potato_labels import answers_of, label_rows
 from .span_records import Submission, checked_offsets, first_line, jsonl_records, keep_latest, saw_nothing, span_row
 
 NAME = "potato"
@@ -56,7 +61,8 @@ class Record(NamedTuple):
     instance: str
     objects: list | None   # image objects from the ``_data`` labels; None: the instance has no image data
     spans: list            # span dicts
-    answers: tuple = ()    # (schema, name, value) of its other labels (radio, likert, multiselect, text answers)
+    schemas: tuple = ()    # the schemas of its other labels (radio, likert, multiselect, text answers)
+    answers: tuple = ()    # those labels as (schema, name, value)
 
 
 class Annotations(NamedTuple):
@@ -119,6 +125,25 @@ def _image_objects(raw, where):
     return objects
 
 
+def _answer_schemas(raw):
+    """The schemas of one instance's label answers other than image data (``{schema, name}`` or ``{schema: …}``)."""
+    if isinstance(raw, dict):
+        return tuple(str(schema) for schema, labels in raw.items() if isinstance(labels, dict)
+                     and any(name != IMAGE_LABEL for name in labels))
+    return tuple(str(entry[0].get("schema")) for entry in raw if isinstance(entry, (list, tuple)) and len(entry) == 2
+                 and isinstance(entry[0], dict) and entry[0].get("name") != IMAGE_LABEL)
+
+
+def _answer_entries(raw):
+    """``((schema, name, value), …)`` of one instance's label answers other than image data."""
+    if isinstance(raw, dict):
+        return tuple((str(schema), str(name), value) for schema, labels in raw.items() if isinstance(labels, dict)
+                     for name, value in labels.items() if name != IMAGE_LABEL)
+    return tuple((str(entry[0].get("schema")), str(entry[0].get("name")), entry[1]) for entry in raw
+                 if isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], dict)
+                 and entry[0].get("name") != IMAGE_LABEL)
+
+
 def _span_dicts(raw):
     """The span dicts of one instance: ``[[span, value], …]`` or ``{schema: [span, …] | {id: span}}``."""
     entries = raw if isinstance(raw, list) else [span for spans in raw.values() if isinstance(spans, (list, dict))
@@ -152,7 +177,7 @@ def _state(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: its labels and spans must be lists or objects", column="instance")
         records.append(Record(source.name, where, annotator, str(instance), _image_objects(raw, where),
-                              list(_span_dicts(marked)), answers_of(raw)))
+                              list(_span_dicts(marked)), _answer_schemas(raw), _answer_entries(raw)))
     current = state.get("current_instance_index")
     ordering = state.get("instance_id_ordering") or []
     if not isinstance(ordering, list):
@@ -174,7 +199,7 @@ def _export_submissions(source):
         if not isinstance(raw, (list, dict)) or not isinstance(marked, (list, dict)):
             raise InputError(f"{where}: 'labels' and 'spans' must be lists or objects", column="labels")
         read = Record(source.name, where, annotator, item, _image_objects(raw, where), list(_span_dicts(marked)),
-                      answers_of(raw))
+                      _answer_schemas(raw), _answer_entries(raw))
         out.append(Submission(item, annotator, (len(out),), source.name, where, [read]))
     return out
 
@@ -211,11 +236,11 @@ def _kind_of(records, kind):
     """The kind to read: ``kind`` if given, else the one kind the records hold."""
     if kind is not None:
         return kind
+    if not any(r.spans or r.objects for r in records) and any(r.answers for r in records):
+        return LABELS
     found = {"spans"} if any(r.spans for r in records) else set()
     found |= {IMAGE_KINDS[o.get("type")] for r in records for o in r.objects or []
               if isinstance(o, dict) and o.get("type") in IMAGE_KINDS}
-    if not found and any(r.answers for r in records):
-        found = {"labels"}  # answers and nothing else: radio, likert, multiselect, … questions
     if not found:
         found = {"boxes" if any(r.objects is not None for r in records) else "spans"}
     if len(found) > 1:
@@ -278,15 +303,15 @@ def _refuse_answers_only(records):
     their items would otherwise all read as "seen, nothing marked" and agree perfectly."""
     if any(r.spans for r in records):
         return
-    schemas = sorted({answer[0] for r in records for answer in r.answers})
+    schemas = sorted({schema for r in records for schema in r.schemas})
     if schemas:
-        n = sum(1 for r in records if r.answers)
+        n = sum(1 for r in records if r.schemas)
         raise InputError(f"Potato: the files hold label answers (schemas {name_list(schemas)}, on {n} "
-                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans; "
-                         "read them with kind labels", column="kind", value="spans")
+                         "annotator-instance pair(s): radio, likert, multiselect or text answers), no spans: "
+                         "convert with --kind labels", column="kind", value="spans")
 
 
-def read(sources, kind=None, image_sizes=None, schema=None):
+def read(sources, kind=None, image_sizes=None, question=None):
     """Rows of ``kind`` from Potato's user states or JSONL export.
 
     Parameters
@@ -295,14 +320,13 @@ def read(sources, kind=None, image_sizes=None, schema=None):
         ``user_state.json`` files (or the ``annotation_output`` folder; its
         other files are ignored with a warning), or ``annotations.jsonl``.
     kind : str, optional
-        ``boxes``, ``polygons``, ``masks``, ``spans`` or ``labels``; by default the one kind the files
-        hold (``labels`` when they hold label answers and nothing else).
+        ``boxes``, ``polygons``, ``masks``, ``spans`` or ``labels``; by default the one kind the files hold
+        (labels when they hold answers and no span or image object).
     image_sizes : dict or table, optional
         item → ``(width, height)`` in pixels, to turn Potato's fractions of the image into pixels; or
         rows ``item, width, height`` (CSV/TSV text or a list of dicts).
-    schema : str, optional
-        With kind ``labels``: the question (Potato schema) whose answers are read; needed when the
-        files hold answers to several.
+    question : str, optional
+        For labels: the schema whose answers to read; needed when the files answer several.
 
     Returns
     -------
@@ -311,9 +335,17 @@ def read(sources, kind=None, image_sizes=None, schema=None):
     annotations = _annotations(sources)
     kind = _kind_of(annotations.records, kind)
     warnings, skipped = list(annotations.warnings), list(annotations.skipped)
-    if kind == "labels":
-        rows, notes = label_rows(annotations.records, schema, skipped)
-        return Conversion(NAME, kind, rows, warnings=warnings + notes, skipped=skipped)
+    if kind == LABELS:
+        found = answers(annotations.records, [])
+        if not found:
+            raise InputError("Potato: the files hold no label answers (radio, likert, multiselect, slider)",
+                             column="kind", value=LABELS)
+        asked = choose_question(found, question, "Potato")[0].question
+        rows, more = answer_rows(answers(annotations.records, skipped, asked), asked, "Potato", skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings + more, skipped=skipped, also=geometry_held(
+            annotations.records))
+    also = [held_answers(answers(annotations.records, []), "radio/likert/multiselect/slider answers")] \
+        if any(r.answers for r in annotations.records) else []
     if kind == "spans":
         _refuse_answers_only(annotations.records)
         rows, split = _span_rows(annotations)
@@ -324,7 +356,7 @@ def read(sources, kind=None, image_sizes=None, schema=None):
         if split:
             warnings.append(f"{split} discontinuous span(s) were split into one span per part (agreekit has no "
                             "multi-fragment spans)")
-        return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
+        return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
     rows, in_fractions, padded, left_out = image_rows(annotations.records, kind, sizes_table(image_sizes), skipped)
     if left_out:
         warnings.append(f"{len(left_out)} (annotator, item) pair(s) hold only objects that are skipped and are left "
@@ -341,16 +373,14 @@ def read(sources, kind=None, image_sizes=None, schema=None):
         warnings.append(f"{len(in_fractions)} item(s) have coordinates in fractions of the image (Potato's "
                         "output holds no image sizes) and are kept so; IoU and GIoU do not change, the centroid "
                         f"distance does: pass image_sizes for pixels ({name_list(in_fractions)})")
-    return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped)
+    return Conversion(NAME, kind, rows, warnings=warnings, skipped=skipped, also=also)
 
 
 OPTIONS = (
     Option("image_sizes", "table", "Image sizes", "rows item, width, height in pixels, to turn Potato's "
            "fractions of the image into pixels"),
-    Option("schema", "text", "Question (schema) read as labels",
-           "with kind labels: the Potato schema whose answers are read (needed when there are several)"),
+    QUESTION,
 )
 
-register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans", "labels"),
-                       detect=detect,
+register_format(Reader(name=NAME, title="Potato", kinds=("boxes", "polygons", "masks", "spans", LABELS), detect=detect,
                        read=read, position=50, companion=companion, options=OPTIONS))

@@ -17,12 +17,15 @@ Every line is one answer: the task (``text`` or ``image``), the annotator's
   boxes) is left out, not read as saw-nothing: its regions are skipped and the
   pair is named in a warning.  Relations (``rel.manual``) are skipped and
   counted; choice tasks (``textcat.manual``, entity linking: ``options`` and
-  the accepted option ids) are skipped with their reason when reading regions;
-  a file of them alone reads as labels (:mod:`.prodigy_labels`).
+  the accepted option ids) are skipped with their reason, so a file of them
+  alone is refused saying what it holds.
 * ``ignore`` → never saw it (skipped); ``reject`` → never saw it (skipped, with
   a warning: in the manual interfaces reject marks a bad example).  Binary
   ``ner`` and ``classification`` tasks, where accept and reject are the answer
-  itself, read as labels, and are refused as any other kind.
+  itself, are refused as regions.
+* Kind ``labels`` reads answers about the whole item: binary
+  ``classification`` tasks (accept → the label, reject → "not label") and
+  choice tasks (the accepted option ids); see :func:`read`.
 * An annotator who answered one input twice keeps the latest answer
   (``_timestamp``, then file order).
 """
@@ -35,7 +38,7 @@ from typing import NamedTuple
 from ..arrays import name_list
 from ..rows import InputError
 from .base import Conversion, Reader, Skipped, register_format
-from .prodigy_labels import label_rows
+from .label_answers import LABELS, QUESTION, Answer, answer_rows, choose_question, label_text
 from .span_records import (Submission, checked_offsets, first_record, jsonl_records, keep_latest, kept_rows,
                            saw_nothing, span_row, used_texts)
 
@@ -47,6 +50,8 @@ SHAPE_KINDS = {"rect": "boxes", "polygon": "polygons", "freehand": "polygons"}
 CHOICE = "a choice answer (options: text classification or entity linking), not regions"
 RELATION = "a relation between spans (relations are not read)"
 OFF_KIND = "only regions of other kinds"
+CHOICE_ON_SPAN = "a choice about one span (entity linking), not about the whole item"
+CHOICE_QUESTION = "choice"  # a choice task names no question: its interface is the question
 
 
 class Task(NamedTuple):
@@ -68,11 +73,6 @@ class Task(NamedTuple):
     def is_choice(self):
         """True for a choice task (textcat.manual, entity linking): its answer is the options it accepts."""
         return self.record.get("_view_id") == "choice" or "options" in self.record
-
-    @property
-    def is_binary(self):
-        """True for a binary task (ner, classification): accept or reject of one suggestion is the answer."""
-        return self.record.get("_view_id") in BINARY_VIEWS
 
     @property
     def spans(self):
@@ -134,14 +134,12 @@ def _kind_of(tasks, kind):
         return kind
     found = set()
     for task in tasks:
-        if task.record["answer"] != "accept" or task.is_choice or task.is_binary:
+        if task.record["answer"] != "accept" or task.is_choice:
             continue
         if task.is_image:
             found |= {SHAPE_KINDS.get(span.get("type"), "boxes") for span in task.spans}
         elif task.spans:
             found.add("spans")
-    if not found and any(task.is_choice or task.is_binary for task in tasks):
-        found = {"labels"}  # answers to questions and no regions: textcat, entity linking, binary tasks
     if not found:
         found = {"boxes" if any(task.is_image for task in tasks) else "spans"}
     if len(found) > 1:
@@ -240,16 +238,94 @@ def _submission(task, kind, texts, skipped):
                       OFF_KIND if rows is None else None)
 
 
-def read(sources, kind=None):
-    """Rows of ``kind`` (spans, boxes, polygons or labels) from ``prodigy db-out`` JSON Lines.
+def _refuse_binary(tasks):
+    """An :class:`InputError` for the first binary task (read as regions, accept/reject would mean nothing)."""
+    for task in tasks:
+        view = task.record.get("_view_id")
+        if view in BINARY_VIEWS:
+            hint = "; convert with --kind labels" if view == "classification" else ""
+            raise InputError(f"{task.where}: a binary '{view}' task (accept or reject of one suggestion); agreekit "
+                             f"reads the manual interfaces (ner_manual, spans_manual, image_manual) as regions{hint}")
+
+
+def _about_items(task):
+    """True for a task whose answer is about the whole item: binary classification, or a choice without spans."""
+    return task.record.get("_view_id") == "classification" or (task.is_choice and not task.spans)
+
+
+def _choice_labels(task):
+    """The labels of an accepted choice task: the ids of the options it accepts."""
+    accepted = task.record.get("accept")
+    if not isinstance(accepted, list) or not all(isinstance(a, (str, int)) and not isinstance(a, bool)
+                                                 for a in accepted):
+        raise InputError(f"{task.where}: 'accept' must be a list of option ids", column="accept", value=accepted)
+    return tuple(label_text(a) for a in accepted)
+
+
+def _question(task):
+    """The question a task answers: a binary task's label, else ``choice``."""
+    if task.record.get("_view_id") != "classification":
+        return CHOICE_QUESTION
+    label = task.record.get("label")
+    if not isinstance(label, (str, int)) or isinstance(label, bool) or not str(label).strip():
+        raise InputError(f"{task.where}: a binary classification task needs its 'label'", column="label",
+                         value=label)
+    return label_text(label)
+
+
+def _answer(task):
+    """The :class:`Answer` of one task about the whole item, or the reason it gives none."""
+    answer, question = task.record["answer"], _question(task)
+    if answer == "ignore" or (answer == "reject" and question == CHOICE_QUESTION):
+        return SKIP_REASONS[answer]
+    if task.record.get("_view_id") == "classification":
+        return Answer(task.source, task.where, task.item, task.annotator, question,
+                      (question if answer == "accept" else f"not {question}",), task.order)
+    return Answer(task.source, task.where, task.item, task.annotator, question, _choice_labels(task), task.order)
+
+
+def _label_conversion(tasks, question, from_file):
+    """The ``labels`` conversion: binary classification and choice answers, one question."""
+    skipped, answers, reasons = [], [], []
+    for task in tasks:
+        if task.is_choice and task.spans:
+            skipped.append(Skipped(task.source, task.where, CHOICE_ON_SPAN))
+        elif _about_items(task):
+            found = _answer(task)
+            if isinstance(found, Answer):
+                answers.append(found)
+            else:
+                reasons.append((_question(task), Skipped(task.source, task.where, found)))
+    regions = sum(1 for t in tasks if not _about_items(t) and not t.is_choice and t.spans)
+    if not answers:
+        raise InputError("Prodigy: the files hold no accepted answer about whole items (binary classification "
+                         "or choice tasks)", column="kind", value=LABELS)
+    asked = choose_question(answers, question, "Prodigy")[0].question
+    skipped += [skip for about, skip in reasons if about == asked]
+    rows, warnings = answer_rows(answers, asked, "Prodigy", skipped)
+    if from_file:
+        warnings.append(f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file "
+                        "name (one dataset per annotator)")
+    also = [f"the files also hold {regions} task(s) with spans or image regions: convert with --kind spans, boxes "
+            "or polygons"] if regions else []
+    return Conversion(NAME, LABELS, rows, warnings=warnings, skipped=skipped, also=also)
+
+
+def read(sources, kind=None, question=None):
+    """Rows of ``kind`` (spans, boxes or polygons) from ``prodigy db-out`` JSON Lines.
 
     Parameters
     ----------
     sources : list of Source
         One or more db-out files (one dataset, or one per annotator).
     kind : str, optional
-        ``spans``, ``boxes``, ``polygons`` or ``labels`` (choice and binary tasks, see
-        :mod:`.prodigy_labels`); by default the one kind the accepted answers hold.
+        ``spans``, ``boxes``, ``polygons`` or ``labels``; by default the one kind the accepted answers hold
+        (labels when every task is a choice task).  Labels: a binary ``classification`` task (textcat.teach,
+        textcat.binary) answers the question named by its ``label``: accept gives the label, reject "not
+        label"; a choice task (textcat.manual: ``options`` and the ``accept``ed ids) answers the question
+        ``choice`` with the accepted ids (several: a set); ignore is not rated.
+    question : str, optional
+        For labels: the question to read (a binary task's label, or ``choice``) when the files answer several.
 
     Returns
     -------
@@ -257,18 +333,12 @@ def read(sources, kind=None):
         With the texts of the text tasks as ``lengths``.
     """
     tasks, from_file = _tasks(sources)
+    if kind is None and tasks and all(_about_items(t) for t in tasks):
+        kind = LABELS
+    if kind == LABELS:
+        return _label_conversion(tasks, question, from_file)
+    _refuse_binary(tasks)
     kind = _kind_of(tasks, kind)
-    named = ([f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file name "
-              "(one dataset per annotator)"] if from_file else [])
-    if kind == "labels":
-        rows, warnings, skipped = label_rows(tasks, SKIP_REASONS)
-        return Conversion(NAME, kind, rows, warnings=warnings + named, skipped=skipped)
-    binary = next((task for task in tasks if task.is_binary), None)
-    if binary is not None:
-        raise InputError(f"{binary.where}: a binary '{binary.record['_view_id']}' task (accept or reject of one "
-                         f"suggestion) is not {kind}: read it with kind labels (each suggestion an item, labelled "
-                         "accept or reject); agreekit reads spans, boxes and polygons from the manual interfaces "
-                         "(ner_manual, spans_manual, image_manual)", column="kind", value=kind)
     texts, skipped, warnings = {}, [], []
     submissions = [s for s in (_submission(task, kind, texts, skipped) for task in tasks) if s is not None]
     kept = keep_latest(submissions)
@@ -282,10 +352,15 @@ def read(sources, kind=None):
     if rejected:
         warnings.append(f"{rejected} rejected answer(s) count as never seen: in the manual interfaces reject "
                         "marks a bad example, not an answer about its spans")
-    warnings += named
+    if from_file:
+        warnings.append(f"{from_file} answer(s) have no _annotator_id or _session_id: their annotator is the file "
+                        "name (one dataset per annotator)")
+    choices = sum(1 for t in tasks if t.is_choice and not t.spans and t.record["answer"] == "accept")
+    also = [f"the files also hold {choices} accepted choice answer(s) about whole items: convert with --kind "
+            "labels"] if choices else []
     return Conversion(NAME, kind, rows, lengths=used_texts(texts, rows) if kind == "spans" else None,
-                      warnings=warnings + kept.warnings, skipped=skipped + kept.skipped)
+                      warnings=warnings + kept.warnings, skipped=skipped + kept.skipped, also=also)
 
 
-register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons", "labels"), detect=detect,
-                       read=read, position=40))
+register_format(Reader(name=NAME, title="Prodigy JSONL", kinds=("spans", "boxes", "polygons", LABELS), detect=detect,
+                       read=read, position=40, options=(QUESTION,)))

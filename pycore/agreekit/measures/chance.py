@@ -26,9 +26,10 @@ never grows with items²:
   n × n matrix (the exact path) and N, whose resampled sums are integers,
   a closed form that gives the dense product's bits where they are exact
   (:func:`.bootstrap.exact_in_any_order`), else dense too;
-* above, on the sampled path, S and N keep only the item pairs of the sampled
-  object pairs (sparse, at most ``SAMPLED_PAIRS`` entries): the same quadratic
-  forms, exactly;
+* on the sampled path (more pairs than the budget), S and N keep only the item
+  pairs of the sampled object pairs (sparse, at most ``SAMPLED_PAIRS`` entries):
+  the same quadratic forms, exactly; dense up to ``DENSE_ITEMS`` items where
+  cheaper (:func:`.bootstrap.dense_is_cheaper`: in Pyodide almost never);
 * above, on the all-pairs path, N_ij = n_i n_j is exact in O(n), and S is an
   additive model n_i n_j (μ_i + μ_j − μ̄) built from the exact item totals
   (μ_i: item i's mean between distance) plus a Horvitz–Thompson estimate of
@@ -382,6 +383,8 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     result, same_counts = results
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
+    if n_items > DENSE_ITEMS or not boot.dense_is_cheaper(n_items, sample_size):
+        import scipy.sparse  # noqa: F401  (the page installs it on demand: fail before the distances, not after)
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     rng = np.random.default_rng(seed)
     # Draws are places in content order (objects.object_ranks), so no row order or name changes the sample.
@@ -415,9 +418,9 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
 
 
 def _sampled_terms(item_a, item_b, d, n_items):
-    """S and N of sampled pairs on items (item_a[k], item_b[k]): dense up to ``DENSE_ITEMS`` items,
-    else sparse (at most one entry per sampled pair), the same quadratic forms either way."""
-    if n_items <= DENSE_ITEMS:
+    """S and N of sampled pairs on items (item_a[k], item_b[k]), the same quadratic forms either way: dense
+    up to ``DENSE_ITEMS`` items where that is cheaper, else sparse (≤ one entry per sampled pair)."""
+    if n_items <= DENSE_ITEMS and boot.dense_is_cheaper(n_items, len(d)):
         sums = np.zeros((n_items, n_items))
         counts = np.zeros((n_items, n_items))
         np.add.at(sums, (item_a, item_b), d)

@@ -134,6 +134,52 @@ def pair_margins(first, second, n_categories, weights, draws=None):
     return PairMargins(sums[:, 0], agree, rows, cols)
 
 
+PAIR_COLUMNS = 1 << 21  # items × columns of one indicator matrix in :func:`many_pair_margins`: 16 MB of float64
+
+
+def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR_COLUMNS):
+    """:class:`PairMargins` of each rater pair, in turn, ``(a, b)`` of ``codes`` (items × raters, −1 = not rated).
+
+    The same sums as :func:`pair_margins`, but for as many pairs at once as fit ``max_cells``: each
+    pair's indicator columns (shared, each weight's agreement, a's categories, b's categories) side
+    by side in one (items × columns) matrix, so the draws are read once per batch, not four times
+    per pair.  A pair whose columns alone exceed ``max_cells`` (a scale of many distinct values)
+    falls back to :func:`pair_margins`.
+    """
+    codes = np.asarray(codes, dtype=np.intp)
+    n_items, pairs = codes.shape[0], list(pairs)
+    width = 1 + len(weights) + 2 * n_categories
+    draws = np.ones((1, n_items)) if draws is None else draws
+    if max(n_items, len(draws)) * width > max_cells:
+        yield from (pair_margins(codes[:, a], codes[:, b], n_categories, weights, draws) for a, b in pairs)
+        return
+    per_batch = max(1, max_cells // (max(n_items, len(draws)) * width))  # bounds the columns and the sums
+    for start in range(0, len(pairs), per_batch):
+        batch = pairs[start:start + per_batch]
+        columns = np.zeros((n_items, len(batch) * width))
+        for k, (a, b) in enumerate(batch):
+            _pair_columns(columns[:, k * width:(k + 1) * width], codes[:, a], codes[:, b], n_categories, weights)
+        sums = draws @ columns
+        for k in range(len(batch)):
+            block = sums[:, k * width:(k + 1) * width]
+            categories = 1 + len(weights)
+            agree = {name: block[:, column] for column, name in enumerate(weights, start=1)}
+            yield PairMargins(block[:, 0], agree, block[:, categories:categories + n_categories],
+                              block[:, categories + n_categories:])
+
+
+def _pair_columns(columns, first, second, n_categories, weights):
+    """Fill one pair's (items × width) indicator columns: shared, agreement per weight, a's and b's category."""
+    shared = np.flatnonzero((first >= 0) & (second >= 0))
+    a, b = first[shared], second[shared]
+    columns[shared, 0] = 1.0
+    for column, w in enumerate(weights.values(), start=1):
+        columns[shared, column] = w[a, b]
+    offset = 1 + len(weights)
+    columns[shared, offset + a] = 1.0
+    columns[shared, offset + n_categories + b] = 1.0
+
+
 def kappa_from_margins(margins, name, weights):
     """Cohen's weighted κ (identity weights: Cohen's κ) of :class:`PairMargins`, one value per draw."""
     observed = safe_ratio(margins.agree[name], margins.n)

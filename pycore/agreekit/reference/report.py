@@ -6,8 +6,10 @@ for the section, its warnings and its settings.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
+from ..annotator_ranking import annotator_ranking
 from ..arrays import name_list
 from ..object_consensus import consensus_hook, leave_one_out
 from .scores import reference_section
@@ -21,14 +23,19 @@ def reference_records(records, *, reference, reference_rows, parse, kind=None, r
     ``kind``, ``rows`` and ``options`` (the kind's name, its input rows and the report options its
     consensus reads, such as ``threshold``) let ``reference="consensus"`` score each annotator against
     the consensus of the others (:func:`agreekit.object_consensus.leave_one_out_rows`, built once for
-    all annotators); ``consensus``, a callable ``name -> rows``, overrides it.
+    all annotators) and rank them (:func:`agreekit.annotator_ranking.annotator_ranking`: the section's
+    ``reliability`` column); ``consensus``, a callable ``name -> rows``, overrides it.
     """
-    built = {}
-    if consensus is None and reference == "consensus" and kind is not None:
+    built, ranked = {}, consensus is None and reference == "consensus" and kind is not None
+    if ranked:
         consensus = _leave_one_out(kind, rows, options or {}, built)
     chosen = choose(records, reference=reference, reference_rows=reference_rows, parse=parse, consensus=consensus)
     if chosen is not None and built.get("warnings"):
         chosen = replace(chosen, warnings=tuple(chosen.warnings) + tuple(built["warnings"]))
+    if chosen is not None and ranked:  # the gold-free reliability column, from the same options
+        used = {name: value for name, value in (options or {}).items() if name in consensus_hook(kind).options}
+        chosen = replace(chosen, reliability={s.annotator: s.reliability
+                                              for s in annotator_ranking(kind, rows, **used).scores})
     return (records, None) if chosen is None else (chosen.raters, chosen)
 
 
@@ -70,6 +77,9 @@ def reference_part(chosen, build, **scoring):
     missing, n_items, note = _without_reference(chosen)
     for row in section["annotators"]:
         row["n_items_without_reference"] = missing.get(row["annotator"], 0)
+        if chosen.reliability is not None:
+            value = chosen.reliability.get(row["annotator"], math.nan)
+            row["reliability"] = value if math.isfinite(value) else None
     section["n_items_without_reference"] = n_items
     settings = {"reference": chosen.annotator if chosen.source == "annotator" else chosen.source,
                 "low_overlap": scoring["low_overlap"]}

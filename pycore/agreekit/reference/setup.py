@@ -39,7 +39,9 @@ class ReferenceRecords:
     ``gold_of`` maps each scored annotator to the reserved name of its
     reference; ``source`` is one of :data:`SOURCES`; ``annotator`` the expert's
     name (source ``annotator``), else None; ``n_gold_items_unused``: items of
-    the reference that no scored annotator has a row for (counted, not scored).
+    the reference that no scored annotator has a row for (counted, not scored);
+    ``reliability``: with a leave-one-out consensus, each annotator's gold-free
+    reliability (:func:`agreekit.annotator_ranking.annotator_ranking`), else None.
     """
 
     raters: list
@@ -49,6 +51,7 @@ class ReferenceRecords:
     annotator: object
     warnings: tuple
     n_gold_items_unused: int
+    reliability: object = None
 
 
 def _renamed(records, name):

@@ -75,7 +75,11 @@ def reference(*extra, localization=True):
             key("annotator", "text", "Annotator name."),
             key("n_items", "integer", "Items scored for the annotator."),
             key("n_items_without_reference", "integer", "The annotator's items without a reference row."),
-            *scores(*extra, localization=localization))),
+            *scores(*extra, localization=localization),
+            key("reliability", "number",
+                "With `reference=\"consensus\"` only: the annotator's gold-free reliability, `agreekit.annotator_ranking` "
+                "(recall against the others' consensus, re-weighted by reliability for one round; see "
+                "docs/consensus.md); null when it saw no item with another annotator.", null=True, optional=True))),
             "One row per annotator scored, by name; intervals over items."),
         key("confusion", section(
             key("labels", list_of("text"), "Labels, sorted: the rows (reference) and columns (drawn) of `counts`."),
@@ -101,6 +105,10 @@ def reference(*extra, localization=True):
             key("recall", "number", "Matched / reference objects.", null=True),
             key("f1", "number", "2 × matched / (drawn + reference objects).", null=True),
             key("conflicts", CONFLICTS, "The item's conflicts, over its annotators."),
-            key("n_conflicts", "integer", "Their sum."))),
+            key("n_conflicts", "integer", "Their sum."),
+            key("annotator_conflicts", list_of(section(
+                key("annotator", "text", "Annotator name."), *CONFLICTS.keys)),
+                "The annotators with a conflict on the item, by name, and their conflicts (the adjudication "
+                "list's source)."))),
             "One row per scored item, most conflicts first (then lowest recall, then name)."),
     )

@@ -49,12 +49,26 @@ def item_rows(objects, comps, values, conflicts):
     n_comparisons = np.bincount(comps.item, minlength=n_items)
     precision, recall = safe_ratio(matched, drawn), safe_ratio(matched, ref)
     f1 = safe_ratio(2 * matched, drawn + ref)
+    by_annotator = _annotator_conflicts(objects, comps, conflicts)
     rows = []
     for i in np.flatnonzero(n_comparisons).tolist():
         row_conflicts = {name: int(round(v[i])) for name, v in counts.items()}
         rows.append({"item": objects.item_ids[i], "n_annotators": int(n_comparisons[i]),
                      "n_drawn": int(drawn[i]), "n_reference": int(ref[i]), "n_matched": int(matched[i]),
                      "precision": float(precision[i]), "recall": float(recall[i]), "f1": float(f1[i]),
-                     "conflicts": row_conflicts, "n_conflicts": sum(row_conflicts.values())})
+                     "conflicts": row_conflicts, "n_conflicts": sum(row_conflicts.values()),
+                     "annotator_conflicts": sorted(by_annotator.get(i, ()), key=lambda r: r["annotator"])})
     rows.sort(key=lambda r: (-r["n_conflicts"], r["recall"] if np.isfinite(r["recall"]) else 2.0, r["item"]))
     return rows
+
+
+def _annotator_conflicts(objects, comps, conflicts):
+    """item index → rows ``{"annotator", **conflict counts}`` of the comparisons with any conflict."""
+    names = list(conflicts)
+    counts = np.stack([np.asarray(conflicts[name]) for name in names], axis=1) if comps.n else np.zeros((0, 0))
+    out = {}
+    for k in np.flatnonzero(counts.sum(axis=1) > 0).tolist() if comps.n else []:
+        row = {"annotator": objects.annotators[int(comps.annotator[k])],
+               **{name: int(round(counts[k, j])) for j, name in enumerate(names)}}
+        out.setdefault(int(comps.item[k]), []).append(row)
+    return out

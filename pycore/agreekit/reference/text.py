@@ -5,7 +5,8 @@ from ..text import estimate_text, format_value, table
 
 COLUMNS = [("annotator", "annotator"), ("precision", "precision"), ("recall", "recall"), ("f1", "F1"),
            ("mean_matched_iou", "IoU"), ("sigma", "sigma"), ("kappa", "kappa"), ("missing", "missing"),
-           ("extra", "extra"), ("low_overlap", "low overlap"), ("wrong_label", "wrong label")]
+           ("extra", "extra"), ("low_overlap", "low overlap"), ("wrong_label", "wrong label"),
+           ("reliability", "reliability")]
 
 
 def _flat(row, name):
@@ -15,6 +16,7 @@ def _flat(row, name):
         value = row.get(key)
         out[key] = value["value"] if isinstance(value, dict) else value
     out.update(row["conflicts"])
+    out["reliability"] = row.get("reliability")
     return out
 
 
@@ -25,7 +27,8 @@ def reference_text(d):
         return []
     total = ref["total"]
     who = f"annotator {ref['annotator']}" if ref["source"] == "annotator" else f"reference {ref['source']}"
-    columns = [c for c in COLUMNS if c[0] != "sigma" or "sigma" in total]
+    ranked = any("reliability" in row for row in ref["annotators"])   # against a leave-one-out consensus
+    columns = [c for c in COLUMNS if (c[0] != "sigma" or "sigma" in total) and (c[0] != "reliability" or ranked)]
     rows = [_flat(row, row["annotator"]) for row in ref["annotators"]] + [_flat(total, "(all)")]
     lines = [
         "",

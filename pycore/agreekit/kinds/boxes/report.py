@@ -19,13 +19,15 @@ from .detail import DETAIL
 from .rows import COLUMNS, CORNERS, SYNONYMS, box_objects, parse_boxes
 from .text import boxes_text
 from .shape import SHAPE
+from .methods import METHODS
 
 
 @register("boxes", title="Boxes", summary="bounding boxes: item, annotator, x, y, w, h, label",
           options=(opts.THRESHOLD, opts.DISTANCE, opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, alternatives=(CORNERS,), synonyms=SYNONYMS, count_key="n_boxes", position=1, text=boxes_text,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def boxes(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
           seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
           reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ...object_sets import Annotation, build_objects, canonical_order
-from ...rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
+from ...rows import ANNOTATOR_SYNONYMS, InputError, RowErrors, is_blank, read_table, to_float, to_text
 
 COLUMNS = ("item", "annotator", "x", "y", "w", "h", "label")
 CORNERS = ("item", "annotator", "x1", "y1", "x2", "y2", "label")
@@ -53,14 +53,17 @@ def parse_boxes(rows, keep_none_labels=False, progress=None):
         raise InputError(f"missing column(s) {', '.join(missing)}: expected x, y, w, h or x1, y1, x2, y2",
                          line=1, column=missing[0])
     records = []
+    errors = RowErrors()  # every bad row is named, not only the first
     for row in table:
-        absent = [c for c in geometry_cols if c not in row.values]  # dict rows: each has its own keys
-        if absent:
-            raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the box columns "
-                             "(blank for an annotator who drew nothing)", line=row.line, column=absent[0])
-        record = _plain_record(row, geometry_cols, corner, keep_none_labels)
-        records.append(record if record is not None else _checked_record(row, geometry_cols, corner,
-                                                                             keep_none_labels))
+        with errors:
+            absent = [c for c in geometry_cols if c not in row.values]  # dict rows: each has its own keys
+            if absent:
+                raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the box "
+                                 "columns (blank for an annotator who drew nothing)", line=row.line, column=absent[0])
+            record = _plain_record(row, geometry_cols, corner, keep_none_labels)
+            records.append(record if record is not None else _checked_record(row, geometry_cols, corner,
+                                                                                 keep_none_labels))
+    errors.check()
     return records, []
 
 

@@ -29,6 +29,7 @@ from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, YAW_COLUMNS, parse_cuboids
 from .text import cuboids_text
 from .shape import SHAPE
+from .methods import METHODS
 
 # Exact between-item baseline up to 10⁷ pairs (boxes: 5 × 10⁷). Scenes that share one
 # frame (indoor scans) send most pairs through face clipping, ≈ 10⁵ pairs/s here;
@@ -44,7 +45,8 @@ DEFAULT_PAIR_BUDGET = 10_000_000
                    opts.MATCH, opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, alternatives=(YAW_COLUMNS,), synonyms=SYNONYMS, count_key="n_cuboids", position=6, text=cuboids_text,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def cuboids(rows, *, threshold=0.25, distance="iou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
             seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
             reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):

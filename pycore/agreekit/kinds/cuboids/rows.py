@@ -13,7 +13,7 @@ import numpy as np
 
 from ...geometry.cuboids import normalize_quaternion, yaw_quaternion
 from ...object_sets import Annotation
-from ...rows import ANNOTATOR_SYNONYMS, InputError, is_blank, read_table, to_float, to_text
+from ...rows import ANNOTATOR_SYNONYMS, InputError, RowErrors, is_blank, read_table, to_float, to_text
 
 CENTRE = ("cx", "cy", "cz")
 SIZE = ("sx", "sy", "sz")
@@ -64,22 +64,25 @@ def parse_cuboids(rows, keep_none_labels=False, progress=None):
                          column="qx")
     records = []
     geometry = CENTRE + SIZE + (QUATERNION if has_quaternion else ("yaw",))
+    errors = RowErrors()  # every bad row is named, not only the first
     for row in table:
-        absent = [c for c in geometry if c not in row.values]  # dict rows: each has its own keys
-        if absent:
-            raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the cuboid "
-                             "columns (blank for an annotator who drew nothing)", line=row.line, column=absent[0])
-        item = to_text(row, "item")
-        annotator = to_text(row, "annotator")
-        if row.values.get("label") is None and keep_none_labels:
-            label = None
-        else:
-            label = to_text(row, "label", required=False)
-        cuboid = _read_geometry(row, has_quaternion, "yaw" in present)
-        if cuboid is None and label:
-            raise InputError("a label without a cuboid: fill in the cuboid, or leave the label empty to say "
-                             "the annotator drew nothing", line=row.line, column="label", value=label)
-        records.append(Annotation(row.line, item, annotator, cuboid, label))
+        with errors:
+            absent = [c for c in geometry if c not in row.values]  # dict rows: each has its own keys
+            if absent:
+                raise InputError(f"missing column(s) {', '.join(absent)} in this row: give every row the cuboid "
+                                 "columns (blank for an annotator who drew nothing)", line=row.line, column=absent[0])
+            item = to_text(row, "item")
+            annotator = to_text(row, "annotator")
+            if row.values.get("label") is None and keep_none_labels:
+                label = None
+            else:
+                label = to_text(row, "label", required=False)
+            cuboid = _read_geometry(row, has_quaternion, "yaw" in present)
+            if cuboid is None and label:
+                raise InputError("a label without a cuboid: fill in the cuboid, or leave the label empty to say "
+                                 "the annotator drew nothing", line=row.line, column="label", value=label)
+            records.append(Annotation(row.line, item, annotator, cuboid, label))
+    errors.check()
     return records, []
 
 

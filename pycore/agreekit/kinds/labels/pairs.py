@@ -14,7 +14,7 @@ import numpy as np
 from ...arrays import safe_ratio
 from ...measures.category_weights import agreement_weights
 from ...measures.kappa import kappa_reason
-from ...measures.pair_tables import (kappa_from_margins, pair_margins, scott_pi_from_margins, table_cells,
+from ...measures.pair_tables import (kappa_from_margins, many_pair_margins, scott_pi_from_margins, table_cells,
                                      weighted_tables)
 from .coefficients import ORDERED, drawn, undefined
 
@@ -47,29 +47,28 @@ def fit_pairs(ratings, level, draws):
     if level in ORDERED:
         weights.update({w: agreement_weights(ratings.scores, w) for w in WEIGHTED})
     rows = {key: [] for key in ("a", "b", "shared", "tables", "agree", "compared", "kappa", "pi")}
-    weighted, missing = {w: [] for w in weights if w != "identity"}, 0
-    for a in range(codes.shape[1]):
-        for b in range(a + 1, codes.shape[1]):
-            shared = int(np.sum((codes[:, a] >= 0) & (codes[:, b] >= 0)))
-            if not shared:
-                missing += 1
-                continue
-            margins = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
-            table = weighted_tables(table_cells(codes[:, a], codes[:, b], q), q)[0] if q <= MAX_CONFUSION else None
-            for key, value in (("a", a), ("b", b), ("shared", shared), ("tables", table),
-                               ("agree", margins.agree["identity"]), ("compared", margins.n),
-                               ("kappa", kappa_from_margins(margins, "identity", weights["identity"])),
-                               ("pi", scott_pi_from_margins(margins))):
-                rows[key].append(value)
-            for name in weighted:
-                weighted[name].append(kappa_from_margins(margins, name, weights[name]))
+    weighted = {w: [] for w in weights if w != "identity"}
+    rated = codes >= 0
+    every = [(a, b) for a in range(codes.shape[1]) for b in range(a + 1, codes.shape[1])]
+    together = [(a, b, int(np.count_nonzero(rated[:, a] & rated[:, b]))) for a, b in every]
+    listed = [(a, b, shared) for a, b, shared in together if shared]
+    all_margins = many_pair_margins(codes, [(a, b) for a, b, _ in listed], q, weights, draws)
+    for (a, b, shared), margins in zip(listed, all_margins):
+        table = weighted_tables(table_cells(codes[:, a], codes[:, b], q), q)[0] if q <= MAX_CONFUSION else None
+        for key, value in (("a", a), ("b", b), ("shared", shared), ("tables", table),
+                           ("agree", margins.agree["identity"]), ("compared", margins.n),
+                           ("kappa", kappa_from_margins(margins, "identity", weights["identity"])),
+                           ("pi", scott_pi_from_margins(margins))):
+            rows[key].append(value)
+        for name in weighted:
+            weighted[name].append(kappa_from_margins(margins, name, weights[name]))
     width = len(draws)
     arrays = {key: np.array(value).reshape(-1, width) for key, value in rows.items()
               if key in ("agree", "compared", "kappa", "pi")}
     arrays.update({key: np.array(rows[key], dtype=np.intp) for key in ("a", "b", "shared")})
     return PairFits(**arrays, tables=rows["tables"], weighted={w: np.array(v).reshape(-1, width)
                                                                 for w, v in weighted.items()},
-                    n_without_shared=missing)
+                    n_without_shared=len(every) - len(listed))
 
 
 def _mean_over(values, defined):

@@ -19,6 +19,7 @@ from .reference import SIMILAR, judgement_records, judgement_set, reader
 from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
+from .methods import METHODS
 from .tables import disputed_items, paradox, prevalence
 from .text import format_report
 
@@ -37,17 +38,13 @@ assert tuple(c.value for c in LEVEL.choices) == LEVELS
 def _draws(n_items, bootstrap, seed, items=None):
     """Row 0 weights every item once; then the resamples (none with fewer than two items).
 
-    The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written chunk by chunk
-    into one array (no second copy).
+    The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written straight into one array.
     """
     if bootstrap <= 0 or n_items < 2:
         return np.ones((1, n_items))
     draws = np.empty((bootstrap + 1, n_items))
     draws[0] = 1.0
-    row = 1
-    for chunk in boot.resample_count_chunks(n_items, bootstrap, seed, items=items):
-        draws[row:row + len(chunk)] = chunk
-        row += len(chunk)
+    boot.fill_resample_counts(draws[1:], seed, items=items)
     return draws
 
 
@@ -74,7 +71,8 @@ def _coefficients(ratings, level, counts, draws, fits):
                    opts.BOOTSTRAP.but(help="resamples over items for the percentile intervals (0 = none)"),
                    opts.SEED, opts.REFERENCE, opts.REFERENCE_ROWS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_ratings", position=8, text=format_report, shape=SHAPE,
-          consensus=CONSENSUS)
+          consensus=CONSENSUS,
+          methods=METHODS)
 def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            reference=None, reference_rows=None, progress=None):
     """Agreement on categorical, ordinal, numeric or set-valued labels.

@@ -21,7 +21,7 @@ import io
 from dataclasses import dataclass
 
 from ...errors import InputError
-from ...rows import ANNOTATOR_SYNONYMS, bind_columns, is_blank, read_table, to_text
+from ...rows import ANNOTATOR_SYNONYMS, RowErrors, bind_columns, is_blank, read_table, to_text
 
 COLUMNS = ("item", "annotator", "label")
 ITEM_SYNONYMS = ("unit", "subject", "item_id", "unit_id", "id", "document", "doc", "text_id", "image", "example")
@@ -99,10 +99,29 @@ def read_judgements(source, split_sets=False, progress=None):
     layout = detect_layout(source) if isinstance(source, str) else "long"
     if layout == "long":
         rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS, progress=progress)
-        judgements = tuple(Judgement(row.line, to_text(row, "item"), to_text(row, "annotator"),
-                                     _label(row.values.get("label"), row.line, "label")) for row in rows)
+        try:  # the fast path; on a bad row, read them all again to name every bad row, not only the first
+            judgements = tuple(map(_long_judgement, rows))
+        except InputError:
+            judgements, errors = [], RowErrors()
+            for row in rows:
+                with errors:
+                    judgements.append(_long_judgement(row))
+            errors.check()
+            judgements = tuple(judgements)
         return Reading(judgements, "long", "long rows: one judgement (item, annotator, label) per row", ())
     return _read_matrix(source, layout == "matrix", split_sets, progress)
+
+
+def _long_judgement(row):
+    """The :class:`Judgement` of one long row (text fields taken as they are when all three are non-blank)."""
+    values = row.values
+    item, annotator, label = values.get("item"), values.get("annotator"), values.get("label")
+    if type(item) is str and type(annotator) is str and type(label) is str:  # noqa: E721 (str only, no subclass)
+        item, annotator, label = item.strip(), annotator.strip(), label.strip()
+        if item and annotator and label:  # the common case, without a call per field
+            return Judgement(row.line, item, annotator, label)
+    return Judgement(row.line, to_text(row, "item"), to_text(row, "annotator"),
+                     _label(values.get("label"), row.line, "label"))
 
 
 def _label(value, line, column):

@@ -35,6 +35,7 @@ from .consensus import CONSENSUS
 from .reference import mask_records, mask_set
 from .text import format_masks
 from .shape import SHAPE
+from .methods import METHODS
 
 __all__ = ["ItemMasks", "MaskRows", "parse_masks", "masks"]
 
@@ -262,7 +263,8 @@ def _overall_means(item_entries, pair_iou):
                                            "reference's"),
                    *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_masks", position=5, text=format_masks, shape=SHAPE,
-          consensus=CONSENSUS)
+          consensus=CONSENSUS,
+          methods=METHODS)
 def masks(rows, *, label=None, max_iter=1000, tol=1e-10, start="votes", threshold=0.5, reference=None,
           reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for pixel masks: STAPLE consensus, majority vote, mask IoU.

@@ -37,6 +37,7 @@ from .detail import DETAIL
 from .rows import COLUMNS, SYNONYMS, parse_polygons
 from .text import polygons_text
 from .shape import SHAPE
+from .methods import METHODS
 
 # An exact polygon GIoU costs far more than a box's (about 3 × 10⁵ pairs/s for
 # quadrilaterals, 8 × 10⁴ for 20-gons, per CPU core): the exact baseline is kept
@@ -78,7 +79,8 @@ def _polygon_set(records, parsed, distance, match):
                    opts.BOOTSTRAP, opts.SEED, opts.PAIR_BUDGET,
                    opts.SIGNIFICANCE_LEVEL, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_polygons", position=4, text=polygons_text,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def polygons(rows, *, threshold=0.5, distance="giou", match="optimal", bootstrap=boot.DEFAULT_RESAMPLES,
              seed=boot.DEFAULT_SEED, pair_budget=DEFAULT_PAIR_BUDGET, significance_level=0.05,
              reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):

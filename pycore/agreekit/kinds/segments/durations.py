@@ -12,6 +12,7 @@ from ...arrays import name_list
 from ...rows import InputError, read_table, to_float, to_text
 
 COLUMNS = ("item", "duration")
+DURATIONS_FIELD = "durations"  # the report option that carries the durations (InputError.field)
 DURATION_SYNONYMS = ("length", "seconds", "duration_s", "clip_duration", "total_duration")
 
 
@@ -34,8 +35,18 @@ def read_durations(source, item_synonyms=()):
     ------
     agreekit.rows.InputError
         Naming the line and column: a missing item, a duration that is not a
-        finite number, a negative duration, an item given twice.
+        finite number, a negative duration, an item given twice; its ``field``
+        says that it is in the durations, not in the segment rows.
     """
+    try:
+        return _read_durations(source, item_synonyms)
+    except InputError as error:
+        error.field = DURATIONS_FIELD  # the page shows it by the durations' box, not the rows'
+        raise
+
+
+def _read_durations(source, item_synonyms):
+    """:func:`read_durations` without the field on its errors."""
     if isinstance(source, dict):
         durations = {}
         for position, (item, value) in enumerate(source.items(), start=1):

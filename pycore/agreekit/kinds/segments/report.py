@@ -45,6 +45,7 @@ from .rows import COLUMNS, SYNONYMS, read_segments
 from .sigma import DEFAULT_PLACEMENTS, MAX_PLACEMENTS, report_localization
 from .text import format_segments
 from .shape import SHAPE
+from .methods import METHODS
 
 @register("segments", title="Segments", summary="time segments: item, annotator, start, end, label (seconds)",
           options=(opts.THRESHOLD.but(label="Temporal IoU threshold for a match"), opts.MATCH,
@@ -60,7 +61,8 @@ from .shape import SHAPE
                                minimum=1, maximum=MAX_PLACEMENTS),
                    opts.BOOTSTRAP, opts.SEED, *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_segments", position=3, text=format_segments,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def segments(rows, *, threshold=0.5, match="optimal", tolerances=DEFAULT_TOLERANCES, durations=None,
              distance="giou", placements=DEFAULT_PLACEMENTS, bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
              reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):

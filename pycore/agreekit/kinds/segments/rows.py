@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...arrays import name_list
-from ...rows import ANNOTATOR_SYNONYMS, InputError, interval_is_blank, read_table, shortened, to_float, to_text
+from ...rows import ANNOTATOR_SYNONYMS, InputError, RowErrors, interval_is_blank, read_table, shortened, to_float, to_text
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -102,20 +102,23 @@ def read_segments(source, progress=None):
     rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED, progress=progress)
     raw = {}  # item -> annotator -> [Segment] ([] for "marked nothing")
     marked_nothing = {}  # (item, annotator) -> line of the first empty row
+    errors = RowErrors()  # every bad row is named, not only the first
     for row in rows:
-        item = _text(row, "item")
-        annotator = _text(row, "annotator")
-        label = _text(row, "label", required=False)
-        marked = raw.setdefault(item, {}).setdefault(annotator, [])
-        if interval_is_blank(row, label, "segment"):
-            marked_nothing.setdefault((item, annotator), row.line)
-            continue
-        start = _seconds(row, "start")
-        end = _seconds(row, "end")
-        if end < start:
-            raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
-                             value=row.values.get("end"))
-        marked.append(Segment(start, end, label, row.line))
+        with errors:
+            item = _text(row, "item")
+            annotator = _text(row, "annotator")
+            label = _text(row, "label", required=False)
+            marked = raw.setdefault(item, {}).setdefault(annotator, [])
+            if interval_is_blank(row, label, "segment"):
+                marked_nothing.setdefault((item, annotator), row.line)
+                continue
+            start = _seconds(row, "start")
+            end = _seconds(row, "end")
+            if end < start:
+                raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
+                                 value=row.values.get("end"))
+            marked.append(Segment(start, end, label, row.line))
+    errors.check()
     items, warnings = _build_tracks(raw)
     mixed = sorted(line for (item, annotator), line in marked_nothing.items() if raw[item][annotator])
     if mixed:

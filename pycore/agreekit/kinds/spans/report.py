@@ -41,6 +41,7 @@ from .pairs import PairTable
 from .reference import five_way, parse_reference, span_records, span_set, without
 from .rows import COLUMNS, SYNONYMS, Item, build_items, content_order, read_lengths, read_spans
 from .shape import SHAPE
+from .methods import METHODS
 
 REMEDIES = {
     "exact": "agreement: nothing to fix",
@@ -280,7 +281,8 @@ def _label_scores(items, corpus, tally):
                                            "reference span"),
                    *opts.REFERENCE_OPTIONS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           threshold=0.5, reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for text spans.

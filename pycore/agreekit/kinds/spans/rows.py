@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...arrays import content_ranks, name_list
-from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, interval_is_blank, read_table, shortened, to_int,
+from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, RowErrors, interval_is_blank, read_table, shortened, to_int,
                     to_text)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
@@ -105,32 +105,35 @@ def read_spans(source, progress=None):
     """
     rows = read_table(source, COLUMNS, SYNONYMS, required=REQUIRED, progress=progress)
     items = {}
+    errors = RowErrors()  # every bad row is named, not only the first
     for row in rows:
-        values = row.values
-        item = _text(row, values.get("item"), "item")
-        annotator = _text(row, values.get("annotator"), "annotator")
-        label = _text(row, values.get("label"), "label", required=False)
-        by_annotator = items.get(item)
-        if by_annotator is None:
-            by_annotator = items[item] = {}
-        spans = by_annotator.get(annotator)
-        if spans is None:
-            spans = by_annotator[annotator] = []
-        start, end = _offset(row, values.get("start"), "start"), _offset(row, values.get("end"), "end")
-        if start is not None and end is not None:
+        with errors:
+            values = row.values
+            item = _text(row, values.get("item"), "item")
+            annotator = _text(row, values.get("annotator"), "annotator")
+            label = _text(row, values.get("label"), "label", required=False)
+            by_annotator = items.get(item)
+            if by_annotator is None:
+                by_annotator = items[item] = {}
+            spans = by_annotator.get(annotator)
+            if spans is None:
+                spans = by_annotator[annotator] = []
+            start, end = _offset(row, values.get("start"), "start"), _offset(row, values.get("end"), "end")
+            if start is not None and end is not None:
+                if end < start:
+                    raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
+                                     value=values.get("end"))
+                spans.append(Span(start, end, label, row.line))
+                continue
+            if interval_is_blank(row, label, "span"):
+                continue
+            start = characters(row, "start")
+            end = characters(row, "end")
             if end < start:
                 raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
-                                 value=values.get("end"))
+                                 value=row.values.get("end"))
             spans.append(Span(start, end, label, row.line))
-            continue
-        if interval_is_blank(row, label, "span"):
-            continue
-        start = characters(row, "start")
-        end = characters(row, "end")
-        if end < start:
-            raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
-                             value=row.values.get("end"))
-        spans.append(Span(start, end, label, row.line))
+    errors.check()
     return items
 
 

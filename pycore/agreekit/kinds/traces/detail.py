@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from ...errors import InputError
+from ...reference.setup import gold_name
 from ...registry import ItemDetail
 from ...rows import read_table, to_int, to_text
 from .rows import COLUMNS, SYNONYMS, read_traces
@@ -18,18 +19,25 @@ class TraceSetup(NamedTuple):
     level: str
 
 
-def traces_setup(rows, level="nominal", order=None, **_):
-    """Checked trace rows (:func:`.rows.read_traces` raises on bad ones) by trace."""
-    read_traces(rows, level=level, order=order)
-    table = read_table(rows, COLUMNS, SYNONYMS, required=COLUMNS)
+def traces_setup(rows, level="nominal", order=None, reference_rows=None, **_):
+    """Checked trace rows (:func:`.rows.read_traces` raises on bad ones) by trace; gold rows
+    (``reference_rows``) as the annotator ``⟨reference⟩``."""
     by_trace = {}
-    for row in table:
-        by_trace.setdefault(to_text(row, "trace"), []).append(
-            {"annotator": to_text(row, "annotator"), "step": to_int(row, "step"), "label": to_text(row, "label"),
-             "line": row.line})
+    _add_cells(by_trace, rows, level, order)
+    if reference_rows is not None:
+        _add_cells(by_trace, reference_rows, level, order, annotator=gold_name())
     numeric = level == "ordinal" and order is None
     labels = sorted({cell["label"] for cells in by_trace.values() for cell in cells})
     return TraceSetup(by_trace, labels, float if numeric else str, level)
+
+
+def _add_cells(by_trace, rows, level, order, annotator=None):
+    """Each row of ``rows`` as a cell of its trace (under ``annotator`` when given: the reference's)."""
+    read_traces(rows, level=level, order=order)
+    for row in read_table(rows, COLUMNS, SYNONYMS, required=COLUMNS):
+        by_trace.setdefault(to_text(row, "trace"), []).append(
+            {"annotator": annotator or to_text(row, "annotator"), "step": to_int(row, "step"),
+             "label": to_text(row, "label"), "line": row.line})
 
 
 def trace_detail(setup, item):

@@ -49,6 +49,7 @@ from .reference import SAME_STEP, reader, step_records, step_set, without
 from .rows import COLUMNS, SYNONYMS, StepLabels, order_ranks, read_traces
 from .text import format_traces
 from .shape import SHAPE
+from .methods import METHODS
 
 DEFAULT_TOP_UNITS = 50
 # Annotator pairs listed in cohen_kappa.pairs.  Above it the report lists the pairs that share the most
@@ -246,7 +247,8 @@ def _disputed_units(data: StepLabels, sums: UnitSums, top_units):
                    opts.Option("top_units", "int", "Disputed units listed", minimum=0, maximum=100_000),
                    opts.REFERENCE, opts.REFERENCE_ROWS),
           columns=COLUMNS, synonyms=SYNONYMS, count_key="n_units", position=7, text=format_traces,
-          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS)
+          item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
+          methods=METHODS)
 def traces(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLES, seed=boot.DEFAULT_SEED,
            top_units=DEFAULT_TOP_UNITS, reference=None, reference_rows=None, progress=None):
     """Agreement on per-step labels of agent traces (see the module docstring).

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...rows import ANNOTATOR_SYNONYMS, InputError, read_table, to_float, to_int, to_text
+from ...rows import ANNOTATOR_SYNONYMS, InputError, RowErrors, read_table, to_float, to_int, to_text
 
 COLUMNS = ("trace", "step", "annotator", "label")
 SYNONYMS = {
@@ -75,17 +75,20 @@ def read_traces(source, level="nominal", order=None, progress=None) -> StepLabel
     rows = read_table(source, COLUMNS, SYNONYMS, required=COLUMNS, progress=progress)
     records = []
     seen = {}
+    errors = RowErrors()  # every bad row is named, not only the first
     for row in rows:
-        trace = to_text(row, "trace")
-        step = to_int(row, "step")
-        annotator = to_text(row, "annotator")
-        category = _category(row, level, rank)
-        key = (trace, step, annotator)
-        if key in seen:
-            raise InputError(f"annotator {annotator!r} labelled step {step} of trace {trace!r} twice "
-                             f"(also on line {seen[key]})", line=row.line, column="annotator", value=annotator)
-        seen[key] = row.line
-        records.append(Label(trace, step, annotator, category))
+        with errors:
+            trace = to_text(row, "trace")
+            step = to_int(row, "step")
+            annotator = to_text(row, "annotator")
+            category = _category(row, level, rank)
+            key = (trace, step, annotator)
+            if key in seen:
+                raise InputError(f"annotator {annotator!r} labelled step {step} of trace {trace!r} twice "
+                                 f"(also on line {seen[key]})", line=row.line, column="annotator", value=annotator)
+            seen[key] = row.line
+            records.append(Label(trace, step, annotator, category))
+    errors.check()
     return _build(records, order)
 
 

@@ -1,0 +1,4 @@
+"""The polygons report's part of the methods paragraph (:mod:`agreekit.methods`): the object engine's sentences."""
+from ...object_methods import object_methods
+
+METHODS = object_methods("polygons", "images", similarity="IoU")
