@@ -242,8 +242,7 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
     total = 0.0
     for p, q in _item_blocks(offsets):
         r0, r1 = offsets[p], offsets[q]
-        # A crowded item (its block 4 chunks or more; an ordinary item's block stays as it was):
-        if q - p == 1 and (r1 - r0) * (n_objects - r1) > 4 * _CHUNK_ELEMENTS:
+        if q - p == 1 and (r1 - r0) * (n_objects - r1) > 4 * _CHUNK_ELEMENTS:  # a crowded item (4+ chunks)
             total += one_item_between(objects, kind, table, results, accumulators, p)
             continue
         rows = np.arange(r0, r1)
