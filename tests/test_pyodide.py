@@ -87,6 +87,10 @@ def build_cases():
     add("polygons", _example("polygons.csv"), match="potato", distance="iou")
     add("cuboids", _example("cuboids.csv"), match="potato")
     add("labels", _example("labels.csv"))
+    for match in ("optimal", "potato"):  # one item of 4,400 boxes: annotator-pair blocks, above 4 M pairs sparse
+        add("boxes", _crowded_item(), match=match, bootstrap=0)
+    two_images = _crowded_item(1600) + _crowded_item(1600, seed=9).replace("img,", "img2,").split("\n", 1)[1]
+    add("boxes", two_images, bootstrap=200)  # σ's exact baseline of a crowded item in blocks cut inside runs
     add("labels", _labels_matrix(), level="ordinal")
     add("labels", _labels_matrix(), level="interval")
     add("labels", _labels_matrix(), level="ratio")
@@ -101,6 +105,18 @@ def _labels_matrix():
     rows = ["1,1,,1", "2,2,3,2", "3,3,3,3", "3,3,3,3", "2,2,2,2", "1,2,3,4", "4,4,4,4", "1,1,2,1", "2,2,2,2",
             ",5,5,5", ",,1,1", ",3,,"]
     return "\n".join(rows) + "\n"
+
+
+def _crowded_item(n=2200, seed=8):
+    """One image, two annotators × ``n`` small jittered boxes of the same objects: a large item
+    (:mod:`agreekit.object_blocks`) whose annotator pair has more than 4 M box pairs."""
+    rng = np.random.default_rng(seed)
+    truth = np.column_stack([rng.uniform(0, 60, (n, 2)), rng.uniform(0.5, 2.0, (n, 2))])
+    lines = ["item,annotator,x,y,w,h,label"]
+    for annotator in "ab":
+        for x, y, w, h in (truth + rng.normal(0, 0.05, truth.shape)).tolist():
+            lines.append(f"img,{annotator},{x:.4f},{y:.4f},{abs(w):.4f},{abs(h):.4f},{'car' if x < 30 else 'bus'}")
+    return "\n".join(lines) + "\n"
 
 
 def _crowded_segments(n_clips=6, seed=5):

@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import InputError
 from .object_sets import ObjectSet, item_label_equality
-from .objects import pair_matching
+from .objects import item_similarities, pair_matching
 
 
 class ObjectSetup(NamedTuple):
@@ -29,6 +29,7 @@ class ObjectSetup(NamedTuple):
     label_key: Callable        # label -> the key labels are compared by
     threshold: float
     mode: str
+    kind: object = None        # the ObjectKind: items above DENSE_ITEM_OBJECTS are compared by blocks
 
 
 def _one_item(objects, i):
@@ -58,7 +59,10 @@ def object_detail(setup, item):
     start, stop = int(objects.offsets[i]), int(objects.offsets[i + 1])
     indices = np.arange(start, stop, dtype=np.intp)
     one = _one_item(objects, i)
-    sims = [setup.similarity(indices) if stop > start else np.zeros((0, 0))]
+    if setup.kind is not None:
+        sims = item_similarities(one, setup.kind)
+    else:
+        sims = [setup.similarity(indices) if stop > start else np.zeros((0, 0))]
     same = item_label_equality(one, setup.label_key)
     records = pair_matching(one, sims, setup.threshold, setup.mode, same)
     local = lambda k: int(k) - start  # noqa: E731  (a shape's position in the item's list)

@@ -179,13 +179,34 @@ def labels_equal(labels, a, b, label_equal):
     return table.reshape(len(distinct), len(distinct))[codes[a], codes[b]]
 
 
+DENSE_ITEM_OBJECTS = 1500  # an item with more objects never gets square matrices (1,500² doubles: 18 MB)
+
+
+@dataclass(frozen=True)
+class ItemLabels:
+    """Label codes of the objects of one item too large for its square "same label" matrix
+    (more than :data:`DENSE_ITEM_OBJECTS` objects), compared block by block (local indices)."""
+
+    codes: np.ndarray
+
+    def block(self, rows, cols):
+        """Whether objects ``rows`` × ``cols`` carry the same label: (len(rows) × len(cols)) bool."""
+        return self.codes[rows][:, None] == self.codes[cols][None, :]
+
+    def pairs(self, rows, cols):
+        """Whether ``rows[k]`` and ``cols[k]`` carry the same label, for each k."""
+        return self.codes[rows] == self.codes[cols]
+
+
 def item_label_equality(objects, label_key):
-    """Each comparable item's object-by-object "same label" matrix (local indices)."""
+    """Each comparable item's object-by-object "same label" matrix (local indices); an
+    :class:`ItemLabels` for an item of more than :data:`DENSE_ITEM_OBJECTS` objects."""
     codes, _ = label_codes(objects.labels, label_key)
     out = []
     for i in range(objects.n_items):
         item_codes = codes[objects.offsets[i]:objects.offsets[i + 1]]
-        out.append(item_codes[:, None] == item_codes[None, :])
+        large = len(item_codes) > DENSE_ITEM_OBJECTS
+        out.append(ItemLabels(item_codes) if large else item_codes[:, None] == item_codes[None, :])
     return out
 
 

@@ -38,9 +38,12 @@ from .matching import clusters as make_clusters
 from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
 from .measures import cross
-from .measures.alpha import alpha_from_coincidence, grouped_coincidences, undefined_reason
+from .measures.alpha import alpha_from_coincidence
 from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
+from . import object_sets
+from .object_alpha import AlphaInputs, _potato_alpha_rule, alpha_estimate, alpha_inputs  # noqa: F401
+from .object_blocks import LargeItem, block_matches, large_item_clusters
 from .object_sets import item_label_equality, labels_equal
 from .results import CI_LEVEL, Report, estimate
 
@@ -49,12 +52,21 @@ from .results import CI_LEVEL, Report, estimate
 class ObjectKind:
     """How to compare objects of one kind, by global object index.
 
-    ``paired_distance`` and ``distance_block`` are None for a kind without σ.
+    ``paired_distance`` and ``distance_block`` are None for a kind without σ;
+    ``similarity_block`` None for a kind that only gives the square (see :meth:`block`).
     """
 
     similarity: Callable        # (idx) -> (k × k) similarity among objects idx
     paired_distance: Callable   # (ia, ib) -> distances of pairs (ia[k], ib[k])
     distance_block: Callable    # (rows, cols) -> (len(rows) × len(cols)) distances
+    similarity_block: Callable = None  # (rows, cols) -> (len(rows) × len(cols)) similarities
+    candidates: Callable = None  # (rows, cols) -> (r, c, s): every pair that may have similarity > 0, with it
+
+    def block(self, rows, cols):
+        """Similarity of objects ``rows`` × ``cols``: the kind's own block, else cut from its square."""
+        if self.similarity_block is not None:
+            return self.similarity_block(rows, cols)
+        return self.similarity(np.concatenate([rows, cols]))[:len(rows), len(rows):]
 
 
 class PairMatch(NamedTuple):
@@ -92,7 +104,11 @@ def _local_index(indices, start):
 
 
 def _take(matrix, rows, cols):
-    """matrix[rows][:, cols] for local indices of :func:`_local_index`, by slicing when both are slices."""
+    """matrix[rows][:, cols] for local indices of :func:`_local_index`, by slicing when both are slices;
+    of a large item's :class:`~agreekit.object_blocks.LargeItem` or ``ItemLabels``, that block computed."""
+    if isinstance(matrix, (LargeItem, object_sets.ItemLabels)):
+        rows, cols = (np.arange(k.start, k.stop) if isinstance(k, slice) else k for k in (rows, cols))
+        return matrix.dense(rows, cols) if isinstance(matrix, LargeItem) else matrix.block(rows, cols)
     if isinstance(rows, slice) and isinstance(cols, slice):
         return matrix[rows, cols]
     rows, cols = (np.arange(matrix.shape[0])[rows], np.arange(matrix.shape[1])[cols])
@@ -100,11 +116,15 @@ def _take(matrix, rows, cols):
 
 
 def item_similarities(objects, kind):
-    """Each comparable item's object-by-object similarity matrix (local indices)."""
+    """Each comparable item's object-by-object similarity matrix (local indices); a
+    :class:`~agreekit.object_blocks.LargeItem` above ``DENSE_ITEM_OBJECTS`` objects."""
     out = []
     for i in range(objects.n_items):
         start, stop = objects.offsets[i], objects.offsets[i + 1]
-        out.append(kind.similarity(np.arange(start, stop)) if stop > start else np.zeros((0, 0)))
+        if stop - start > object_sets.DENSE_ITEM_OBJECTS:
+            out.append(LargeItem(int(start), kind.block, kind.candidates))
+        else:
+            out.append(kind.similarity(np.arange(start, stop)) if stop > start else np.zeros((0, 0)))
     return out
 
 
@@ -114,6 +134,9 @@ def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
     for i in range(objects.n_items):
         positions = sorted(objects.members[i])
         drawn = [objects.members[i][a] for a in positions]
+        if isinstance(sims[i], LargeItem):
+            records += _large_item_pairs(i, sims[i], same_labels[i], positions, drawn, threshold, mode)
+            continue
         local = [_local_index(g, objects.offsets[i]) for g in drawn]
         allowed = sims[i] >= threshold  # match's own first step, once per item
         for x, a in enumerate(positions):
@@ -127,6 +150,17 @@ def pair_matching(objects, sims, threshold, mode, same_labels, progress=None):
                 records.append(PairMatch(i, a, positions[y], ga, gb, ga[rows], gb[cols], sub[rows, cols]))
         if progress is not None and (i % 50 == 0 or i == objects.n_items - 1):
             progress(i + 1, objects.n_items, "matching")
+    return records
+
+
+def _large_item_pairs(i, item, labels, positions, drawn, threshold, mode):
+    """The :class:`PairMatch` records of a :class:`~agreekit.object_blocks.LargeItem`, block by block."""
+    records = []
+    for x, a in enumerate(positions):
+        for y in range(x + 1, len(positions)):
+            ga, gb = drawn[x], drawn[y]
+            rows, cols, sim = block_matches(item, labels, ga - item.start, gb - item.start, threshold, mode)
+            records.append(PairMatch(i, a, positions[y], ga, gb, ga[rows], gb[cols], sim))
     return records
 
 
@@ -183,61 +217,12 @@ def item_clusters(objects, sims, threshold, mode, same_labels):
             out.append([])
             continue
         local = [objects.members[i][p] - start for p in positions]
-        groups = make_clusters(local, sims[i], threshold, mode, same_labels[i])
+        if isinstance(sims[i], LargeItem):
+            groups = large_item_clusters(sims[i], same_labels[i], local, threshold, mode)
+        else:
+            groups = make_clusters(local, sims[i], threshold, mode, same_labels[i])
         out.append([{positions[k]: int(obj) + start for k, obj in g.items()} for g in groups])
     return out
-
-
-class AlphaInputs(NamedTuple):
-    """Per-item coincidence matrices of detection and classification α."""
-
-    detection: np.ndarray        # (n_items, 2, 2): present / absent per cluster
-    classification: np.ndarray   # (n_items, C, C): labels of clusters with ≥ 2 members
-    n_detection_units: int
-    n_classification_units: int
-
-
-def alpha_inputs(objects, clusters, label_key=str):
-    """The :class:`AlphaInputs` of ``clusters`` (annotators who drew nothing count as absent)."""
-    labels = sorted({label_key(objects.labels[obj]) for groups in clusters for g in groups
-                     if len(g) >= 2 for obj in g.values()})
-    index = {lab: k for k, lab in enumerate(labels)}
-    presence, presence_item, label_counts, label_item = [], [], [], []  # one row per unit, and its item
-    for i, groups in enumerate(clusters):
-        for g in groups:
-            presence.append((len(objects.members[i]) - len(g), len(g)))
-            presence_item.append(i)
-            if len(g) >= 2:
-                counts = [0] * len(labels)
-                for obj in g.values():
-                    counts[index[label_key(objects.labels[obj])]] += 1
-                label_counts.append(counts)
-                label_item.append(i)
-    return AlphaInputs(grouped_coincidences(presence, presence_item, objects.n_items, 2),
-                       grouped_coincidences(label_counts, label_item, objects.n_items, len(labels)),
-                       len(presence_item), len(label_item))
-
-
-def alpha_estimate(o, n_units, ci):
-    """Nominal α of the pooled coincidence matrix ``o`` as an estimate, with the reason when undefined."""
-    value = alpha_from_coincidence(o) if o.size else float("nan")
-    reason = None
-    if not np.isfinite(value):
-        reason = (undefined_reason(o) if o.size and n_units else None) or "no units"
-    return estimate(value, ci, reason, n=n_units)
-
-
-def _potato_alpha_rule(section, groups, objects, multi):
-    """Potato returns NaN when the α rows span < 2 units or < 2 annotators."""
-    units = [g for gs in groups for g in gs if (len(g) >= 2 or not multi)]
-    if multi:
-        annotators = {a for g in units for a in g}
-    else:
-        annotators = {a for i, gs in enumerate(groups) if gs for a in objects.members[i]}
-    if len(units) < 2 or len(annotators) < 2:
-        why = "fewer than 2 units" if len(units) < 2 else "fewer than 2 annotators"
-        return estimate(None, reason=why + " (Potato's rule)", n=section["n"])
-    return section
 
 
 # ----------------------------------------------------------------- σ and the intervals

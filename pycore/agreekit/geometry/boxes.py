@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .. import runtime
+from . import intervals
 
 DISTANCES = ("giou", "iou", "centroid")
 
@@ -75,6 +76,22 @@ def iou_matrix(a, b):
     return _iou([p[:, None] for p in pa], [p[None, :] for p in pb])
 
 
+def paired_iou(a, b):
+    """IoU of box ``a[k]`` with box ``b[k]`` for each k: the arithmetic of :func:`iou_matrix`, bit for bit."""
+    return _iou(_parts(a), _parts(b))
+
+
+def overlapping_pairs(a, b):
+    """``(r, c)``: every pair of boxes ``a[r]``, ``b[c]`` that may overlap (closed, with a slack of
+    1e-9 of the coordinates' scale for rounding), by r then c: a superset of the pairs with IoU > 0."""
+    a = np.asarray(a, dtype=float).reshape(-1, 4)
+    b = np.asarray(b, dtype=float).reshape(-1, 4)
+    slack = 1e-9 * (1.0 + max(float(np.abs(a).max(initial=0.0)), float(np.abs(b).max(initial=0.0))))
+    r, c = intervals.overlapping_pairs(a[:, 0] - slack, a[:, 0] + a[:, 2] + slack, b[:, 0], b[:, 0] + b[:, 2])
+    keep = (a[r, 1] - slack <= b[c, 1] + b[c, 3]) & (b[c, 1] <= a[r, 1] + a[r, 3] + slack)
+    return r[keep], c[keep]
+
+
 def potato_iou_matrix(a, b):
     """IoU of every box in ``a`` with every box in ``b`` in Potato 2.8's float arithmetic: (n × m).
 
@@ -89,8 +106,18 @@ def potato_iou_matrix(a, b):
     """
     a = np.asarray(a, dtype=float).reshape(-1, 4)
     b = np.asarray(b, dtype=float).reshape(-1, 4)
-    ax, ay, aw, ah = (column[:, None] for column in a.T)
-    bx, by, bw, bh = (column[None, :] for column in b.T)
+    return _potato_iou([column[:, None] for column in a.T], [column[None, :] for column in b.T])
+
+
+def paired_potato_iou(a, b):
+    """:func:`potato_iou_matrix` of box ``a[k]`` with box ``b[k]`` for each k, bit for bit."""
+    return _potato_iou(np.asarray(a, dtype=float).reshape(-1, 4).T, np.asarray(b, dtype=float).reshape(-1, 4).T)
+
+
+def _potato_iou(a, b):
+    """Potato 2.8's IoU of broadcastable box columns ``(x, y, w, h)`` (:func:`potato_iou_matrix`)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
     ix = np.maximum(0.0, np.minimum(ax + aw, bx + bw) - np.maximum(ax, bx))
     iy = np.maximum(0.0, np.minimum(ay + ah, by + bh) - np.maximum(ay, by))
     inter = ix * iy

@@ -73,16 +73,19 @@ def temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
     return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
 
 
-def paired_temporal_iou(start_a, end_a, start_b, end_b):
-    """Temporal IoU of segment ``a[k]`` with segment ``b[k]``, elementwise (the ``"default"`` rule).
+def paired_temporal_iou(start_a, end_a, start_b, end_b, rule="default"):
+    """Temporal IoU of segment ``a[k]`` with segment ``b[k]``, elementwise.
 
-    The same arithmetic, operation for operation, as :func:`temporal_iou`, so a
-    pair gets bit-equal values from both.  Arrays of any one broadcastable shape.
+    The same arithmetic, operation for operation, as :func:`temporal_iou` (and
+    its ``rule``), so a pair gets bit-equal values from both.  Arrays of any one
+    broadcastable shape.
     """
     sa, ea, sb, eb = (np.asarray(x, dtype=float) for x in (start_a, end_a, start_b, end_b))
     intersection = np.maximum(0.0, np.minimum(ea, eb) - np.maximum(sa, sb))
     union = (ea - sa) + (eb - sb) - intersection
     iou = np.where(union > 0, safe_ratio(intersection, union), 0.0)
+    if rule == "potato":
+        return np.where((ea > sa) & (eb > sb), iou, 0.0)
     return np.where((union <= 0) & (sa == sb) & (ea == eb), 1.0, iou)
 
 
@@ -100,3 +103,36 @@ def paired_temporal_giou(start_a, end_a, start_b, end_b):
     hull = np.maximum(ea, eb) - np.minimum(sa, sb)
     penalty = np.where(hull > 0, safe_ratio(hull - union, hull), 0.0)
     return paired_temporal_iou(sa, ea, sb, eb) - penalty
+
+
+def overlapping_pairs(low_a, high_a, low_b, high_b, chunk=1 << 20):
+    """Every pair (a[r], b[c]) whose closed intervals [low, high] meet: ``(r, c)``, ordered by r then c.
+
+    A sweep: b sorted by its low ends, and for each a only the b whose low end
+    lies in [low_a − the longest b, high_a] are looked at, ``chunk`` at a time;
+    memory grows with the pairs that meet (and the longest b), not with n·m.
+    Intervals that meet are a superset of the pairs with a positive overlap.
+    """
+    low_a, high_a, low_b, high_b = (np.asarray(x, dtype=float) for x in (low_a, high_a, low_b, high_b))
+    empty = np.zeros(0, dtype=np.intp)
+    if not len(low_a) or not len(low_b):
+        return empty, empty
+    order = np.argsort(low_b, kind="stable")
+    sorted_low = low_b[order]
+    first = np.searchsorted(sorted_low, low_a - float(np.max(high_b - low_b)), side="left")
+    counts = np.maximum(np.searchsorted(sorted_low, high_a, side="right") - first, 0)
+    ends = np.cumsum(counts, dtype=np.int64)  # n·m may outgrow a 32-bit intp (Pyodide)
+    found_r, found_c, row = [], [], 0
+    while row < len(low_a):  # rows in groups of about ``chunk`` looked-at pairs (at least one row)
+        stop = max(row + 1, int(np.searchsorted(ends, ends[row] - counts[row] + chunk, side="right")))
+        n = counts[row:stop]
+        r = np.repeat(np.arange(row, stop, dtype=np.intp), n)
+        step = np.arange(int(n.sum()), dtype=np.intp) - np.repeat(np.cumsum(n) - n, n)
+        c = order[np.repeat(first[row:stop], n) + step]
+        keep = high_b[c] >= low_a[r]
+        found_r.append(r[keep])
+        found_c.append(c[keep])
+        row = stop
+    r, c = np.concatenate(found_r), np.concatenate(found_c)
+    by_row = np.lexsort((c, r))
+    return r[by_row], c[by_row]

@@ -5,8 +5,8 @@ statistic of the two distance distributions beside it.
 
 Within: the distance of every matched pair (computed by the object engine).
 Between: every unordered pair of objects on different comparable items,
-streamed in chunks of whole items so memory stays bounded by ``_CHUNK_ELEMENTS``;
-above ``pair_budget`` pairs a seeded uniform sample of ``SAMPLED_PAIRS`` pairs
+streamed in chunks of whole items (a crowded item's in chunks cut inside it,
+:mod:`.crowded_items`) so memory stays bounded by ``_CHUNK_ELEMENTS``; above ``pair_budget`` pairs a seeded uniform sample of ``SAMPLED_PAIRS`` pairs
 is used and its standard error reported.  The point estimate needs only
 running sums.
 
@@ -51,6 +51,7 @@ from .. import runtime
 from ..arrays import safe_ratio
 from . import bootstrap as boot
 from . import cross as cross_sums
+from .crowded_items import one_item_between
 from .ks_counts import HISTOGRAM_BINS, add_ks_counts, ks_table
 from .ks_counts import ks_statistic, snap  # noqa: F401  (part of this module's interface)
 
@@ -241,6 +242,9 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
     total = 0.0
     for p, q in _item_blocks(offsets):
         r0, r1 = offsets[p], offsets[q]
+        if q - p == 1 and (r1 - r0) * (n_objects - r1) > 4 * _CHUNK_ELEMENTS:  # a crowded item (4+ chunks)
+            total += one_item_between(objects, kind, table, results, accumulators, p)
+            continue
         rows = np.arange(r0, r1)
         parts = []
         if q - p > 1:  # pairs inside the block: only with a later item

@@ -79,16 +79,17 @@ class CrossSums:
         self.same_items = np.zeros((self.n_items, self.n_items)) if dense_items else None
 
     def add(self, block, rows, cols, valid=None):
-        """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous whole runs; entries
-        outside ``valid`` are 0) and return its same-annotator between distances (flat, in no set order)."""
+        """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous ranges: whole runs, or
+        parts of runs at their ends; entries outside ``valid`` are 0) and return its same-annotator
+        between distances (flat, in no set order)."""
         starts = self.runs.start
-        r0, r1 = np.searchsorted(starts, [rows[0], rows[-1] + 1])
-        c0, c1 = np.searchsorted(starts, [cols[0], cols[-1] + 1])
+        (r0, r1), row_start = _runs_in(starts, rows)
+        (c0, c1), col_start = _runs_in(starts, cols)
         # Σ over column runs, then over row runs, as np.add.reduceat along axis 1 then 0, bit for bit.  The
         # column runs are summed as row runs of the transposed block: reduceat's cost per run and row
         # is most of its time for runs this short (benchmarks/RESULTS.md, "The box report stage by stage").
-        by_column_run = run_sums(np.ascontiguousarray(block.T), starts[c0:c1] - cols[0])
-        per_run = run_sums(np.ascontiguousarray(by_column_run.T), starts[r0:r1] - rows[0])
+        by_column_run = run_sums(np.ascontiguousarray(block.T), col_start[:-1])
+        per_run = run_sums(np.ascontiguousarray(by_column_run.T), row_start[:-1])
         ann_r, ann_c = self.runs.annotator[r0:r1], self.runs.annotator[c0:c1]
         a = self.n_annotators
         self.by_annotator += np.bincount(ann_r, per_run.sum(axis=1), a) + np.bincount(ann_c, per_run.sum(axis=0), a)
@@ -100,7 +101,6 @@ class CrossSums:
             self.pairs += np.bincount(codes.ravel(), per_run.ravel(), a * a).reshape(a, a)
         if self.same_items is not None:
             np.add.at(self.same_items, (self.runs.item[r0:r1][sr], self.runs.item[c0:c1][sc]), per_run[sr, sc])
-        row_start, col_start = starts[r0:r1 + 1] - rows[0], starts[c0:c1 + 1] - cols[0]
         if valid is not None:  # one value per pair of runs: runs lie within items
             keep = valid[row_start[sr], col_start[sc]]
             sr, sc = sr[keep], sc[keep]
@@ -116,6 +116,14 @@ class CrossSums:
         if self.pairs is not None:
             self.pairs += np.bincount(ann_1 * a + ann_2, d, a * a).reshape(a, a)
         return same
+
+
+def _runs_in(starts, objects):
+    """``((r0, r1), offsets)``: the runs r0 … r1 − 1 that the contiguous ``objects`` meet, and where each
+    begins and ends inside them (the first and last clipped to the range): (r1 − r0 + 1,) offsets."""
+    r0 = int(np.searchsorted(starts, objects[0], side="right")) - 1
+    r1 = int(np.searchsorted(starts, objects[-1], side="right"))
+    return (r0, r1), np.clip(starts[r0:r1 + 1], objects[0], objects[-1] + 1) - objects[0]
 
 
 def _sub_block_indices(row_start, col_start, run_rows, run_cols, width):

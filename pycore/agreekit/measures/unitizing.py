@@ -1,3 +1,4 @@
+# Long: one measure (α_U), whose docstring carries its formulas and their derivation for a corpus.
 """Krippendorff's unitizing α_U: do observers agree on where the units of a continuum lie, and what they are?
 
 Observers mark units, stretches ``[start, end)`` with a category, on a continuum
@@ -52,10 +53,9 @@ exactly as if the drawn copies were laid end to end.  Nothing is recomputed.
 
 **Input.**  Units have positive length (length 0 marks no position), lie inside
 their item, and one observer's units of one category on one item do not overlap
-(:func:`merge_overlaps` takes unions).  **Cost**: O(U log U) for U units (two
-observers' units of one category overlap in fewer pairs than they have units; D_e
-sorts the G gaps once per category), and O(U + G) per category and bootstrap
-resample, in blocks that bound memory.  Nothing is quadratic: no ceiling needed.
+(:func:`merge_overlaps` takes unions).  **Cost**: D_o meets each unit with every other
+observer of its item (U·m for m observers), D_e sorts the G gaps once per category,
+and O(U + G) per category and resample: all in blocks that bound memory.
 
 References
 ----------
@@ -195,15 +195,29 @@ def observed_sums(continua):
     span = np.int64(len(positions) + 1)
     unit_track = np.searchsorted(tracks, code).astype(np.int64)
     key_start, key_end = unit_track * span + rank[:len(start)], unit_track * span + rank[len(start):]
-    # Every unit against every other observer of its item.
-    x, other = _other_observers(c.item_observers[item], observer)
-    other_code = (item[x].astype(np.int64) * n_categories + category[x]) * width + other
-    t = np.minimum(np.searchsorted(tracks, other_code), len(tracks) - 1)
-    exists = tracks[t] == other_code
-    lo = np.searchsorted(key_end, t * span + rank[:len(start)][x], side="right")
-    hi = np.searchsorted(key_start, t * span + rank[len(start):][x], side="left")
-    n_overlapping = np.where(exists, np.maximum(hi - lo, 0), 0)
     cell = item * n_categories + category
+    # Every unit against every other observer of its item, in blocks of about BLOCK_ELEMENTS (unit, other
+    # observer) rows: with m observers there are U·(m − 1) of them, which must not all be held at once.
+    per_unit = c.item_observers[item].astype(np.intp)
+    ends = np.cumsum(per_unit, dtype=np.int64)  # U·m may outgrow a 32-bit intp (Pyodide)
+    low = 0
+    while low < len(start):
+        high = max(low + 1, int(np.searchsorted(ends, ends[low] - per_unit[low] + BLOCK_ELEMENTS, side="right")))
+        x, other = _other_observers(per_unit[low:high], observer[low:high])
+        x = x + low
+        other_code = (item[x].astype(np.int64) * n_categories + category[x]) * width + other
+        t = np.minimum(np.searchsorted(tracks, other_code), len(tracks) - 1)
+        exists = tracks[t] == other_code
+        lo = np.searchsorted(key_end, t * span + rank[:len(start)][x], side="right")
+        hi = np.searchsorted(key_start, t * span + rank[len(start):][x], side="left")
+        _add_observed(out, cell, start, end, x, lo, np.where(exists, np.maximum(hi - lo, 0), 0))
+        low = high
+    return out.reshape(n_items, n_categories)
+
+
+def _add_observed(out, cell, start, end, x, lo, n_overlapping):
+    """Add to ``out`` the δ² of units ``x`` against one other observer each: 2·l² inside a gap (no unit
+    of that observer overlaps), else the distance to each of its ``n_overlapping`` units from ``lo``."""
     length = end - start
     inside_gap = n_overlapping == 0
     out += np.bincount(cell[x[inside_gap]], 2.0 * length[x[inside_gap]] ** 2, minlength=out.size)
@@ -211,7 +225,6 @@ def observed_sums(continua):
     pair_y = np.repeat(lo, n_overlapping) + _ramps(n_overlapping)
     distance = (start[pair_x] - start[pair_y]) ** 2 + (end[pair_x] - end[pair_y]) ** 2
     out += np.bincount(cell[pair_x], distance, minlength=out.size)
-    return out.reshape(n_items, n_categories)
 
 
 def _other_observers(n_observers, observer):

@@ -17,7 +17,7 @@ def box_setup(rows, threshold=0.5, match="optimal", distance="giou", reference_r
     objects, array, _more = box_objects(records, order=None if potato else canonical_order)
     kind = box_kind(array, distance, potato)
     describe = lambda k: dict(zip(("x", "y", "w", "h"), map(float, array[k])))  # noqa: E731
-    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match)
+    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match, kind)
 
 
 DETAIL = ItemDetail(setup=box_setup, detail=object_detail)

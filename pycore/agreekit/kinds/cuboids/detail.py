@@ -30,7 +30,7 @@ def cuboid_setup(rows, threshold=0.25, match="optimal", reference_rows=None, **_
         values = [float(v) for v in array[k]]
         return {**dict(zip(("cx", "cy", "cz", "sx", "sy", "sz", "qx", "qy", "qz", "qw"), values)),
                 "yaw": yaw_of(values[6:])}
-    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match)
+    return ObjectSetup(objects, kind.similarity, describe, label_rules(potato)[0], threshold, match, kind)
 
 
 DETAIL = ItemDetail(setup=cuboid_setup, detail=object_detail)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...geometry import polygons as geo
+from ...geometry.boxes import overlapping_pairs
 from ...object_sets import build_objects
 from ...objects import ObjectKind
 
@@ -39,9 +40,9 @@ def polygon_kind(ps: geo.PolygonSet, distance, item_of):
             gap = centres[ia] - centres[ib]
             return np.minimum(1.0, np.hypot(gap[:, 0], gap[:, 1]) / np.sqrt(2.0))
 
-    def similarity(idx):
-        i, j = np.meshgrid(idx, idx, indexing="ij")
-        return geo.pair_iou(ps, i.ravel(), j.ravel()).reshape(len(idx), len(idx))
+    def similarity_block(rows, cols):
+        i, j = np.meshgrid(rows, cols, indexing="ij")
+        return geo.pair_iou(ps, i.ravel(), j.ravel()).reshape(len(rows), len(cols))
 
     def distance_block(rows, cols):
         keep = item_of[cols][None, :] > item_of[rows][:, None]
@@ -50,7 +51,14 @@ def polygon_kind(ps: geo.PolygonSet, distance, item_of):
         out[r, c] = paired(rows[r], cols[c])
         return out
 
-    return ObjectKind(similarity=similarity, paired_distance=paired, distance_block=distance_block)
+    def candidates(rows, cols):
+        """The pairs whose bounding boxes meet (a superset of those with IoU > 0), with their IoU."""
+        r, c = overlapping_pairs(np.hstack([ps.lower[rows], ps.upper[rows] - ps.lower[rows]]),
+                                 np.hstack([ps.lower[cols], ps.upper[cols] - ps.lower[cols]]))
+        return r, c, geo.pair_iou(ps, rows[r], cols[c])
+
+    return ObjectKind(similarity=lambda idx: similarity_block(idx, idx), paired_distance=paired,
+                      distance_block=distance_block, similarity_block=similarity_block, candidates=candidates)
 
 
 def polygon_objects(records, parsed, match):

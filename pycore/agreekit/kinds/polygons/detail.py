@@ -20,7 +20,7 @@ def polygon_setup(rows, threshold=0.5, match="optimal", distance="giou", referen
     item_of = np.repeat(np.arange(len(objects.item_ids)), np.diff(objects.offsets))
     kind = polygon_kind(geo.pack(ordered), distance, item_of)
     describe = lambda k: {"points": [float(v) for v in ordered[k].ravel()]}  # noqa: E731
-    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match)
+    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match, kind)
 
 
 def _gold(rows, parsed):

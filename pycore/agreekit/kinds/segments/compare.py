@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...geometry.intervals import temporal_iou
+from ...geometry.intervals import overlapping_pairs, paired_temporal_iou, temporal_iou
 from ...measures.boundaries import BoundaryBlock
 from ...arrays import content_ranks
 from ...object_sets import ObjectSet, object_ranks
@@ -92,7 +92,17 @@ def segment_kind(start, end, rule):
     ObjectKind
     """
     return ObjectKind(similarity=lambda idx: temporal_iou(start[idx], end[idx], start[idx], end[idx], rule),
-                      paired_distance=None, distance_block=None)
+                      paired_distance=None, distance_block=None,
+                      similarity_block=lambda rows, cols: temporal_iou(start[rows], end[rows], start[cols], end[cols],
+                                                                       rule),
+                      candidates=lambda rows, cols: _candidates(start[rows], end[rows], start[cols], end[cols], rule))
+
+
+def _candidates(start_a, end_a, start_b, end_b, rule):
+    """The pairs of segments a × b that meet, with their temporal IoU (``ObjectKind.candidates``): a
+    superset of the pairs with IoU > 0 (two identical instants included)."""
+    r, c = overlapping_pairs(start_a, end_a, start_b, end_b)
+    return r, c, paired_temporal_iou(start_a[r], end_a[r], start_b[c], end_b[c], rule)
 
 
 class PairBlocks(NamedTuple):

@@ -18,7 +18,7 @@ def segment_shapes(corpus, threshold, match):
     objects, start, end = segment_objects(corpus, canonical=match != "potato")
     kind = segment_kind(start, end, "potato" if match == "potato" else "default")
     describe = lambda k: {"start": float(start[k]), "end": float(end[k])}  # noqa: E731
-    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match)
+    return ObjectSetup(objects, kind.similarity, describe, str, threshold, match, kind)
 
 
 class SegmentSetup(NamedTuple):
