@@ -4,15 +4,14 @@ import numpy as np
 import pytest
 
 import agreekit
-from agreekit.breakdowns import pair_codes
+from agreekit.breakdowns import pair_codes, pair_sigma_terms
 from agreekit.kinds.boxes.compare import box_kind
 from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import cross
 from agreekit.measures.pair_sigma import resampled_pair_sigma
 from agreekit.object_sets import canonical_order
-from agreekit.objects import (item_label_equality, item_similarities, localize, matched_pairs, pair_matching,
-                              pair_sigma_terms)
+from agreekit.objects import item_label_equality, item_similarities, localize, matched_pairs, pair_matching
 from agreekit.simulate import crowd_corpus
 
 RESAMPLES, SEED = 60, 11
@@ -60,8 +59,8 @@ def _brute_force_sigma(objects, kind, records, pairs, counts):
 
 def test_each_resampled_pair_sigma_equals_its_brute_force_recomputation():
     objects, kind, records, pairs, loc = _engine(_corpus())
-    terms, reason = pair_sigma_terms(objects, records, pairs, loc)
-    assert reason is None and terms.n_pairs >= 10
+    terms, reason = pair_sigma_terms(objects, records, pairs, loc, RESAMPLES)
+    assert reason == "fewer than half the resamples give a defined σ" and terms.n_pairs >= 10
     counts = boot.resample_counts(objects.n_items, RESAMPLES, SEED, ranks=objects.item_ranks)
     fast = resampled_pair_sigma(terms, counts)
     slow = _brute_force_sigma(objects, kind, records, pairs, counts)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .arrays import safe_ratio
+from .measures import cross, pair_sigma
 from .measures.chance import sigma_value
 from .results import estimate
 
@@ -105,6 +106,26 @@ def pair_rows(objects, records, pairs, raw, loc, intervals=None):
     rows = _group_rows((np.arange(len(records)), rec_pair), (np.arange(len(pairs.record)), rec_pair[pairs.record]),
                        len(codes), raw, loc, _cross_means(loc, False, codes, len(names)), intervals)
     return [{"a": names[c // len(names)], "b": names[c % len(names)], **row} for c, row in zip(codes, rows)]
+
+
+def pair_sigma_terms(objects, records, pairs, loc, n_resamples):
+    """``(terms, reason)``: the :class:`~agreekit.measures.pair_sigma.PairTerms` of the pair table's σ
+    intervals (None without them), and why a pair's interval may be null."""
+    if loc is None:
+        return None, None
+    if n_resamples <= 0:
+        return None, "no bootstrap"
+    runs = cross.object_runs(objects.offsets, objects.annotator_of)
+    run_pairs = loc.between["cross"].run_pairs if loc.between["cross"] is not None else None
+    if run_pairs is None:
+        return None, pair_sigma.unkept_reason(len(objects.annotators), len(runs.item), objects.n_items,
+                                              loc.between["exact"])
+    if objects.n_items < 2:
+        return None, "fewer than 2 items to resample"
+    codes, rec_pair = pair_codes(objects, records)
+    terms = pair_sigma.pair_terms(codes, codes[rec_pair[pairs.record]], pairs.item, loc.within, runs, run_pairs,
+                                  len(objects.annotators), objects.n_items)
+    return terms, "fewer than half the resamples give a defined σ"
 
 
 def annotator_rows(objects, records, pairs, raw, loc):

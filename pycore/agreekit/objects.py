@@ -332,23 +332,6 @@ def _resampled_alpha(counts, per_item):
     return alpha_from_coincidence((counts @ per_item.reshape(n_items, -1)).reshape(-1, c, c))
 
 
-def pair_sigma_terms(objects, records, pairs, loc):
-    """``(terms, reason)``: the :class:`~agreekit.measures.pair_sigma.PairTerms` of the pair table's σ
-    intervals, or None and why not (no localization: (None, None))."""
-    if loc is None:
-        return None, None
-    runs = cross.object_runs(objects.offsets, objects.annotator_of)
-    run_pairs = loc.between["cross_run_pairs"]
-    if run_pairs is None:
-        return None, pair_sigma.unkept_reason(len(objects.annotators), len(runs.item), objects.n_items,
-                                              loc.between["exact"])
-    codes, rec_pair = breakdowns.pair_codes(objects, records)
-    n = len(objects.annotators)
-    terms = pair_sigma.pair_terms(codes, codes[rec_pair[pairs.record]], pairs.item, loc.within, runs, run_pairs,
-                                  n, objects.n_items)
-    return terms, None
-
-
 def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None, progress=None,
                         pair_terms=None):
     """Percentile intervals of σ, σ_cross and σ_B (None without localization; σ_cross also without its
@@ -356,7 +339,7 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, i
     ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
     baseline's item-pair sums adds to a between mean (None when they are exact).  ``ranks``: the
     items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``); ``items`` their ids.
-    ``pair_terms`` (:func:`pair_sigma_terms`): also ``pairs``, the interval of each pair's σ (else None)."""
+    ``pair_terms`` (:func:`agreekit.breakdowns.pair_sigma_terms`): also ``pairs``, the interval of each pair's σ (else None)."""
     names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
         return {**dict.fromkeys(names), "baseline_interval_se": None, "pairs": None}
@@ -385,15 +368,6 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, i
     return out
 
 
-def _no_pair_cis(n_resamples, objects):
-    """Why a pair's σ has no interval when its terms are kept (a null percentile interval: too few defined)."""
-    if n_resamples <= 0:
-        return "no bootstrap"
-    if objects.n_items < 2:
-        return "fewer than 2 items to resample"
-    return "fewer than half the resamples give a defined σ"
-
-
 # ----------------------------------------------------------------- the report
 
 def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair_budget, progress=None,
@@ -412,7 +386,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
     loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
-    terms, unkept = pair_sigma_terms(objects, records, pairs, loc) if bootstrap > 0 else (None, "no bootstrap")
+    terms, unkept = breakdowns.pair_sigma_terms(objects, records, pairs, loc, bootstrap)
     cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, objects.item_ids,
                               progress, terms)
     detection = alpha_estimate(alpha_in.detection.sum(axis=0), alpha_in.n_detection_units, cis["detection"])
@@ -434,7 +408,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
         "n_matched_pairs": int(pairs.a.size),
     })
     data.update(breakdowns.tables(objects, records, pairs, raw, loc, label_key,
-                                  breakdowns.PairIntervals(cis["pairs"], unkept or _no_pair_cis(bootstrap, objects))))
+                                  breakdowns.PairIntervals(cis["pairs"], unkept)))
     return data
 
 

@@ -110,8 +110,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         ``DENSE_ITEMS`` items also ``item_sums`` and ``item_counts``, the dense
         (n × n) S and N with zero diagonals.  The cross-annotator baseline (:mod:`.cross`), all None unless
         ``cross``: ``cross`` (:class:`~.cross.CrossBaseline`), ``le_cross``/``lt_cross`` (KS counts) and
-        ``cross_terms`` (:class:`BetweenTerms`; None on the exact path above ``cross.DENSE_ITEMS`` items),
-        ``cross_run_pairs`` (:func:`~.cross.run_pair_sums`, for the per-pair σ intervals; None when not kept).
+        ``cross_terms`` (:class:`BetweenTerms`; None on the exact path above ``cross.DENSE_ITEMS`` items).
     """
     sizes = np.diff(objects.offsets).astype(float)
     total_pairs = (sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0
@@ -122,7 +121,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
             "histogram": np.zeros(HISTOGRAM_BINS)}
     exact = total_pairs <= pair_budget
     crossing = cross_sums.CrossSums(objects, exact and len(sizes) <= cross_sums.DENSE_ITEMS) if cross else None
-    result.update(cross=None, cross_terms=None, le_cross=None, lt_cross=None, cross_run_pairs=None)
+    result.update(cross=None, cross_terms=None, le_cross=None, lt_cross=None)
     if total_pairs == 0:
         result.update(sum=0.0, n=0, exact=True, se=None, terms=_no_pairs(len(sizes)))
     elif exact:
@@ -138,7 +137,6 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         if exact:
             result["cross"] = cross_sums.exact_baseline(crossing, objects, result["sum"])
             result["cross_terms"] = _cross_terms(result["terms"], crossing, objects)
-            result["cross_run_pairs"] = cross_sums.run_pair_sums(crossing)
         result["le_cross"] = result["le"] - same["le"]
         result["lt_cross"] = result["lt"] - same["lt"]
     if isinstance(result["terms"].sums, boot.DensePairs):

@@ -168,6 +168,7 @@ class CrossBaseline(NamedTuple):
     annotator_counts: np.ndarray   # (A,)
     pair_sums: object              # (A × A) symmetric, zero diagonal; None above PAIR_ANNOTATORS
     pair_counts: object
+    run_pairs: object = None       # :func:`run_pair_sums` on the exact path, for per-pair σ intervals
 
 
 def exact_counts(objects):
@@ -243,7 +244,7 @@ def exact_baseline(sums, objects, pooled_sum):
         pair_sums = sums.pairs + sums.pairs.T
         np.fill_diagonal(pair_sums, 0.0)
     return CrossBaseline(pooled_sum - float(sums.same.sum()), total, sums.by_annotator - 2.0 * sums.same,
-                         per_annotator, pair_sums, per_pair)
+                         per_annotator, pair_sums, per_pair, run_pair_sums(sums))
 
 
 def sampled_baseline(sums, first, second, d):
