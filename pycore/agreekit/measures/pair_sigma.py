@@ -22,23 +22,22 @@ import numpy as np
 
 from ..arrays import safe_ratio
 from . import cross
-from .run_sums import run_sums
 
 
 @dataclass(frozen=True)
 class PairTerms:
-    """Per-pair within and baseline entries, each sorted by the pair's index in the pair table."""
+    """The pair table's per-item within sums and its pairs' run-pair baseline sums, dense (≤ 1,024 runs)."""
 
-    n_pairs: int
-    within_pair: np.ndarray    # (w,) pair of each (pair, item) entry
-    within_item: np.ndarray    # (w,)
-    within_sum: np.ndarray     # (w,) W_i
-    within_n: np.ndarray       # (w,) M_i
-    base_pair: np.ndarray      # (e,) pair of each run pair
-    base_first: np.ndarray     # (e,) item of the first run
-    base_second: np.ndarray    # (e,) item of the second run
-    base_sum: np.ndarray       # (e,) S_rs
-    base_n: np.ndarray         # (e,) n_r n_s
+    pair_a: np.ndarray         # (P,) first annotator of each pair
+    pair_b: np.ndarray         # (P,)
+    within_sum: np.ndarray     # (n_items × P) W_i
+    within_n: np.ndarray       # (n_items × P) M_i
+    run_item: np.ndarray       # (R,)
+    run_size: np.ndarray       # (R,) n_r
+    run_members: tuple         # per annotator: its runs (intp)
+    groups: np.ndarray         # (R × A) 1 where run r is annotator a's
+    run_sums: np.ndarray       # (R × R) symmetric S_rs, 0 for runs of one annotator or one item
+    item_products: np.ndarray  # (n_items × P) n_ia n_ib: the pair's objects on one item, never a baseline pair
 
 
 def unkept_reason(n_annotators, n_runs, n_items, exact):
@@ -63,40 +62,40 @@ def pair_terms(pair_codes, match_code, match_item, within, runs, run_pairs, n_an
     ``within``: each matched pair's pair code, item and distance; ``runs`` (:class:`~.cross.Runs`)
     and ``run_pairs`` (:func:`~.cross.run_pair_sums`) of the objects.
     """
-    n_pairs = len(pair_codes)
     pair = np.searchsorted(pair_codes, match_code).astype(np.intp)
-    keys, inverse = np.unique(pair * n_items + np.asarray(match_item, dtype=np.intp), return_inverse=True)
-    inverse = inverse.ravel()
-    w_sum = np.bincount(inverse, within, len(keys))
-    w_n = np.bincount(inverse, minlength=len(keys)).astype(float)
+    shape = (n_items, len(pair_codes))
+    within_sum, within_n = np.zeros(shape), np.zeros(shape)
+    np.add.at(within_sum, (np.asarray(match_item, dtype=np.intp), pair), within)
+    np.add.at(within_n, (np.asarray(match_item, dtype=np.intp), pair), 1.0)
+    n_runs = len(runs.item)
     first, second, total = run_pairs
-    a, b = runs.annotator[first], runs.annotator[second]
-    code = np.minimum(a, b) * n_annotators + np.maximum(a, b)
-    where = np.minimum(np.searchsorted(pair_codes, code), max(n_pairs - 1, 0))
-    listed = (pair_codes[where] == code) if n_pairs else np.zeros(len(code), bool)
-    order = np.argsort(where[listed], kind="stable")
-    pick = np.flatnonzero(listed)[order]
-    return PairTerms(n_pairs, keys // n_items, keys % n_items, w_sum, w_n, where[pick].astype(np.intp),
-                     runs.item[first[pick]], runs.item[second[pick]], total[pick],
-                     runs.size[first[pick]] * runs.size[second[pick]])
-
-
-def _by_pair(pair, n_pairs, values):
-    """(n_pairs × resamples) sums of the rows of ``values`` (entries × resamples, sorted by ``pair``)."""
-    out = np.zeros((n_pairs, values.shape[1]))
-    if len(pair):
-        starts = np.flatnonzero(np.diff(pair, prepend=-1)).astype(np.intp)
-        out[pair[starts]] = run_sums(values, starts)
-    return out
+    sums = np.zeros((n_runs, n_runs))
+    sums[first, second] = total
+    sums += sums.T
+    groups = np.zeros((n_runs, n_annotators))
+    groups[np.arange(n_runs), runs.annotator] = 1.0
+    per_item = np.zeros((n_items, n_annotators))
+    per_item[runs.item, runs.annotator] = runs.size
+    a, b = pair_codes // n_annotators, pair_codes % n_annotators
+    members = tuple(np.flatnonzero(runs.annotator == k).astype(np.intp) for k in range(n_annotators))
+    return PairTerms(a, b, within_sum, within_n, runs.item, runs.size, members, groups, sums,
+                     per_item[:, a] * per_item[:, b])
 
 
 def resampled_pair_sigma(terms, counts):
-    """σ of every pair in each resample: (resamples × pairs), NaN where undefined."""
-    by_item = np.ascontiguousarray(np.asarray(counts, dtype=float).T)   # items × resamples
-    within = by_item[terms.within_item]
-    within_mean = safe_ratio(_by_pair(terms.within_pair, terms.n_pairs, within * terms.within_sum[:, None]),
-                             _by_pair(terms.within_pair, terms.n_pairs, within * terms.within_n[:, None]))
-    weight = by_item[terms.base_first] * by_item[terms.base_second]
-    base_mean = safe_ratio(_by_pair(terms.base_pair, terms.n_pairs, weight * terms.base_sum[:, None]),
-                           _by_pair(terms.base_pair, terms.n_pairs, weight * terms.base_n[:, None]))
-    return (1.0 - safe_ratio(within_mean, base_mean)).T
+    """σ of every pair in each resample: (resamples × pairs), NaN where undefined.
+
+    Per annotator b, Y_b M (Y the runs' item counts) summed over each annotator's runs gives the baseline
+    sums of all pairs at once; the counts are (Σ_a-runs Y n)(Σ_b-runs Y n) − Σ_i c_i² n_ia n_ib.
+    """
+    counts = np.asarray(counts, dtype=float)
+    within_mean = safe_ratio(counts @ terms.within_sum, counts @ terms.within_n)
+    y = counts[:, terms.run_item]
+    base_sums = np.zeros((len(counts),) + terms.groups.shape[1:] * 2)
+    for b, runs in enumerate(terms.run_members):
+        if len(runs):
+            base_sums[:, :, b] = ((y[:, runs] @ terms.run_sums[runs]) * y) @ terms.groups
+    totals = (y * terms.run_size) @ terms.groups
+    base_n = totals[:, terms.pair_a] * totals[:, terms.pair_b] - (counts ** 2) @ terms.item_products
+    base_mean = safe_ratio(base_sums[:, terms.pair_a, terms.pair_b], base_n)
+    return 1.0 - safe_ratio(within_mean, base_mean)
