@@ -12,6 +12,8 @@ bootstrap=1000)``:
 Each version runs in its own child process (one report to warm up, one timed), versions taking turns,
 ``--repeats`` rounds; printed: median wall seconds per version and the ratio this / baseline.
 
+Run with OPENBLAS_NUM_THREADS=1 on a shared machine (see benchmarks/RESULTS.md).
+
 Usage: python benchmarks/pair_sigma_intervals.py [--repeats 3] [--against ad7526c]
 """
 import argparse
