@@ -122,7 +122,32 @@ def label_rows(objects, pairs, raw, loc, label_key):
              "n_label_mismatch": int(mismatched[k]), "mean_matched_iou": iou[k], **sigma[k]} for k in range(n)]
 
 
-def item_rows(objects, records, raw, loc):
+def item_problems(objects, pairs, raw, groups, threshold, label_key):
+    """Per item, what is wrong on it, as counts (arrays over items).
+
+    ``n_missed``: for each cluster of matched objects drawn by at least half of the item's annotators, the
+    annotators who did not draw it; ``n_extra``: the objects of clusters drawn by fewer than half;
+    ``n_shifted``: matched pairs whose similarity is in the lower half of the matched range
+    [threshold, 1] (matched, but only just); ``n_label_mismatch``: matched pairs whose labels differ.
+    """
+    n = objects.n_items
+    missed, extra = np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
+    for i, clusters in enumerate(groups):
+        drew = len(objects.members[i])
+        for cluster in clusters:
+            if 2 * len(cluster) >= drew:
+                missed[i] += drew - len(cluster)
+            else:
+                extra[i] += len(cluster)
+    near = raw["matched_similarity"] < (1.0 + threshold) / 2
+    keys = np.array([label_key(label) for label in objects.labels], dtype=object).astype(str)
+    differ = keys[pairs.a] != keys[pairs.b] if pairs.a.size else np.zeros(0, dtype=bool)
+    return {"n_missed": missed, "n_extra": extra,
+            "n_shifted": np.bincount(pairs.item[near], minlength=n),
+            "n_label_mismatch": np.bincount(pairs.item[differ], minlength=n)}
+
+
+def item_rows(objects, records, raw, loc, problems=None):
     """One row per comparable item, most disagreement first (lowest detection F1, then largest within mean)."""
     by_item = {}
     for r, record in enumerate(records):
@@ -137,6 +162,7 @@ def item_rows(objects, records, raw, loc):
                                          for a, v in sorted(objects.members[i].items())},
                "n_unmatched": int(unmatched),
                "detection_f1": float(raw["f1"][rec].mean()) if rec.size else float("nan")}
+        row.update({name: int(counts[i]) for name, counts in (problems or {}).items()})
         if loc is not None:
             row["mean_within"] = loc.within_sum[i] / loc.within_n[i] if loc.within_n[i] else float("nan")
         out.append(row)
@@ -145,9 +171,10 @@ def item_rows(objects, records, raw, loc):
     return out
 
 
-def tables(objects, records, pairs, raw, loc, label_key):
-    """The four breakdowns under their report keys."""
+def tables(objects, records, pairs, raw, loc, label_key, groups=None, threshold=None):
+    """The four breakdowns under their report keys (the items with :func:`item_problems` given ``groups``)."""
+    problems = item_problems(objects, pairs, raw, groups, threshold, label_key) if groups is not None else None
     return {"pairs": pair_rows(objects, records, pairs, raw, loc),
             "annotators": annotator_rows(objects, records, pairs, raw, loc),
             "labels": label_rows(objects, pairs, raw, loc, label_key),
-            "items": item_rows(objects, records, raw, loc)}
+            "items": item_rows(objects, records, raw, loc, problems)}

@@ -103,6 +103,7 @@ ITEMS = section(
     common.ITEMS_OBJECTS_PER_ANNOTATOR,
     common.ITEMS_N_UNMATCHED,
     common.ITEMS_DETECTION_F1,
+    *common.ITEMS_PROBLEMS,
     key("boundary_f1", list_of(ITEMS_BOUNDARY_F1),
         "The item's boundary F1 per tolerance, pooled over its annotator pairs."),
     key("mean_within", "number",
