@@ -31,3 +31,10 @@ def test_a_matched_pair_barely_over_the_threshold_is_shifted_and_other_labels_ar
 def test_the_counts_do_not_depend_on_row_order():
     rows = [_box("i", "a", 0), _box("i", "b", 0), _box("i", "c", 100), _box("j", "a", 0), _box("j", "b", 3, "truck")]
     assert _items(rows, threshold=0.3) == _items(rows[::-1], threshold=0.3)
+
+
+def test_among_items_found_alike_the_one_with_a_wrong_label_ranks_first():
+    rows = [_box("same", "a", 0), _box("same", "b", 1),                 # shifted a little, same label
+            _box("relabelled", "a", 0), _box("relabelled", "b", 0, label="truck")]
+    report = agreekit.report("boxes", rows, bootstrap=0)
+    assert [row["item"] for row in report["items"]] == ["relabelled", "same"]

@@ -148,7 +148,8 @@ def item_problems(objects, pairs, raw, groups, threshold, label_key):
 
 
 def item_rows(objects, records, raw, loc, problems=None):
-    """One row per comparable item, most disagreement first (lowest detection F1, then largest within mean)."""
+    """One row per comparable item, most disagreement first (lowest detection F1, then most label mismatches,
+    then largest within mean)."""
     by_item = {}
     for r, record in enumerate(records):
         by_item.setdefault(record.item, []).append(r)
@@ -166,7 +167,9 @@ def item_rows(objects, records, raw, loc, problems=None):
         if loc is not None:
             row["mean_within"] = loc.within_sum[i] / loc.within_n[i] if loc.within_n[i] else float("nan")
         out.append(row)
+    # Ties of F1 (often 1: every object found) go to the label errors, then to the matched pairs' distance.
     out.sort(key=lambda d: (-(1 - (d["detection_f1"] if np.isfinite(d["detection_f1"]) else 1)),
+                            -d.get("n_label_mismatch", 0),
                             -(d["mean_within"] if np.isfinite(d.get("mean_within", np.nan)) else 0)))
     return out
 
