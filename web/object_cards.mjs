@@ -19,7 +19,9 @@ function objectProblems(entry) {
     ["n_label_mismatch", "wrong label", "wrong labels"]];
   if (words.every(([key]) => typeof entry[key] !== "number")) return null;  // a report from before these counts
   const found = words.filter(([key]) => entry[key] > 0).map(([key, one, many]) => `${entry[key]} ${entry[key] > 1 && many ? many : one}`);
-  return found.length ? found : ["all found, well matched, same labels"];
+  if (found.length) return found;
+  const distance = typeof entry.mean_within === "number" ? `; mean distance ${entry.mean_within.toPrecision(2)}` : "";
+  return [`all found, well matched, same labels${distance}`];
 }
 
 /** What an item view of matched objects opens from, and how an item's entry reads. `ranking`: the
