@@ -11,7 +11,7 @@
 import { h, get, metric } from "./dom.mjs";
 import { MATCH, MISMATCH, addTitles, drawItem } from "./item_draw.mjs";
 import { ImageStore, chosenFiles, droppedFiles, hasImages, outcomeText, pngWithImages, svgWithImages } from "./item_images.mjs";
-import { annotatorStyle, serialize, toPng } from "./svg.mjs";
+import { annotatorStyle, s, serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
 const wired = new WeakMap();  // results container -> the AbortController of its current report's views
@@ -182,20 +182,13 @@ function imagesControl(card, view, images, units) {
 
 /** The key of the thumbnails' colours: each annotator's colour and dash (as item_draw.mjs draws them), the lines, unmatched. */
 function colourKey(palette) {
-  const swatch = (style, width = 2) => h("svg", { class: "key-swatch", width: "22", height: "8", "aria-hidden": "true" },
-    svgLine(style, width));
+  const swatch = (style, width = 2) => s("svg", { class: "key-swatch", width: 22, height: 8, "aria-hidden": "true" },
+    s("line", { x1: 1, y1: 4, x2: 21, y2: 4, stroke: style.colour, "stroke-width": width, "stroke-dasharray": style.dash || null }));
   const entry = (style, name, width) => h("span", { class: "key-entry" }, swatch(style, width), " ", name);
   return h("p", { class: "gallery-key muted", dataset: { key: "colours" } }, "Colours: ",
     palette.map((name, k) => entry(annotatorStyle(k), name)),
     entry({ colour: MATCH, dash: "" }, "matched pair", 1), entry({ colour: MISMATCH, dash: "3 2" }, "labels differ", 1.5),
     entry({ colour: "#80838b", dash: "" }, "thick, tinted: unmatched", 4));
-}
-
-function svgLine(style, width) {
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-  for (const [name, value] of Object.entries({ x1: 1, y1: 4, x2: 21, y2: 4, stroke: style.colour, "stroke-width": width,
-    "stroke-dasharray": style.dash || null })) if (value !== null) line.setAttribute(name, value);
-  return line;
 }
 
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */

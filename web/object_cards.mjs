@@ -21,7 +21,7 @@ function objectProblems(entry) {
   const found = words.filter(([key]) => entry[key] > 0).map(([key, one, many]) => `${entry[key]} ${entry[key] > 1 && many ? many : one}`);
   if (found.length) return found;
   const distance = typeof entry.mean_within === "number" ? `; mean distance ${entry.mean_within.toPrecision(2)}` : "";
-  return [`all found, well matched, same labels${distance}`];
+  return [`all found, same labels${distance}`];
 }
 
 /** What an item view of matched objects opens from, and how an item's entry reads. `ranking`: the

@@ -32,6 +32,10 @@ def test_the_example_gallery_says_how_items_are_ranked_how_many_are_shown_and_ke
     annotators = sorted({a for row in report["items"] for a in row["objects_per_annotator"]})
     assert key.locator(".key-entry svg line").count() == len(annotators) + 3
     assert all(name in key.inner_text() for name in annotators)
+    colours = key.locator(".key-entry svg line").evaluate_all(
+        "lines => lines.map(l => [l.namespaceURI, l.getBBox().width, l.getAttribute('stroke')])")
+    assert all(ns == "http://www.w3.org/2000/svg" and width > 0 for ns, width, _ in colours)  # drawn, not inert
+    assert len({stroke for *_, stroke in colours[:len(annotators)]}) == len(annotators)
     assert "F1 1" not in page.locator(f"{GALLERY} .thumb-caption >> nth=0").inner_text()
     assert page.locator('#results-boxes [data-note="detection-chance"]').count() == 0  # α undefined on the example
 
