@@ -38,3 +38,12 @@ def test_among_items_found_alike_the_one_with_a_wrong_label_ranks_first():
             _box("relabelled", "a", 0), _box("relabelled", "b", 0, label="truck")]
     report = agreekit.report("boxes", rows, bootstrap=0)
     assert [row["item"] for row in report["items"]] == ["relabelled", "same"]
+
+
+def test_a_close_match_no_closer_than_chance_is_shifted():
+    """Identical boxes everywhere make the between-item distance small: an IoU 0.9 pair is no closer than chance."""
+    rows = [_box(f"same{k}", who, 0) for k in range(6) for who in "ab"] + [_box("i", "a", 0), _box("i", "b", 0.5)]
+    report = agreekit.report("boxes", rows, bootstrap=0)
+    items = {row["item"]: row for row in report["items"]}
+    assert report["localization"]["mean_between"] <= items["i"]["mean_within"]
+    assert items["i"]["n_shifted"] == 1 and items["same0"]["n_shifted"] == 0

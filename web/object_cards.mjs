@@ -15,7 +15,7 @@ export const BETWEEN_ITEMS = { key: "between_ecdf", title: "Within-item vs betwe
 
 /** What is wrong on an item of matched objects, in words, from its row's counts (breakdowns.item_problems). */
 function objectProblems(entry) {
-  const words = [["n_missed", "missed"], ["n_extra", "extra"], ["n_shifted", "shifted (matched only just)"],
+  const words = [["n_missed", "missed"], ["n_extra", "extra"], ["n_shifted", "shifted"],
     ["n_label_mismatch", "wrong label", "wrong labels"]];
   if (words.every(([key]) => typeof entry[key] !== "number")) return null;  // a report from before these counts
   const found = words.filter(([key]) => entry[key] > 0).map(([key, one, many]) => `${entry[key]} ${entry[key] > 1 && many ? many : one}`);

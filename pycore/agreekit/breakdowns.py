@@ -122,13 +122,14 @@ def label_rows(objects, pairs, raw, loc, label_key):
              "n_label_mismatch": int(mismatched[k]), "mean_matched_iou": iou[k], **sigma[k]} for k in range(n)]
 
 
-def item_problems(objects, pairs, raw, groups, threshold, label_key):
+def item_problems(objects, pairs, raw, groups, threshold, label_key, loc=None):
     """Per item, what is wrong on it, as counts (arrays over items).
 
     ``n_missed``: for each cluster of matched objects drawn by at least half of the item's annotators, the
     annotators who did not draw it; ``n_extra``: the objects of clusters drawn by fewer than half;
     ``n_shifted``: matched pairs whose similarity is in the lower half of the matched range
-    [threshold, 1] (matched, but only just); ``n_label_mismatch``: matched pairs whose labels differ.
+    [threshold, 1] (matched, but only just) or, with a localization ``loc``, whose distance is at least the
+    mean between-item distance (no closer than chance); ``n_label_mismatch``: matched pairs whose labels differ.
     """
     n = objects.n_items
     missed, extra = np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
@@ -140,6 +141,8 @@ def item_problems(objects, pairs, raw, groups, threshold, label_key):
             else:
                 extra[i] += len(cluster)
     near = raw["matched_similarity"] < (1.0 + threshold) / 2
+    if loc is not None and np.isfinite(loc.mean_between) and loc.within.size == near.size:
+        near = near | (loc.within >= loc.mean_between)
     keys = np.array([label_key(label) for label in objects.labels], dtype=object).astype(str)
     differ = keys[pairs.a] != keys[pairs.b] if pairs.a.size else np.zeros(0, dtype=bool)
     return {"n_missed": missed, "n_extra": extra,
@@ -176,7 +179,7 @@ def item_rows(objects, records, raw, loc, problems=None):
 
 def tables(objects, records, pairs, raw, loc, label_key, groups=None, threshold=None):
     """The four breakdowns under their report keys (the items with :func:`item_problems` given ``groups``)."""
-    problems = item_problems(objects, pairs, raw, groups, threshold, label_key) if groups is not None else None
+    problems = item_problems(objects, pairs, raw, groups, threshold, label_key, loc) if groups is not None else None
     return {"pairs": pair_rows(objects, records, pairs, raw, loc),
             "annotators": annotator_rows(objects, records, pairs, raw, loc),
             "labels": label_rows(objects, pairs, raw, loc, label_key),

@@ -303,7 +303,8 @@ ITEMS_PROBLEMS = (  # what is wrong on an item of matched objects (breakdowns.it
     key("n_extra", "integer",
         "Extra objects: those of clusters drawn by fewer than half of the item's annotators."),
     key("n_shifted", "integer",
-        "Matched pairs matched only just: similarity in the lower half of the matched range [threshold, 1]."),
+        "Matched pairs matched only just: similarity in the lower half of the matched range [threshold, 1], or a "
+        "distance of at least `localization.mean_between` (no closer than chance), when the report has it."),
     key("n_label_mismatch", "integer",
         "Matched pairs whose labels differ."),
 )
