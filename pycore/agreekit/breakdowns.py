@@ -132,14 +132,12 @@ def item_problems(objects, pairs, raw, groups, threshold, label_key, loc=None):
     mean between-item distance (no closer than chance); ``n_label_mismatch``: matched pairs whose labels differ.
     """
     n = objects.n_items
-    missed, extra = np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
-    for i, clusters in enumerate(groups):
-        drew = len(objects.members[i])
-        for cluster in clusters:
-            if 2 * len(cluster) >= drew:
-                missed[i] += drew - len(cluster)
-            else:
-                extra[i] += len(cluster)
+    item = np.repeat(np.arange(n, dtype=np.intp), [len(clusters) for clusters in groups])
+    size = np.fromiter((len(cluster) for clusters in groups for cluster in clusters), dtype=np.intp, count=item.size)
+    drew = np.array([len(member) for member in objects.members], dtype=np.intp)[item]
+    most = 2 * size >= drew
+    missed = np.bincount(item[most], weights=(drew - size)[most], minlength=n).astype(np.intp)
+    extra = np.bincount(item[~most], weights=size[~most], minlength=n).astype(np.intp)
     near = raw["matched_similarity"] < (1.0 + threshold) / 2
     if loc is not None and np.isfinite(loc.mean_between) and loc.within.size == near.size:
         near = near | (loc.within >= loc.mean_between)
