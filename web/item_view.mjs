@@ -9,9 +9,9 @@
 // closes. Text from the input reaches the DOM as text only (dom.mjs h(), svg.mjs).
 
 import { h, get, metric } from "./dom.mjs";
-import { addTitles, drawItem } from "./item_draw.mjs";
+import { MATCH, MISMATCH, addTitles, drawItem } from "./item_draw.mjs";
 import { ImageStore, chosenFiles, droppedFiles, hasImages, outcomeText, pngWithImages, svgWithImages } from "./item_images.mjs";
-import { serialize, toPng } from "./svg.mjs";
+import { annotatorStyle, s, serialize, toPng } from "./svg.mjs";
 
 const GALLERY_ITEMS = 12;
 const wired = new WeakMap();  // results container -> the AbortController of its current report's views
@@ -104,7 +104,8 @@ export function attachItemViews(container, report, { kind, view: kindView, detai
   };
   const openItem = (i, from) => { if (ids[i] !== undefined) view.open(ids, i, { from }); };
   if (drawer.gallery === false) return { gallery: null, opener, openItem };
-  const card = gallery(report, items, config, { kind, drawer, palette, fetchDetail, view, imageOf });
+  const card = gallery(report, items, config, { kind, drawer, palette, fetchDetail, view, imageOf,
+    key: kindView.itemView ? null : colourKey(palette) });
   if (images) imagesControl(card, view, images, units);
   return { gallery: card, opener, openItem };
 }
@@ -179,24 +180,40 @@ function imagesControl(card, view, images, units) {
   }
 }
 
+/** The key of the thumbnails' colours: each annotator's colour and dash (as item_draw.mjs draws them), the lines, unmatched. */
+function colourKey(palette) {
+  const swatch = (style, width = 2) => s("svg", { class: "key-swatch", width: 22, height: 8, "aria-hidden": "true" },
+    s("line", { x1: 1, y1: 4, x2: 21, y2: 4, stroke: style.colour, "stroke-width": width, "stroke-dasharray": style.dash || null }));
+  const entry = (style, name, width) => h("span", { class: "key-entry" }, swatch(style, width), " ", name);
+  return h("p", { class: "gallery-key muted", dataset: { key: "colours" } }, "Colours: ",
+    palette.map((name, k) => entry(annotatorStyle(k), name)),
+    entry({ colour: MATCH, dash: "" }, "matched pair", 1), entry({ colour: MISMATCH, dash: "3 2" }, "labels differ", 1.5),
+    entry({ colour: "#80838b", dash: "" }, "thick, tinted: unmatched", 4));
+}
+
 /** The 12 items carrying most disagreement (the report's order), each a thumbnail that opens its view. */
-function gallery(report, items, list, { kind, drawer, palette, fetchDetail, view, imageOf }) {
+function gallery(report, items, list, { kind, drawer, palette, fetchDetail, view, imageOf, key }) {
   const shown = items.slice(0, GALLERY_ITEMS);
   const order = items.map(list.id);
   const grid = h("div", { class: "item-gallery-grid" });
   const card = h("section", { class: "card item-gallery", dataset: { gallery: "items" } },
-    h("h3", {}, `Items carrying most disagreement (first ${shown.length})`),
-    h("p", { class: "muted" }, "Each annotator in its own colour and dash; thin lines join matched shapes ",
-      "(red dashed: labels differ), thick tinted shapes are unmatched. Click one to enlarge; ",
-      "the arrow keys then step through every item in this order."), grid);
+    h("h3", {}, "Items carrying most disagreement"),
+    h("p", { class: "gallery-ranking", dataset: { shown: String(shown.length), total: String(items.length) } },
+      `${list.ranking ? `Ranked by ${list.ranking}` : "In the report's order, most disagreement first"}. `,
+      h("span", { class: "gallery-count" }, `${shown.length} of ${items.length} items shown.`)),
+    h("p", { class: "muted" }, "Click one to enlarge; the arrow keys then step through every item in this order."),
+    key, grid);
   shown.forEach((entry, rank) => {
     const figure = h("span", { class: "thumb-figure muted" }, "drawing…");
     const value = entry[list.value];
-    const shownValue = typeof value === "number" || value === null
-      ? h("span", { class: "thumb-value" }, ` · ${list.valueName} `, metric(`${list.list}.${rank}.${list.value}`, value)) : null;
+    const problems = list.problems?.(entry);
+    const shownValue = problems ? h("span", { class: "thumb-problems" }, problems.join(" · "))
+      : typeof value === "number" || value === null
+        ? h("span", { class: "thumb-value" }, ` · ${list.valueName} `, metric(`${list.list}.${rank}.${list.value}`, value)) : null;
     const id = String(order[rank]);
     const button = h("button", { type: "button", class: "thumb", dataset: { item: id, rank: String(rank) },
-      "aria-label": `Open item ${id}` }, figure, h("span", { class: "thumb-caption" }, h("span", { class: "thumb-item" }, id), shownValue));
+      "aria-label": `Open item ${id}` }, figure, h("span", { class: "thumb-caption" }, h("span", { class: "thumb-item" }, id),
+      problems ? h("br") : null, shownValue));
     button.addEventListener("click", () => view.open(order, rank, { from: button }));
     grid.append(button);
   });

@@ -13,8 +13,23 @@ export const BETWEEN_ITEMS = { key: "between_ecdf", title: "Within-item vs betwe
   text: ["Within-item distances (matched pairs) to the left of the between-item baseline mean agreement beyond chance; ",
     "to the right, annotators of the same item differ more than annotations of different items do. "] };
 
-/** What an item view of matched objects opens from, and how an item's entry reads. */
+/** What is wrong on an item of matched objects, in words, from its row's counts (breakdowns.item_problems). */
+function objectProblems(entry) {
+  const words = [["n_missed", "missed"], ["n_extra", "extra"], ["n_shifted", "shifted"],
+    ["n_label_mismatch", "wrong label", "wrong labels"]];
+  if (words.every(([key]) => typeof entry[key] !== "number")) return null;  // a report from before these counts
+  const found = words.filter(([key]) => entry[key] > 0).map(([key, one, many]) => `${entry[key]} ${entry[key] > 1 && many ? many : one}`);
+  if (found.length) return found;
+  const distance = typeof entry.mean_within === "number" ? `; mean distance ${entry.mean_within.toPrecision(2)}` : "";
+  return [`all found, same labels${distance}`];
+}
+
+/** What an item view of matched objects opens from, and how an item's entry reads. `ranking`: the
+ * order of breakdowns.item_rows, in words; `problems(entry)`: what is wrong on the item, as phrases. */
 export const OBJECT_ITEMS = { list: "items", id: (entry) => entry.item, value: "detection_f1", valueName: "F1",
+  ranking: "lowest detection F1 first (mean over the item's annotator pairs); ties: most wrong labels, " +
+    "then largest mean distance of the matched pairs",
+  problems: objectProblems,
   annotators: (entry) => Object.keys(entry.objects_per_annotator ?? {}),
   opens: { items: "entry", pairs: "pair", "reference.items": (record) => record.item } };
 
@@ -63,7 +78,8 @@ export function objectCards(report, page, { objects, countKey }) {
     () => section("Detection and classification (Krippendorff's α, nominal)", report,
       h("div", { class: "row" },
         coefficient(report, "Detection α (present/absent)", "detection"),
-        coefficient(report, "Classification α (labels)", "classification"))),
+        coefficient(report, "Classification α (labels)", "classification")),
+      chanceDetectionNote(report)),
     () => section("Raw measures (as in Potato's report)", report,
       h("div", { class: "row" },
         estimate(report, "Detection F1", "detection_f1"),
@@ -79,4 +95,17 @@ export function objectCards(report, page, { objects, countKey }) {
     () => recordsTable(report, "labels", "Per label", { page }),
     () => recordsTable(report, "items", "Items carrying most disagreement (first)", { page }),
   ];
+}
+
+/**
+ * The sentence beside detection α near 0 with a high F1 (both raw and chance-corrected read the same
+ * matches): shown only when α < 0.2 and the detection F1 > 0.8 (docs/web.md), else null.
+ */
+export function chanceDetectionNote(report) {
+  const alpha = get(report, "detection.value"), f1 = get(report, "detection_f1");
+  if (typeof alpha !== "number" || typeof f1 !== "number" || !(alpha < 0.2 && f1 > 0.8)) return null;
+  return h("p", { class: "note chance-detection-note", dataset: { note: "detection-chance" } },
+    `Detection α is near 0 while the detection F1 is ${f1.toFixed(2)}: α corrects for how often objects are found ` +
+    "by chance at this item density. When nearly every annotator finds nearly every object, present is expected " +
+    "almost always by chance, so even a high F1 is little better than chance; a high F1 alone does not show agreement.");
 }

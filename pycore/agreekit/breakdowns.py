@@ -166,8 +166,35 @@ def label_rows(objects, pairs, raw, loc, label_key):
              "n_label_mismatch": int(mismatched[k]), "mean_matched_iou": iou[k], **sigma[k]} for k in range(n)]
 
 
-def item_rows(objects, records, raw, loc):
-    """One row per comparable item, most disagreement first (lowest detection F1, then largest within mean)."""
+def item_problems(objects, pairs, raw, groups, threshold, label_key, loc=None):
+    """Per item, what is wrong on it, as counts (arrays over items).
+
+    ``n_missed``: for each cluster of matched objects drawn by at least half of the item's annotators, the
+    annotators who did not draw it; ``n_extra``: the objects of clusters drawn by fewer than half;
+    ``n_shifted``: matched pairs whose similarity is in the lower half of the matched range
+    [threshold, 1] (matched, but only just) or, with a localization ``loc``, whose distance is at least the
+    mean between-item distance (no closer than chance); ``n_label_mismatch``: matched pairs whose labels differ.
+    """
+    n = objects.n_items
+    item = np.repeat(np.arange(n, dtype=np.intp), [len(clusters) for clusters in groups])
+    size = np.fromiter((len(cluster) for clusters in groups for cluster in clusters), dtype=np.intp, count=item.size)
+    drew = np.array([len(member) for member in objects.members], dtype=np.intp)[item]
+    most = 2 * size >= drew
+    missed = np.bincount(item[most], weights=(drew - size)[most], minlength=n).astype(np.intp)
+    extra = np.bincount(item[~most], weights=size[~most], minlength=n).astype(np.intp)
+    near = raw["matched_similarity"] < (1.0 + threshold) / 2
+    if loc is not None and np.isfinite(loc.mean_between) and loc.within.size == near.size:
+        near = near | (loc.within >= loc.mean_between)
+    keys = np.array([label_key(label) for label in objects.labels], dtype=object).astype(str)
+    differ = keys[pairs.a] != keys[pairs.b] if pairs.a.size else np.zeros(0, dtype=bool)
+    return {"n_missed": missed, "n_extra": extra,
+            "n_shifted": np.bincount(pairs.item[near], minlength=n),
+            "n_label_mismatch": np.bincount(pairs.item[differ], minlength=n)}
+
+
+def item_rows(objects, records, raw, loc, problems=None):
+    """One row per comparable item, most disagreement first (lowest detection F1, then most label mismatches,
+    then largest within mean)."""
     by_item = {}
     for r, record in enumerate(records):
         by_item.setdefault(record.item, []).append(r)
@@ -181,17 +208,22 @@ def item_rows(objects, records, raw, loc):
                                          for a, v in sorted(objects.members[i].items())},
                "n_unmatched": int(unmatched),
                "detection_f1": float(raw["f1"][rec].mean()) if rec.size else float("nan")}
+        row.update({name: int(counts[i]) for name, counts in (problems or {}).items()})
         if loc is not None:
             row["mean_within"] = loc.within_sum[i] / loc.within_n[i] if loc.within_n[i] else float("nan")
         out.append(row)
+    # Ties of F1 (often 1: every object found) go to the label errors, then to the matched pairs' distance.
     out.sort(key=lambda d: (-(1 - (d["detection_f1"] if np.isfinite(d["detection_f1"]) else 1)),
+                            -d.get("n_label_mismatch", 0),
                             -(d["mean_within"] if np.isfinite(d.get("mean_within", np.nan)) else 0)))
     return out
 
 
-def tables(objects, records, pairs, raw, loc, label_key, pair_intervals=None):
-    """The four breakdowns under their report keys; ``pair_intervals``: :class:`PairIntervals`."""
+def tables(objects, records, pairs, raw, loc, label_key, groups=None, threshold=None, pair_intervals=None):
+    """The four breakdowns under their report keys (the items with :func:`item_problems` given ``groups``;
+    ``pair_intervals``: :class:`PairIntervals` of the pairs' σ)."""
+    problems = item_problems(objects, pairs, raw, groups, threshold, label_key, loc) if groups is not None else None
     return {"pairs": pair_rows(objects, records, pairs, raw, loc, pair_intervals),
             "annotators": annotator_rows(objects, records, pairs, raw, loc),
             "labels": label_rows(objects, pairs, raw, loc, label_key),
-            "items": item_rows(objects, records, raw, loc)}
+            "items": item_rows(objects, records, raw, loc, problems)}

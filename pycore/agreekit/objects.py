@@ -407,7 +407,7 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
         "n_item_pairs": len(records),
         "n_matched_pairs": int(pairs.a.size),
     })
-    data.update(breakdowns.tables(objects, records, pairs, raw, loc, label_key,
+    data.update(breakdowns.tables(objects, records, pairs, raw, loc, label_key, groups, threshold,
                                   breakdowns.PairIntervals(cis["pairs"], unkept)))
     return data
 

@@ -302,12 +302,26 @@ OBJECT_LABELS = section(
         "pairs; no interval. Undefined (null) as for `pairs[].sigma`."),
 )
 
+ITEMS_PROBLEMS = (  # what is wrong on an item of matched objects (breakdowns.item_problems)
+    key("n_missed", "integer",
+        "Objects missed: for each cluster of matched objects drawn by at least half of the item's annotators, the "
+        "annotators who did not draw it."),
+    key("n_extra", "integer",
+        "Extra objects: those of clusters drawn by fewer than half of the item's annotators."),
+    key("n_shifted", "integer",
+        "Matched pairs matched only just: similarity in the lower half of the matched range [threshold, 1], or a "
+        "distance of at least `localization.mean_between` (no closer than chance), when the report has it."),
+    key("n_label_mismatch", "integer",
+        "Matched pairs whose labels differ."),
+)
+
 OBJECT_ITEMS = section(
     ITEMS_ITEM,
     ITEMS_N_ANNOTATORS,
     ITEMS_OBJECTS_PER_ANNOTATOR,
     ITEMS_N_UNMATCHED,
     ITEMS_DETECTION_F1,
+    *ITEMS_PROBLEMS,
     key("mean_within", "number",
         "Mean distance of the item's matched pairs; null when none.", null=True),
 )
@@ -382,7 +396,7 @@ def object_report(count):
             "One row per label, sorted (spans: every label in the input; objects: labels of the objects on compared "
             "items, a missing label being '')."),
         key("items", list_of(OBJECT_ITEMS),
-            "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
+            "One row per item, most disagreement first (objects: lowest `detection_f1`, then most `n_label_mismatch`, then largest `mean_within`; "
             "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and "
             "masks list compared items only."),
         key("reference", reference(),

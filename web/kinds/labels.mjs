@@ -232,6 +232,7 @@ function disputedTable(report, page) {
 
 /** A disputed item is the item: its row opens the view, which lists each annotator's label. */
 export const items = { list: "items", id: (entry) => entry.item, value: "percent_agreement", valueName: "agreement",
+  ranking: "lowest percent agreement first (only items whose annotators disagree are listed)",
   annotators: (entry) => (Array.isArray(entry.ratings) ? entry.ratings.map((r) => String(r.annotator)) : []),
   opens: { items: "entry" } };
 

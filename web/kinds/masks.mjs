@@ -216,6 +216,7 @@ export function cards(report, page) {
 // ------------------------------------------------------------------ item views
 
 export const items = { list: "items", id: (entry) => entry.item, value: "mean_dice", valueName: "Dice",
+  ranking: "lowest mean Dice of the item's annotators first",
   annotators: (entry) => (Array.isArray(entry.annotators) ? entry.annotators.map(String) : []),
   opens: { items: "entry", pairs: "pair" } };
 

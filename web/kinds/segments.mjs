@@ -5,7 +5,7 @@
 import { ecdfChart, nestedTable, recordsTable, unitizingTable } from "../cards.mjs";
 import { drawChart } from "../charts.mjs";
 import { h, get, estimate, coefficient, settingsLine, figureSettings, section } from "../dom.mjs";
-import { OBJECT_ITEMS } from "../object_cards.mjs";
+import { OBJECT_ITEMS, chanceDetectionNote } from "../object_cards.mjs";
 import { referenceCards } from "../reference_cards.mjs";
 import { FramePacer, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, title, text, round, exact, linear, extent, padded, clip } from "../svg.mjs";
@@ -50,7 +50,8 @@ export function cards(report, page) {
         estimate(report, "Mean object-count difference", "mean_object_count_diff")),
       h("div", { class: "row" },
         coefficient(report, "Detection α", "detection"),
-        coefficient(report, "Classification α", "classification"))),
+        coefficient(report, "Classification α", "classification")),
+      chanceDetectionNote(report)),
     () => (get(report, `${loc}.chance_ecdf`) ? ecdfChart(report, WITHIN_CLIP_CHANCE) : null),
     () => recordsTable(report, "boundary_sweep", "Boundary-tolerance sweep (starts to starts, ends to ends)", { page,
       explain: "Boundary precision, recall and F1 at each tolerance, pooled over items and annotator pairs." }),

@@ -70,6 +70,7 @@ function spanOutcomeTable(report, key, title) {
 
 /** The report's items open their view, and so do the five-way table's pairs and the disagreements in context. */
 export const items = { list: "items", id: (entry) => entry.item, value: "detection_f1", valueName: "F1",
+  ranking: "largest share of spans in disagreement first, then most disagreements; items not scored last",
   annotators: (entry) => (Array.isArray(entry.annotators) ? entry.annotators.map(String) : []),
   opens: { items: "entry", "disagreement.pairs": "pair", "items.examples": "entry" } };
 

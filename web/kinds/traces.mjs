@@ -93,6 +93,7 @@ function stepChart(report) {
 
 /** A trace is the item: the traces table opens it, and each disputed unit opens its trace. */
 export const items = { list: "traces", id: (entry) => entry.trace, value: "percent_agreement", valueName: "agreement",
+  ranking: "lowest percent agreement first; traces without one last",
   annotators: (entry) => (Array.isArray(entry.annotators) ? entry.annotators.map(String) : []),
   opens: { traces: "entry", units: (record) => record.trace } };
 

@@ -115,7 +115,7 @@ SHAPE = section(
     key("pairs", list_of(PAIRS),
         "One row per annotator pair that shares a compared item."),
     key("items", list_of(ITEMS),
-        "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
+        "One row per item, most disagreement first (objects: lowest `detection_f1`, then most `n_label_mismatch`, then largest `mean_within`; "
         "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
         "list compared items only."),
     key("reference", reference(localization=False),

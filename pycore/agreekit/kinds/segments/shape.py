@@ -103,6 +103,7 @@ ITEMS = section(
     common.ITEMS_OBJECTS_PER_ANNOTATOR,
     common.ITEMS_N_UNMATCHED,
     common.ITEMS_DETECTION_F1,
+    *common.ITEMS_PROBLEMS,
     key("boundary_f1", list_of(ITEMS_BOUNDARY_F1),
         "The item's boundary F1 per tolerance, pooled over its annotator pairs."),
     key("mean_within", "number",
@@ -206,7 +207,7 @@ SHAPE = section(
         "One row per label, sorted (spans: every label in the input; objects: labels of the objects on compared "
         "items, a missing label being '')."),
     key("items", list_of(ITEMS),
-        "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
+        "One row per item, most disagreement first (objects: lowest `detection_f1`, then most `n_label_mismatch`, then largest `mean_within`; "
         "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
         "list compared items only."),
     key("localization", LOCALIZATION,

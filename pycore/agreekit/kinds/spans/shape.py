@@ -297,7 +297,7 @@ SHAPE = section(
         "One row per label, sorted (spans: every label in the input; objects: labels of the objects on compared "
         "items, a missing label being '')."),
     key("items", list_of(ITEMS),
-        "One row per item, most disagreement first (objects: lowest `detection_f1`, then largest `mean_within`; "
+        "One row per item, most disagreement first (objects: lowest `detection_f1`, then most `n_label_mismatch`, then largest `mean_within`; "
         "spans: largest `disagreement_share`, items not scored last; masks: lowest mean `dice`). Objects and masks "
         "list compared items only."),
     key("reference", reference(key("outcomes", DISAGREEMENT_TOTAL,
