@@ -34,7 +34,7 @@ class PairTerms:
     within_n: np.ndarray       # (n_items × P) M_i
     run_item: np.ndarray       # (R,)
     run_size: np.ndarray       # (R,) n_r
-    run_members: tuple         # per annotator: its runs (intp)
+    run_members: tuple         # per annotator: its runs (intp); runs sorted by annotator
     groups: np.ndarray         # (R × A) 1 where run r is annotator a's
     run_sums: np.ndarray       # (R × R) symmetric S_rs, 0 for runs of one annotator or one item
     item_products: np.ndarray  # (n_items × P) n_ia n_ib: the pair's objects on one item, never a baseline pair
@@ -69,32 +69,38 @@ def pair_terms(pair_codes, match_code, match_item, within, runs, run_pairs, n_an
     np.add.at(within_n, (np.asarray(match_item, dtype=np.intp), pair), 1.0)
     n_runs = len(runs.item)
     first, second, total = run_pairs
+    by_annotator = np.argsort(runs.annotator, kind="stable")   # runs of annotators < b: a prefix
+    place = np.empty(n_runs, np.intp)
+    place[by_annotator] = np.arange(n_runs)
     sums = np.zeros((n_runs, n_runs))
-    sums[first, second] = total
+    sums[place[first], place[second]] = total
     sums += sums.T
+    annotator, item = runs.annotator[by_annotator], runs.item[by_annotator]
     groups = np.zeros((n_runs, n_annotators))
-    groups[np.arange(n_runs), runs.annotator] = 1.0
+    groups[np.arange(n_runs), annotator] = 1.0
     per_item = np.zeros((n_items, n_annotators))
     per_item[runs.item, runs.annotator] = runs.size
     a, b = pair_codes // n_annotators, pair_codes % n_annotators
-    members = tuple(np.flatnonzero(runs.annotator == k).astype(np.intp) for k in range(n_annotators))
-    return PairTerms(a, b, within_sum, within_n, runs.item, runs.size, members, groups, sums,
+    bounds = np.searchsorted(annotator, np.arange(n_annotators + 1))
+    members = tuple(np.arange(bounds[k], bounds[k + 1], dtype=np.intp) for k in range(n_annotators))
+    return PairTerms(a, b, within_sum, within_n, item, runs.size[by_annotator], members, groups, sums,
                      per_item[:, a] * per_item[:, b])
 
 
 def resampled_pair_sigma(terms, counts):
     """σ of every pair in each resample: (resamples × pairs), NaN where undefined.
 
-    Per annotator b, Y_b M (Y the runs' item counts) summed over each annotator's runs gives the baseline
-    sums of all pairs at once; the counts are (Σ_a-runs Y n)(Σ_b-runs Y n) − Σ_i c_i² n_ia n_ib.
+    Per annotator b, Y_b M (Y the runs' item counts) summed over the runs of each annotator a < b gives the
+    baseline sums of b's pairs at once; the counts are (Σ_a-runs Y n)(Σ_b-runs Y n) − Σ_i c_i² n_ia n_ib.
     """
     counts = np.asarray(counts, dtype=float)
     within_mean = safe_ratio(counts @ terms.within_sum, counts @ terms.within_n)
     y = counts[:, terms.run_item]
     base_sums = np.zeros((len(counts),) + terms.groups.shape[1:] * 2)
-    for b, runs in enumerate(terms.run_members):
-        if len(runs):
-            base_sums[:, :, b] = ((y[:, runs] @ terms.run_sums[runs]) * y) @ terms.groups
+    for b, runs in enumerate(terms.run_members):   # runs sorted by annotator: a < b are the first runs[0]
+        if len(runs) and runs[0]:
+            lower = slice(0, runs[0])
+            base_sums[:, :, b] = ((y[:, runs] @ terms.run_sums[runs, lower]) * y[:, lower]) @ terms.groups[lower]
     totals = (y * terms.run_size) @ terms.groups
     base_n = totals[:, terms.pair_a] * totals[:, terms.pair_b] - (counts ** 2) @ terms.item_products
     base_mean = safe_ratio(base_sums[:, terms.pair_a, terms.pair_b], base_n)
