@@ -75,10 +75,13 @@ export function isEstimate(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) && "value" in value && "ci" in value && "reason" in value;
 }
 
-/** A table cell for an estimate record at `key`: the number, its interval if any, the reason if undefined. */
+/** A table cell for an estimate record at `key`: the number, its interval if any ("σ [low, high]"), the reason
+ * if undefined; why a defined value has no interval (`ci_reason`, e.g. a pair's σ) as the cell's tooltip. */
 export function estimateCell(key, record) {
   const value = typeof record?.value === "number" ? record.value : null;
-  return h("td", { class: "num" }, metric(`${key}.value`, value),
+  const noInterval = value !== null && !Array.isArray(record?.ci) && record?.ci_reason ? `no interval: ${record.ci_reason}` : null;
+  return h("td", { class: "num", title: noInterval, dataset: noInterval ? { ciReason: record.ci_reason } : {} },
+    metric(`${key}.value`, value),
     Array.isArray(record?.ci)
       ? h("div", { class: "cell-ci" }, "[", metric(`${key}.ci.0`, record.ci[0]), ", ", metric(`${key}.ci.1`, record.ci[1]), "]")
       : null,

@@ -11,9 +11,12 @@ items (:mod:`agreekit.measures.cross`); a label's against the corpus baseline.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .arrays import safe_ratio
+from .measures import cross, pair_sigma
 from .measures.chance import sigma_value
 from .results import estimate
 
@@ -26,19 +29,34 @@ def grouped_means(keys, values, n_groups):
         return sums / counts, counts
 
 
-def _sigma_columns(match_index, match_group, n_groups, loc, baselines=None):
+@dataclass(frozen=True)
+class PairIntervals:
+    """The pair table's σ intervals: one ``[low, high]`` or None per pair (``cis``, None for all), and
+    why an interval is null (``reason``; a σ that is itself undefined says so instead)."""
+
+    cis: list | None
+    reason: str | None
+
+
+def _sigma_columns(match_index, match_group, n_groups, loc, baselines=None, intervals=None):
     """``mean_within`` and ``sigma`` per group, or nothing for a kind without localization.
-    ``baselines``: each group's between mean, shown as ``mean_between_cross`` (default: the corpus's)."""
+    ``baselines``: each group's between mean, shown as ``mean_between_cross`` (default: the corpus's);
+    ``intervals`` (:class:`PairIntervals`): σ's ``ci`` and ``ci_reason`` per group."""
     if loc is None:
         return [{} for _ in range(n_groups)]
     mean_within, n = grouped_means(match_group, loc.within[match_index], n_groups)
     between = np.full(n_groups, loc.mean_between) if baselines is None else baselines
+    cis = [None] * n_groups if intervals is None or intervals.cis is None else intervals.cis
     out = []
     # list(array): the same numpy scalars as array[g], made at once (thousands of annotator pairs)
-    for mean, base, count in zip(list(mean_within), list(between), list(n)):
+    for mean, base, count, ci in zip(list(mean_within), list(between), list(n), cis):
         value = sigma_value(mean, base)
         reason = "no matched pairs" if count == 0 else "the chance baseline is undefined"
-        row = {"mean_within": mean, "sigma": estimate(value, None, reason, n=count)}
+        sigma = estimate(value, ci, reason, n=count)
+        if intervals is not None:
+            sigma["ci_reason"] = None if sigma["ci"] is not None else (
+                intervals.reason if sigma["value"] is not None else "σ is undefined")
+        row = {"mean_within": mean, "sigma": sigma}
         out.append(row if baselines is None else {**row, "mean_between_cross": base})
     return out
 
@@ -57,7 +75,7 @@ def _cross_means(loc, by_annotator, codes=None, n_names=0):
     return safe_ratio(cross.pair_sums[a, b], cross.pair_counts[a, b])
 
 
-def _group_rows(record_groups, match_groups, n_groups, raw, loc, baselines=None):
+def _group_rows(record_groups, match_groups, n_groups, raw, loc, baselines=None, intervals=None):
     """Measures per group; ``record_groups``/``match_groups`` are (index, group) arrays
     assigning records (annotator pairs on items) and matched pairs to groups."""
     rec, rec_group = record_groups
@@ -65,23 +83,49 @@ def _group_rows(record_groups, match_groups, n_groups, raw, loc, baselines=None)
     f1, n_records = grouped_means(rec_group, raw["f1"][rec], n_groups)
     agreement, _ = grouped_means(rec_group, raw["agreement"][rec], n_groups)
     iou, n_matched = grouped_means(mat_group, raw["matched_similarity"][mat], n_groups)
-    sigma = _sigma_columns(mat, mat_group, n_groups, loc, baselines)
+    sigma = _sigma_columns(mat, mat_group, n_groups, loc, baselines, intervals)
     columns = zip(n_records.astype(int).tolist(), n_matched.astype(int).tolist(), list(f1), list(agreement),
                   list(iou), sigma)
     return [{"n_item_pairs": n_rec, "n_matched": n_mat, "detection_f1": f, "mean_agreement": a,
              "mean_matched_iou": i, **sig} for n_rec, n_mat, f, a, i, sig in columns]
 
 
-def pair_rows(objects, records, pairs, raw, loc):
-    """One row per annotator pair that shares an item."""
-    names = objects.annotators
+def pair_codes(objects, records):
+    """``(codes, record_pair)``: a·A + b of each annotator pair that shares an item (sorted; a < b), and
+    the index in ``codes`` of each record's pair."""
     rec_a = np.array([r.a for r in records], dtype=np.intp)
     rec_b = np.array([r.b for r in records], dtype=np.intp)
-    codes, rec_pair = np.unique(rec_a * len(names) + rec_b, return_inverse=True)
-    rec_pair = rec_pair.ravel()
+    codes, rec_pair = np.unique(rec_a * len(objects.annotators) + rec_b, return_inverse=True)
+    return codes, rec_pair.ravel()
+
+
+def pair_rows(objects, records, pairs, raw, loc, intervals=None):
+    """One row per annotator pair that shares an item; ``intervals``: :class:`PairIntervals` of their σ."""
+    names = objects.annotators
+    codes, rec_pair = pair_codes(objects, records)
     rows = _group_rows((np.arange(len(records)), rec_pair), (np.arange(len(pairs.record)), rec_pair[pairs.record]),
-                       len(codes), raw, loc, _cross_means(loc, False, codes, len(names)))
+                       len(codes), raw, loc, _cross_means(loc, False, codes, len(names)), intervals)
     return [{"a": names[c // len(names)], "b": names[c % len(names)], **row} for c, row in zip(codes, rows)]
+
+
+def pair_sigma_terms(objects, records, pairs, loc, n_resamples):
+    """``(terms, reason)``: the :class:`~agreekit.measures.pair_sigma.PairTerms` of the pair table's σ
+    intervals (None without them), and why a pair's interval may be null."""
+    if loc is None:
+        return None, None
+    if n_resamples <= 0:
+        return None, "no bootstrap"
+    runs = cross.object_runs(objects.offsets, objects.annotator_of)
+    run_pairs = loc.between["cross"].run_pairs if loc.between["cross"] is not None else None
+    if run_pairs is None:
+        return None, pair_sigma.unkept_reason(len(objects.annotators), len(runs.item), objects.n_items,
+                                              loc.between["exact"])
+    if objects.n_items < 2:
+        return None, "fewer than 2 items to resample"
+    codes, rec_pair = pair_codes(objects, records)
+    terms = pair_sigma.pair_terms(codes, codes[rec_pair[pairs.record]], pairs.item, loc.within, runs, run_pairs,
+                                  len(objects.annotators), objects.n_items)
+    return terms, "fewer than half the resamples give a defined σ"
 
 
 def annotator_rows(objects, records, pairs, raw, loc):
@@ -175,10 +219,11 @@ def item_rows(objects, records, raw, loc, problems=None):
     return out
 
 
-def tables(objects, records, pairs, raw, loc, label_key, groups=None, threshold=None):
-    """The four breakdowns under their report keys (the items with :func:`item_problems` given ``groups``)."""
+def tables(objects, records, pairs, raw, loc, label_key, groups=None, threshold=None, pair_intervals=None):
+    """The four breakdowns under their report keys (the items with :func:`item_problems` given ``groups``;
+    ``pair_intervals``: :class:`PairIntervals` of the pairs' σ)."""
     problems = item_problems(objects, pairs, raw, groups, threshold, label_key, loc) if groups is not None else None
-    return {"pairs": pair_rows(objects, records, pairs, raw, loc),
+    return {"pairs": pair_rows(objects, records, pairs, raw, loc, pair_intervals),
             "annotators": annotator_rows(objects, records, pairs, raw, loc),
             "labels": label_rows(objects, pairs, raw, loc, label_key),
             "items": item_rows(objects, records, raw, loc, problems)}

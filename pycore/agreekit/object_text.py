@@ -35,7 +35,8 @@ def object_text(report, objects):
         f"mean object-count difference {format_value(d['mean_object_count_diff'])}",
         "",
         "annotator pairs:",
-        table(d["pairs"], [("a", "a"), ("b", "b"), ("sigma", "sigma"), ("detection_f1", "det F1"),
+        table(_pairs_with_intervals(d["pairs"]), [("a", "a"), ("b", "b"), ("sigma", "sigma  [low, high]"),
+                                                  ("detection_f1", "det F1"),
                             ("mean_matched_iou", "IoU"), ("n_matched", "matched"), ("n_item_pairs", "items")]),
         "",
         "annotators (against all others):",
@@ -52,3 +53,9 @@ def object_text(report, objects):
     ]
     lines += [f"warning: {w}" for w in d["warnings"]]
     return "\n".join(lines)
+
+
+def _pairs_with_intervals(rows):
+    """The pair rows with σ as text: ``value  [low, high]``, or ``undefined (reason)``."""
+    return [{**row, "sigma": estimate_text(row["sigma"])} if isinstance(row.get("sigma"), dict) else row
+            for row in rows]

@@ -37,7 +37,7 @@ from .arrays import safe_ratio
 from .matching import clusters as make_clusters
 from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
-from .measures import cross
+from .measures import cross, pair_sigma
 from .measures.alpha import alpha_from_coincidence
 from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
@@ -332,16 +332,19 @@ def _resampled_alpha(counts, per_item):
     return alpha_from_coincidence((counts @ per_item.reshape(n_items, -1)).reshape(-1, c, c))
 
 
-def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None, progress=None):
+def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, items=None, progress=None,
+                        pair_terms=None):
     """Percentile intervals of σ, σ_cross and σ_B (None without localization; σ_cross also without its
     dense item-pair terms), detection α and classification α, over resamples drawn in chunks;
     ``baseline_interval_se``: the root mean square over resamples of the error that estimating the
     baseline's item-pair sums adds to a between mean (None when they are exact).  ``ranks``: the
-    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``); ``items`` their ids."""
+    items' content order, in which the resamples are drawn (``ObjectSet.item_ranks``); ``items`` their ids.
+    ``pair_terms`` (:func:`agreekit.breakdowns.pair_sigma_terms`): also ``pairs``, the interval of each pair's σ (else None)."""
     names = ("sigma", "sigma_cross", "significance_share", "detection", "classification")
     if n_resamples <= 0 or n_items < 2:
-        return {**dict.fromkeys(names), "baseline_interval_se": None}
+        return {**dict.fromkeys(names), "baseline_interval_se": None, "pairs": None}
     values, error, done, progress = {name: [] for name in names}, [], 0, progress or (lambda *_: None)
+    pair_values = []
     progress(0, n_resamples, "bootstrap")  # then after each of ≥ boot.PROGRESS_STEPS chunks of resamples
     step = boot.progress_chunk_elements(n_items, n_resamples)
     for counts in boot.resample_count_chunks(n_items, n_resamples, seed, step, ranks, items):
@@ -352,12 +355,16 @@ def bootstrap_intervals(n_items, loc, alpha_in, n_resamples, seed, ranks=None, i
             sigma_cross, share = _resampled_localization(counts, loc)
             values["sigma_cross"] += [sigma_cross] if sigma_cross is not None else []
             values["significance_share"].append(share)
+        if pair_terms is not None:
+            pair_values.append(pair_sigma.resampled_pair_sigma(pair_terms, counts))
         values["detection"].append(_resampled_alpha(counts, alpha_in.detection))
         values["classification"].append(_resampled_alpha(counts, alpha_in.classification))
         progress(done := done + len(counts), n_resamples, "bootstrap")
     error = np.concatenate(error) if error else None
     out = {name: boot.percentile_ci(np.concatenate(v)) if v else None for name, v in values.items()}
     out["baseline_interval_se"] = float(np.sqrt(np.nanmean(error ** 2))) if error is not None else None
+    draws = np.concatenate(pair_values) if pair_values else None
+    out["pairs"] = [boot.percentile_ci(draws[:, p]) for p in range(draws.shape[1])] if draws is not None else None
     return out
 
 
@@ -379,8 +386,9 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     groups = item_clusters(objects, sims, threshold, match_mode, same_labels)
     alpha_in = alpha_inputs(objects, groups, label_key)
     loc = localize(objects, kind, pairs, pair_budget, seed, progress, significance_level) if localization else None
+    terms, unkept = breakdowns.pair_sigma_terms(objects, records, pairs, loc, bootstrap)
     cis = bootstrap_intervals(objects.n_items, loc, alpha_in, bootstrap, seed, objects.item_ranks, objects.item_ids,
-                              progress)
+                              progress, terms)
     detection = alpha_estimate(alpha_in.detection.sum(axis=0), alpha_in.n_detection_units, cis["detection"])
     classification = alpha_estimate(alpha_in.classification.sum(axis=0), alpha_in.n_classification_units,
                                     cis["classification"])
@@ -399,7 +407,8 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
         "n_item_pairs": len(records),
         "n_matched_pairs": int(pairs.a.size),
     })
-    data.update(breakdowns.tables(objects, records, pairs, raw, loc, label_key, groups, threshold))
+    data.update(breakdowns.tables(objects, records, pairs, raw, loc, label_key, groups, threshold,
+                                  breakdowns.PairIntervals(cis["pairs"], unkept)))
     return data
 
 

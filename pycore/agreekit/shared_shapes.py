@@ -256,9 +256,15 @@ OBJECT_PAIRS = section(
     PAIRS_MEAN_MATCHED_IOU,
     key("mean_within", "number",
         "Mean distance of the pair's matched objects; null when none matched.", null=True),
-    key("sigma", estimate(),
-        "σ of the pair: 1 − its `mean_within` / its own baseline (`mean_between_cross`; segments: `mean_chance`); "
-        "n: its matched pairs; no interval. Undefined (null) with no matched pair or no baseline."),
+    key("sigma", estimate(key("ci_reason", "text",
+                              "Why `ci` is null (no bootstrap, too few defined resamples, σ undefined, or the "
+                              "pair's baseline item-pair sums not kept: above 50 annotators, 1,024 (annotator, "
+                              "item) groups or 2,000 items, or a sampled baseline); null when it is not.",
+                              null=True)),
+        "σ of the pair: 1 − its `mean_within` / its own baseline (`mean_between_cross`); n: its matched pairs. "
+        "`ci`: the percentile interval over the report's resamples of items (the same counts as its other "
+        "intervals), each resample reweighting the pair's within sums and its baseline's item-pair sums. "
+        "Undefined (null) with no matched pair or no baseline."),
     key("mean_between_cross", "number",
         "The pair's chance baseline: mean distance of `a`'s objects on one item to `b`'s on another (above 1,000 "
         "annotators: the corpus `localization.mean_between_cross`, with a warning).", null=True),

@@ -33,6 +33,8 @@ from .run_sums import run_sums
 
 PAIR_ANNOTATORS = 1_000   # above it no per-pair sums: 1,000² numbers = 8 MB per matrix at the limit
 DENSE_ITEMS = 2_000       # up to it the exact path keeps dense same-annotator item-pair sums for the interval
+PAIR_INTERVAL_ANNOTATORS = 50   # up to it (and PAIR_INTERVAL_RUNS) the run-pair sums of per-pair σ intervals are kept
+PAIR_INTERVAL_RUNS = 1_024       # runs (annotator × item): ≤ 523,776 run pairs, each resampled 1,000 times
 GROUP_PAIRS = 1 << 20     # pairs of runs formed at once for the closed-form counts: about 40 MB of indices and products
 
 
@@ -77,6 +79,8 @@ class CrossSums:
         self.by_annotator = np.zeros(a)       # Σ over its between pairs with anyone (both sides)
         self.same = np.zeros(a)               # Σ over its between pairs with itself (once)
         self.same_items = np.zeros((self.n_items, self.n_items)) if dense_items else None
+        self.run_pairs = [] if dense_items and a <= min(PAIR_ANNOTATORS, PAIR_INTERVAL_ANNOTATORS) \
+            and len(self.runs.item) <= PAIR_INTERVAL_RUNS else None   # (first run, second run, sum) per block
 
     def add(self, block, rows, cols, valid=None):
         """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous ranges: whole runs, or
@@ -99,6 +103,9 @@ class CrossSums:
         if self.pairs is not None:
             codes = ann_r[:, None] * a + ann_c[None, :]
             self.pairs += np.bincount(codes.ravel(), per_run.ravel(), a * a).reshape(a, a)
+        if self.run_pairs is not None:   # pairs of runs by different annotators on different items
+            dr, dc = np.nonzero(~same_runs & (self.runs.item[r0:r1][:, None] != self.runs.item[c0:c1][None, :]))
+            self.run_pairs.append((r0 + dr, c0 + dc, per_run[dr, dc]))
         if self.same_items is not None:
             np.add.at(self.same_items, (self.runs.item[r0:r1][sr], self.runs.item[c0:c1][sc]), per_run[sr, sc])
         if valid is not None:  # one value per pair of runs: runs lie within items
@@ -116,6 +123,21 @@ class CrossSums:
         if self.pairs is not None:
             self.pairs += np.bincount(ann_1 * a + ann_2, d, a * a).reshape(a, a)
         return same
+
+
+def run_pair_sums(sums):
+    """``(first, second, total)``: Σ of the distances over each unordered pair of runs (first < second) by
+    different annotators on different items, from a fully streamed :class:`CrossSums`; None when not kept."""
+    if sums.run_pairs is None:
+        return None
+    if not sums.run_pairs:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0)
+    r, c, values = (np.concatenate(part) for part in zip(*sums.run_pairs))
+    lo, hi = np.minimum(r, c).astype(np.intp), np.maximum(r, c).astype(np.intp)
+    n_runs = len(sums.runs.item)
+    codes, inverse = np.unique(lo * n_runs + hi, return_inverse=True)
+    total = np.bincount(inverse.ravel(), values, len(codes))
+    return codes // n_runs, codes % n_runs, total
 
 
 def _runs_in(starts, objects):
@@ -146,6 +168,7 @@ class CrossBaseline(NamedTuple):
     annotator_counts: np.ndarray   # (A,)
     pair_sums: object              # (A × A) symmetric, zero diagonal; None above PAIR_ANNOTATORS
     pair_counts: object
+    run_pairs: object = None       # :func:`run_pair_sums` on the exact path, for per-pair σ intervals
 
 
 def exact_counts(objects):
@@ -221,7 +244,7 @@ def exact_baseline(sums, objects, pooled_sum):
         pair_sums = sums.pairs + sums.pairs.T
         np.fill_diagonal(pair_sums, 0.0)
     return CrossBaseline(pooled_sum - float(sums.same.sum()), total, sums.by_annotator - 2.0 * sums.same,
-                         per_annotator, pair_sums, per_pair)
+                         per_annotator, pair_sums, per_pair, run_pair_sums(sums))
 
 
 def sampled_baseline(sums, first, second, d):
