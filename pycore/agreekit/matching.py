@@ -114,7 +114,7 @@ def clusters(members, sim, threshold, mode="optimal", same_label=None):
                 else:
                     found.append((int(obj), {position: int(obj)}))
             continue
-        joined, indices = set(), objects.tolist()
+        matched = []
         if found:
             # objects × founders, indexed by broadcasting (what np.ix_ builds, without its cost per call)
             block = (objects[:, None], np.array([f for f, _ in found])[None, :])
@@ -122,14 +122,21 @@ def clusters(members, sim, threshold, mode="optimal", same_label=None):
             pairs = disjoint_pairs(block_sim >= threshold)  # match's shortcut, before the label block
             if pairs is None:
                 pairs = match(block_sim, threshold, "optimal", None if same_label is None else same_label[block])
-            rows, cols = pairs
-            for r, c in zip(rows.tolist(), cols.tolist()):
-                found[c][1][position] = indices[r]
-                joined.add(r)
-        for r, obj in enumerate(indices):
-            if r not in joined:
-                found.append((obj, {position: obj}))
+            matched = zip(pairs[0].tolist(), pairs[1].tolist())
+        _join(found, position, objects.tolist(), matched)
     return [group for _, group in found]
+
+
+def _join(found, position, indices, matched):
+    """Each matched ``(object row, founder position)`` joins that founder's cluster as ``position``'s
+    object; ``position``'s other objects (``indices``) found clusters of their own, in order."""
+    joined = set()
+    for r, c in matched:
+        found[c][1][position] = indices[r]
+        joined.add(r)
+    for r, obj in enumerate(indices):
+        if r not in joined:
+            found.append((obj, {position: obj}))
 
 
 def match_allowed(rows, cols, sim, shape, same_label=None):
@@ -220,7 +227,7 @@ def block_clusters(members, match_block, reached_founders, mode="optimal"):
         if objects.size == 0:
             continue
         founders = np.array([f for f, _ in found], dtype=np.intp)
-        indices, joined = objects.tolist(), set()
+        matched = []
         if founders.size and mode == "potato":
             # First fit: each object joins the first founder, in creation order, that it reaches and that
             # no object of this annotator joined yet (founders of this annotator's own are never eligible).
@@ -229,14 +236,9 @@ def block_clusters(members, match_block, reached_founders, mode="optimal"):
                 free = reached[~taken[reached]]
                 if free.size:
                     taken[free[0]] = True
-                    found[free[0]][1][position] = indices[r]
-                    joined.add(r)
+                    matched.append((r, int(free[0])))
         elif founders.size:
             rows, cols = match_block(objects, founders)
-            for r, c in zip(rows.tolist(), cols.tolist()):
-                found[c][1][position] = indices[r]
-                joined.add(r)
-        for r, obj in enumerate(indices):
-            if r not in joined:
-                found.append((obj, {position: obj}))
+            matched = zip(rows.tolist(), cols.tolist())
+        _join(found, position, objects.tolist(), matched)
     return [group for _, group in found]
