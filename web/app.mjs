@@ -537,11 +537,13 @@ if (location.hash.startsWith("#v1/")) {
 }
 
 // For tests and users' scripts: the engine and the page's state, read-only use.
-setTimeout(renderer, 0);  // warm the module cache once the worker is on its way
+// Warm the module cache once the worker is on its way; a failed warm-up is retried when a report needs it.
+setTimeout(() => renderer().catch((error) => console.warn("agreekit: report module not prefetched:", error)), 0);
 // Offline after this visit: the service worker caches the site once Python has loaded (not competing with it).
 firstOpen.ready.then(() => import("./offline.mjs")).then((offline) => offline.keepOffline($("#update-notice")))
   .catch((error) => console.warn("agreekit: no offline copy:", error));
 window.agreekit = { engine, compute, rows: (kind) => rowsOf(forms[kind]) };
 
 // Compare two rounds and plan how many items: a card of its own module under each form (web/compare.mjs).
-import("./compare.mjs").then(({ mountCompare }) => mountCompare({ forms, engine, readOptions, rowsOf }));
+import("./compare.mjs").then(({ mountCompare }) => mountCompare({ forms, engine, readOptions, rowsOf }))
+  .catch((error) => console.warn("agreekit: the compare and plan cards did not load:", error));
