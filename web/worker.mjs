@@ -19,8 +19,9 @@
 // result: {versions, timings}} once agreekit is importable, or {id: 0, ok: false, error} (shown by the page).
 //
 // Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
-// the base at start, scipy.sparse when a call first imports it (then that call runs again) or
-// once the worker has been idle after a call.
+// the base at start, scipy.sparse right after the first answer (the first result is not held back
+// by it), or earlier when a call imports it (a report does so before its first step, so running it
+// again repeats only the reading of its rows).
 
 import { answer, ReplyError } from "./protocol.mjs";
 import { onLoopback } from "./offline.mjs";
@@ -168,17 +169,22 @@ async function snapshotBytes(url, expectedBytes) {
 
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
- * "missing_module" (bridge.py), or once the worker has been idle a while after its first report,
- * so that a later traces or segments report need not wait for it.
+ * "missing_module" (bridge.py), or in the background right after the first answer, so that a big
+ * paste or a traces or segments report need not wait for it (benchmarks/RESULTS.md, "Big box pastes").
  */
 class SciPySparse {
-  constructor(py, url) { Object.assign(this, { py, url, installing: null }); }
+  constructor(py, url) { Object.assign(this, { py, url, installing: null, pending: false }); }
 
   install() {
     this.installing ??= (async () => {
-      await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
-      await this.py.loadPackage([this.url]);
-      this.py.runPython("import importlib; importlib.invalidate_caches()");
+      this.pending = true;
+      try {
+        await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
+        await this.py.loadPackage([this.url]);
+        this.py.runPython("import importlib; importlib.invalidate_caches()");
+      } finally {
+        this.pending = false;
+      }
     })();
     return this.installing;
   }
@@ -219,6 +225,8 @@ function itemDetail({ kind, item }) {
   return scipySparse.answer(() => python.runItemDetail(kind, String(item)), { parse: false });
 }
 
+const SPARSE_STAGE = "loading scipy.sparse";
+
 /** A report: its long lists sent ahead as parts (`reply.part`), the rest as the result. */
 async function compute({ kind, rows, options }, reply) {
   let last = 0;
@@ -232,7 +240,7 @@ async function compute({ kind, rows, options }, reply) {
   // Parsed here, and long lists sent in slices: parsing the JSON of a large report, or receiving
   // it as one object tree, would take the page's thread for most of a second.
   const report = await scipySparse.answer(() => python.runReport(kind, rows, JSON.stringify(options || {}), progress),
-    { onInstall: () => reply.progress({ done: 0, total: 0, stage: "loading scipy.sparse" }) });
+    { onInstall: () => reply.progress({ done: 0, total: 0, stage: SPARSE_STAGE }) });
   reply.progress({ done: 0, total: 0, stage: "sending the report" });
   const parts = detachLongLists(report);
   parts.forEach(({ rows: list }, part) => {
@@ -316,19 +324,22 @@ const ready = (async () => {
 
 // One message at a time, in order: a call that waits for scipy.sparse holds the ones after it.
 let queue = ready;
-let preload = null;  // the timer that installs scipy.sparse once the worker is idle after a report
-const IDLE_BEFORE_SPARSE_MS = 3000;
 
 async function handle(message) {
   if (!(await ready)) {
     post({ id: message.id, ok: false, error: { type: "load", message: "Python did not load.", where: null }, ms: 0 });
     return;
   }
-  clearTimeout(preload);
   await answer(HANDLERS, message, { post, what: WHAT[message.type] ?? "the input" });
-  if (!scipySparse.installing) preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
+  // After the first answer (the page's first result), behind the calls already waiting; a call
+  // sent during the install waits for the rest of it (seconds: download and compilation).
+  if (!scipySparse.installing) queue = queue.then(() => scipySparse.install()).catch(() => {});
 }
 
 self.onmessage = (event) => {
+  // A report sent while scipy.sparse installs waits for it: the page says what it waits for.
+  if (scipySparse?.pending && event.data.type === "compute") {
+    post({ id: event.data.id, progress: { done: 0, total: 0, stage: SPARSE_STAGE } });
+  }
   queue = queue.then(() => handle(event.data)).catch(() => {});
 };
