@@ -11,6 +11,8 @@
 //           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
 //           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
 //                                                               or "adjudication" (run_reference_file)
+//           {id, type: "prepare"}                               install scipy.sparse now (the page sends it once its
+//                                                               first result is shown); result: {}
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -19,9 +21,9 @@
 // result: {versions, timings}} once agreekit is importable, or {id: 0, ok: false, error} (shown by the page).
 //
 // Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
-// the base at start, scipy.sparse right after the first answer (the first result is not held back
-// by it), or earlier when a call imports it (a report does so before its first step, so running it
-// again repeats only the reading of its rows).
+// the base at start, scipy.sparse on "prepare" (once the page shows its first result), or earlier
+// when a call imports it (a report does so before its first step, so running it again repeats only
+// the reading of its rows).
 
 import { answer, ReplyError } from "./protocol.mjs";
 import { onLoopback } from "./offline.mjs";
@@ -169,8 +171,9 @@ async function snapshotBytes(url, expectedBytes) {
 
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
- * "missing_module" (bridge.py), or in the background right after the first answer, so that a big
- * paste or a traces or segments report need not wait for it (benchmarks/RESULTS.md, "Big box pastes").
+ * "missing_module" (bridge.py), or on "prepare", which the page sends once its first result is
+ * shown, so that a big paste or a traces or segments report need not wait for it
+ * (benchmarks/RESULTS.md, "Big box pastes").
  */
 class SciPySparse {
   constructor(py, url) { Object.assign(this, { py, url, installing: null, pending: false }); }
@@ -181,7 +184,8 @@ class SciPySparse {
       try {
         await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
         await this.py.loadPackage([this.url]);
-        this.py.runPython("import importlib; importlib.invalidate_caches()");
+        // Imported here too: its extensions' loading takes longer than the install (benchmarks/RESULTS.md).
+        this.py.runPython("import importlib; importlib.invalidate_caches(); import scipy.sparse");
       } finally {
         this.pending = false;
       }
@@ -302,10 +306,16 @@ function referenceFile({ kind, what, format }) {
   return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
 }
 
+/** scipy.sparse installed and imported (web/app.mjs sends this once its first result is shown). */
+async function prepare() {
+  await scipySparse.install();
+  return {};
+}
+
 const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
-  round_item: roundItem, reference_file: referenceFile };
+  round_item: roundItem, reference_file: referenceFile, prepare };
 const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
-  round_item: "both inputs", reference_file: "the input" };
+  round_item: "both inputs", reference_file: "the input", prepare: "your browser's name and version" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need
@@ -331,13 +341,11 @@ async function handle(message) {
     return;
   }
   await answer(HANDLERS, message, { post, what: WHAT[message.type] ?? "the input" });
-  // After the first answer (the page's first result), behind the calls already waiting; a call
-  // sent during the install waits for the rest of it (seconds: download and compilation).
-  if (!scipySparse.installing) queue = queue.then(() => scipySparse.install()).catch(() => {});
 }
 
 self.onmessage = (event) => {
-  // A report sent while scipy.sparse installs waits for it: the page says what it waits for.
+  // A report sent while scipy.sparse installs waits for it (seconds: the download, its extensions
+  // loaded): the page says what it waits for.
   if (scipySparse?.pending && event.data.type === "compute") {
     post({ id: event.data.id, progress: { done: 0, total: 0, stage: SPARSE_STAGE } });
   }
