@@ -7,6 +7,13 @@ import { h, get, metric, coefficient, settingsLine, section } from "../dom.mjs";
 import { MATCH, MISMATCH, shapeData } from "../item_draw.mjs";
 import { s, text, round, exact, extent, linear, clip } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["span", "spans", "character", "characters", "character IoU", "IoU"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: "character IoU", drawn: "marked" };
+
 // Remedies that each span outcome points to (issue 3: the five-way table).
 const SPAN_OUTCOMES = [
   ["exact", "Exact: same boundaries, same label", "Nothing to fix."],
@@ -32,7 +39,7 @@ export function cards(report, page) {
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }),
         coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
           explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => unitizingTable(report, page),
     () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
     () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { page }),
