@@ -9,7 +9,7 @@ import math
 from numbers import Real
 
 from ...arrays import name_list
-from ...rows import InputError, read_table, to_float, to_text
+from ...rows import InputError, in_field, read_table, to_float, values_by_item
 
 COLUMNS = ("item", "duration")
 DURATIONS_FIELD = "durations"  # the report option that carries the durations (InputError.field)
@@ -35,14 +35,11 @@ def read_durations(source, item_synonyms=()):
     ------
     agreekit.rows.InputError
         Naming the line and column: a missing item, a duration that is not a
-        finite number, a negative duration, an item given twice; its ``field``
+        finite number, a negative duration, an item given twice (every bad
+        row: :class:`~agreekit.errors.InputErrors` when several); its ``field``
         says that it is in the durations, not in the segment rows.
     """
-    try:
-        return _read_durations(source, item_synonyms)
-    except InputError as error:
-        error.field = DURATIONS_FIELD  # the page shows it by the durations' box, not the rows'
-        raise
+    return in_field(DURATIONS_FIELD, _read_durations, source, item_synonyms)
 
 
 def _read_durations(source, item_synonyms):
@@ -57,17 +54,16 @@ def _read_durations(source, item_synonyms):
         return durations
     rows = read_table(source, COLUMNS, {"item": tuple(item_synonyms), "duration": DURATION_SYNONYMS},
                       required=COLUMNS)
-    durations = {}
-    for row in rows:
-        item = to_text(row, "item")
-        if item in durations:
-            raise InputError(f"item {item!r} is given twice", line=row.line, column="item", value=item)
-        duration = to_float(row, "duration")
-        if duration < 0:
-            raise InputError(f"duration {duration:g} is negative", line=row.line, column="duration",
-                             value=row.values.get("duration"))
-        durations[item] = duration
-    return durations
+    return values_by_item(rows, _duration)
+
+
+def _duration(row):
+    """The duration of a row, in seconds: a finite number ≥ 0."""
+    duration = to_float(row, "duration")
+    if duration < 0:
+        raise InputError(f"duration {duration:g} is negative", line=row.line, column="duration",
+                         value=row.values.get("duration"))
+    return duration
 
 
 def clip_durations(corpus, durations):
