@@ -143,14 +143,16 @@ def _matrix_item(row, item_column, number, seen):
     return item
 
 
-def _matrix_cell(judgements, row, item, annotator, split_sets):
-    """Add the judgements of ``annotator``'s cell of matrix ``row`` to ``judgements``; True when it rated."""
-    cell = row.values.get(annotator)
-    if is_blank(cell):
-        return False
-    labels = [part.strip() for part in cell.split(SET_SEPARATOR)] if split_sets else [cell.strip()]
-    judgements += [Judgement(row.line, item, annotator, _label(label, row.line, annotator)) for label in labels]
-    return True
+def _matrix_row(row, item, annotators, split_sets):
+    """The judgements of matrix ``row`` (item ``item``): one per label of each non-blank cell."""
+    judgements = []
+    for annotator in annotators:
+        cell = row.values.get(annotator)
+        if is_blank(cell):
+            continue
+        labels = [part.strip() for part in cell.split(SET_SEPARATOR)] if split_sets else [cell.strip()]
+        judgements += [Judgement(row.line, item, annotator, _label(label, row.line, annotator)) for label in labels]
+    return judgements
 
 
 def _read_matrix(text, has_header, split_sets, progress):
@@ -167,19 +169,14 @@ def _read_matrix(text, has_header, split_sets, progress):
     annotators = [c for c in columns if c != item_column]
     rows = read_table(text, columns, {}, progress=progress)
     judgements, seen, unrated = [], {}, []
-    errors = RowErrors()  # every bad row and cell is named, not only the first
+    errors = RowErrors()  # every bad row is named (its first bad field), not only the first bad row
     for number, row in enumerate(rows, start=1):
-        item = None
         with errors:
             item = _matrix_item(row, item_column, number, seen)
-        if item is None:
-            continue  # its item is in error: its cells are read no further
-        rated = False
-        for annotator in annotators:
-            with errors:
-                rated = _matrix_cell(judgements, row, item, annotator, split_sets) or rated
-        if not rated:
-            unrated.append(item)
+            cells = _matrix_row(row, item, annotators, split_sets)
+            judgements += cells
+            if not cells:
+                unrated.append(item)
     errors.check()
     named = f"items named by column {item_column!r}" if item_column else "items numbered by row"
     note = (f"a reliability matrix: one row per item ({named}), one column per annotator "
