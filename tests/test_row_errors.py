@@ -179,3 +179,16 @@ def test_one_bad_row_of_a_table_is_one_plain_error(kind, option, table):
     with pytest.raises(InputError) as caught:
         agreekit.report(kind, rows, bootstrap=0, **{option: table})
     assert type(caught.value) is InputError and (caught.value.line, caught.value.field) == (2, option)
+
+
+def test_the_page_gets_every_error_of_a_table_by_its_field():
+    import json
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+    import bridge
+    options = {"bootstrap": 0, "lengths": "item,length\nd0,-1\nd1,x\nd2,5\nd1,4\n"}
+    error = json.loads(bridge.run_report("spans", SPANS, json.dumps(options)))["error"]
+    assert error["total"] == 3 and error["where"]["field"] == "lengths"
+    assert [(e["where"]["line"], e["where"]["column"], e["where"]["value"], e["where"]["field"]) for e in error["errors"]] \
+        == [(2, "length", "-1", "lengths"), (3, "length", "x", "lengths"), (5, "item", "d1", "lengths")]
