@@ -1,5 +1,5 @@
 """Every card's wording fits its kind (issue 26): on each tab, at phone size, the rendered report
-(summary card, cards, reference cards, methods paragraph) names none of the other kinds' nouns, shows
+(summary card, cards, reference cards, methods paragraph, an item view) names none of the other kinds' nouns, shows
 its "Settings:" line once, and its wide tables scroll inside their card.
 
 Each kind declares its own nouns in its module (``nouns`` in web/kinds/<kind>.mjs): the words that
@@ -73,6 +73,28 @@ def foreign_nouns_in(text, kind, nouns):
     return found
 
 
+def assert_own_words(text, input_words, kind, nouns, where):
+    """``text``, the input's words left out, names none of the other kinds' nouns."""
+    for word in input_words:
+        text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", text)
+    found = foreign_nouns_in(text, kind, nouns)
+    assert not found, "\n".join(f"{kind} ({where}) says {noun!r} ({other}): …{context}…" for noun, other, context in found)
+
+
+def item_view_text(page, kind):
+    """The text of the first item of the tab's gallery, opened in its item view ("" without a gallery)."""
+    gallery = f'#results-{kind} [data-gallery="items"]'
+    if not page.locator(gallery).count():
+        return ""
+    page.wait_for_selector(f'{gallery}[data-state="drawn"]')
+    page.locator(f"{gallery} .thumb").first.click()
+    view = f'#results-{kind} dialog.item-view[data-state="shown"]'
+    page.wait_for_selector(view)
+    text = page.inner_text(view)
+    page.keyboard.press("Escape")
+    return text
+
+
 def run_example(page, kind, reference=""):
     """The tab's (first) example, computed with ``reference`` as its reference annotator ("" for none)."""
     page.click(f"#tab-{kind}")
@@ -102,12 +124,11 @@ def test_the_report_names_no_other_kinds_nouns_and_fits_a_phone(warm_page, nouns
             if reference:
                 run_example(page, kind, reference)
             assert (page.locator(f"#results-{kind} .reference-downloads").count() > 0) == bool(reference)
+            words = input_words(page, kind)
             text = page.evaluate(SHOWN_TEXT, kind)
-            for word in input_words(page, kind):
-                text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", text)
-            found = foreign_nouns_in(text, kind, nouns)
-            assert not found, "\n".join(f"{kind} (reference {reference!r}) says {noun!r} ({other}): …{context}…"
-                                         for noun, other, context in found)
+            assert_own_words(text, words, kind, nouns, f"report, reference {reference!r}")
+            if not reference:
+                assert_own_words(item_view_text(page, kind), words, kind, nouns, "item view")
             assert text.count("Settings:") == 1, (kind, reference)  # once per report, not under every card
             assert page.locator(f"#results-{kind} .settings:not([hidden])").count() == 1, (kind, reference)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], kind
