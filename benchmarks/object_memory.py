@@ -110,19 +110,20 @@ CHILD = """
 import resource, sys, json
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 sys.path[:0] = [{pycore!r}, {bench!r}]
-import object_memory
+import {module}
 try:
-    object_memory.run_case({case!r})
+    {module}.run_case({case!r})
 except MemoryError:
     print(json.dumps({{"error": "MemoryError"}}))
 print(json.dumps({{"max_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
 """
 
 
-def measure(case, pycore, limit_gb, timeout):
-    """Run ``case`` in a fresh interpreter on the package in ``pycore``: peak RSS (MB), seconds, summary."""
+def measure(case, pycore, limit_gb, timeout, module="object_memory"):
+    """Run ``case`` (``module.run_case``) in a fresh interpreter on the package in ``pycore``: peak RSS
+    (MB), seconds, summary."""
     code = CHILD.format(limit=int(limit_gb * 2 ** 30), pycore=str(pycore), bench=str(ROOT / "benchmarks"),
-                        case=case)
+                        case=case, module=module)
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     start = time.perf_counter()
     try:
