@@ -38,7 +38,7 @@ import numpy as np
 from . import options as opts
 from .arrays import name_list
 from .errors import InputError
-from .matching import match
+from .object_blocks import pair_matcher
 from .registry import KINDS, get
 
 
@@ -69,7 +69,6 @@ class ItemVotes:
     geometries: list
     labels: list
     owner: list              # voter index of each object
-    similarity: np.ndarray   # object × object
     edges: list              # matched pairs (i, j), strongest first
 
 
@@ -118,19 +117,30 @@ def _item_votes(item, drawn, seen, hook, threshold):
         geometries += [g for g, _ in objects]
         labels += [lab for _, lab in objects]
         owner += [v] * len(objects)
-    sim = np.asarray(hook.similarity(geometries), dtype=float) if geometries else np.zeros((0, 0))
-    same = np.array(labels, dtype=object)[:, None] == np.array(labels, dtype=object)[None, :] if labels else None
-    edges = []
+    codes = np.unique(np.array(labels, dtype=str), return_inverse=True)[1].ravel() if labels else None
+    matches = match_objects(hook, geometries, codes, threshold)
+    edges, similarity = [], []
     for x, a in enumerate(voters):
         for b in voters[x + 1:]:
             ia, ib = spans[a], spans[b]
             if not ia.size or not ib.size:
                 continue
-            rows, cols = match(sim[np.ix_(ia, ib)], threshold, "optimal", same[np.ix_(ia, ib)])
+            rows, cols, sim = matches(ia, ib)
             edges += [(int(ia[r]), int(ib[c])) for r, c in zip(rows.tolist(), cols.tolist())]
+            similarity += np.asarray(sim, dtype=float).tolist()
     keys = [_object_key(hook, g, lab) for g, lab in zip(geometries, labels)]
-    edges.sort(key=lambda e: (-sim[e], min(keys[e[0]], keys[e[1]]), max(keys[e[0]], keys[e[1]])))
-    return ItemVotes(item, voters, geometries, labels, owner, sim, edges)
+    order = sorted(range(len(edges)), key=lambda k: (-similarity[k], min(keys[edges[k][0]], keys[edges[k][1]]),
+                                                     max(keys[edges[k][0]], keys[edges[k][1]])))
+    return ItemVotes(item, voters, geometries, labels, owner, [edges[k] for k in order])
+
+
+def match_objects(hook, geometries, codes, threshold):
+    """``matches(rows, cols) -> (r, c, similarity)``: the ``optimal`` matches of ``geometries[rows]`` ×
+    ``geometries[cols]`` at ``threshold`` (:func:`agreekit.object_blocks.pair_matcher`), block by block
+    on a large item when the kind gives ``hook.blocks``; ``codes``: label codes (the tie-break) or None."""
+    kind = None if hook.blocks is None else (lambda: hook.blocks(geometries))
+    square = (lambda: hook.similarity(geometries)) if geometries else (lambda: np.zeros((0, 0)))
+    return pair_matcher(len(geometries), square, kind, codes, threshold)
 
 
 def prepare(records, hook, threshold):

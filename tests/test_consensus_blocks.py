@@ -1,0 +1,89 @@
+"""The consensus, the ranking and the consensus reference on large items (issue 27): block by block, the
+same results as the square matrices.
+
+The limits of :mod:`agreekit.object_blocks` are lowered (as in ``test_large_items``) so that moderately
+crowded items take the blocked path: each voter pair matched from the pairs that may overlap
+(``ConsensusHook.blocks``), never the item's square similarity.
+"""
+import numpy as np
+import pytest
+
+import agreekit
+from agreekit import object_blocks, object_consensus
+from agreekit.registry import get
+from same_report import assert_same
+from test_large_items import blocked, crowded_boxes, crowded_segments
+
+
+def crowded_cuboids(seed):
+    """Three annotators' cuboids of one scene: jittered copies of 40 objects on a grid."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for a in range(3):
+        for k in range(40):
+            cx, cy = (k % 8) * 1.5 + rng.normal(0, 0.2), (k // 8) * 1.5 + rng.normal(0, 0.2)
+            angle = rng.normal(0, 0.2)
+            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
+                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
+                         "qw": np.cos(angle / 2), "label": "ab"[k % 2]})
+    return rows
+
+
+CASES = {"boxes": lambda: crowded_boxes(7, n_annotators=4), "segments": lambda: crowded_segments(8, n_annotators=4),
+         "cuboids": lambda: crowded_cuboids(9)}
+
+
+def results(kind, rows):
+    """Everything the consensus machinery answers for ``rows``: JSON-ready."""
+    return {"consensus": object_consensus.consensus_rows(kind, rows).to_dict(),
+            "without ann1": object_consensus.consensus_rows(kind, rows, exclude_annotator="ann1").to_dict(),
+            "quorum 2": object_consensus.consensus_rows(kind, rows, quorum=2).to_dict(),
+            "leave one out": object_consensus.leave_one_out_rows(kind, rows),
+            "ranking": agreekit.annotator_ranking(kind, rows, rounds=2).to_dict()}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_consensus_and_ranking_blocked_equal_square(monkeypatch, kind):
+    rows = CASES[kind]()
+    dense = results(kind, rows)
+    assert dense["consensus"]["objects"] and dense["ranking"]["scores"][0]["matched"] > 0
+    blocked(monkeypatch)
+    assert_same(results(kind, rows), dense)
+
+
+def test_consensus_reference_blocked_equal_square(monkeypatch):
+    """The report scored against the leave-one-out consensus (with the ranking's reliability column)."""
+    rows = crowded_boxes(10)
+    dense = agreekit.boxes(rows, reference="consensus", bootstrap=20).to_dict()
+    blocked(monkeypatch)
+    assert_same(agreekit.boxes(rows, reference="consensus", bootstrap=20).to_dict(), dense)
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_blocked_consensus_never_builds_the_square(monkeypatch, kind):
+    """Above the limits the hook's square similarity is asked only of clusters (the spread), never of
+    the item, and the pairs are matched from the allowed pairs."""
+    rows = CASES[kind]()
+    hook = get(kind).consensus
+    sizes, sparse = [], []
+    match_allowed = object_blocks.match_allowed
+
+    def spying_similarity(geometries):
+        sizes.append(len(geometries))
+        return hook.similarity(geometries)
+
+    def spying_match(*args):
+        sparse.append(len(args[0]))
+        return match_allowed(*args)
+
+    blocked(monkeypatch)
+    monkeypatch.setattr(object_consensus, "consensus_hook", lambda _: spying_hook(hook, spying_similarity))
+    monkeypatch.setattr(object_blocks, "match_allowed", spying_match)
+    object_consensus.consensus_rows(kind, rows)
+    assert sizes and max(sizes) <= 5  # the fused object and its (at most 4) members
+    assert sparse
+
+
+def spying_hook(hook, similarity):
+    import dataclasses
+    return dataclasses.replace(hook, similarity=similarity)
