@@ -19,11 +19,9 @@ can be compared.  ``--compare REV`` also runs the cases on the package as of git
 
     PYTHONPATH=pycore python3 benchmarks/consensus_memory.py [--compare REV] [--repeats 3] [--cases …]
 """
-import argparse
 import hashlib
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -68,25 +66,8 @@ def run_case(case):
 
 def main(argv=None):
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from object_memory import measure, median_run
-    from pair_memory import _line, old_package
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--compare", metavar="REV", help="also run the package as of git revision REV")
-    parser.add_argument("--cases", default=",".join(CASES), help="comma-separated: " + ", ".join(CASES))
-    parser.add_argument("--limit-gb", type=float, default=6.0, help="address-space cap of each case")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a case is stopped")
-    parser.add_argument("--repeats", type=int, default=1, help="runs per case and package (medians printed)")
-    parser.add_argument("--only-before", action="store_true", help="with --compare: run only that revision")
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        packages = [] if args.only_before and args.compare else [("after", ROOT / "pycore")]
-        if args.compare:
-            packages.insert(0, ("before", old_package(args.compare, folder)))
-        for case in [c for c in args.cases.split(",") if c]:
-            for label, pycore in packages:
-                runs = [measure(case, pycore, args.limit_gb, args.timeout, "consensus_memory")
-                        for _ in range(args.repeats)]
-                _line(label, case, median_run(runs))
+    import object_memory
+    object_memory.main(argv, "consensus_memory", CASES, __doc__, limit_gb=6.0)
 
 
 if __name__ == "__main__":

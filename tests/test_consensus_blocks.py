@@ -12,25 +12,11 @@ import agreekit
 from agreekit import object_blocks, object_consensus
 from agreekit.registry import get
 from same_report import assert_same
-from test_large_items import blocked, crowded_boxes, crowded_segments
-
-
-def crowded_cuboids(seed):
-    """Three annotators' cuboids of one scene: jittered copies of 40 objects on a grid."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for a in range(3):
-        for k in range(40):
-            cx, cy = (k % 8) * 1.5 + rng.normal(0, 0.2), (k // 8) * 1.5 + rng.normal(0, 0.2)
-            angle = rng.normal(0, 0.2)
-            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
-                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
-                         "qw": np.cos(angle / 2), "label": "ab"[k % 2]})
-    return rows
+from test_large_items import blocked, crowded_boxes, crowded_cuboids, crowded_segments
 
 
 CASES = {"boxes": lambda: crowded_boxes(7, n_annotators=4), "segments": lambda: crowded_segments(8, n_annotators=4),
-         "cuboids": lambda: crowded_cuboids(9)}
+         "cuboids": lambda: crowded_cuboids(9, n_objects=40, columns=8)}
 
 
 def results(kind, rows):

@@ -52,6 +52,20 @@ def crowded_segments(seed, n_items=2, n_annotators=3, n_events=50):
     return rows
 
 
+def crowded_cuboids(seed, n_objects, columns, n_annotators=3):
+    """One scene: each annotator's jittered, slightly turned copies of ``n_objects`` cuboids on a grid."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for a in range(n_annotators):
+        for k in range(n_objects):
+            cx, cy = (k % columns) * 1.5 + rng.normal(0, 0.2), (k // columns) * 1.5 + rng.normal(0, 0.2)
+            angle = rng.normal(0, 0.2)
+            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
+                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
+                         "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
+    return rows
+
+
 def blocked(monkeypatch):
     """Every item of more than 10 objects is large, every annotator pair above 50 pairs sparse."""
     monkeypatch.setattr(object_sets, "DENSE_ITEM_OBJECTS", 10)
@@ -200,15 +214,7 @@ def test_item_detail_of_a_large_item(monkeypatch, match):
 def test_cuboids_blocked_equal_square(monkeypatch, match, with_candidates):
     """Cuboids by their candidates (enclosing cubes), and as a kind without candidates (its large blocks
     scanned in chunks): the same report."""
-    rng = np.random.default_rng(12)
-    rows = []
-    for a in range(3):
-        for k in range(30):
-            cx, cy = (k % 6) * 1.5 + rng.normal(0, 0.2), (k // 6) * 1.5 + rng.normal(0, 0.2)
-            angle = rng.normal(0, 0.2)
-            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
-                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
-                         "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
+    rows = crowded_cuboids(12, n_objects=30, columns=6)
     rows += [{**row, "item": "other"} for row in rows[:40]]
     dense = agreekit.cuboids(rows, bootstrap=20, match=match).to_dict()
     assert dense["n_matched_pairs"] > 0

@@ -365,26 +365,41 @@ def item_rows(hook, item, annotator, objects):
     return [row for row in rows if row is not None]
 
 
+PARAMETERS = {
+    "{kind}": "kind : str\n        A registered kind with a consensus hook.",
+    "{rows}": "rows : str or list of dict\n        The kind's rows.",
+    "{quorum}": "quorum : int, optional\n        Supporting voters an object needs; default a strict majority of "
+                "those who saw the item.",
+    "{kind_options}": "**kind_options\n        The kind's report options (``threshold``, …), checked as the "
+                      "report checks them.",
+}
+
+
+def shared_parameters(function):
+    """``function`` with the markers of its Parameters section (``{kind}``, ``{rows}``, ``{quorum}``,
+    ``{kind_options}``) replaced by :data:`PARAMETERS`: the consensus and the ranking take them alike."""
+    for marker, text in PARAMETERS.items():
+        function.__doc__ = function.__doc__ and function.__doc__.replace(marker, text)
+    return function
+
+
+@shared_parameters
 def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator="consensus", weights=None,
                    **kind_options):
     """The consensus of ``rows`` (see the module docstring) as a :class:`ConsensusResult`.
 
     Parameters
     ----------
-    kind : str
-        A registered kind with a consensus hook.
-    rows : str or list of dict
-        The kind's rows.
-    quorum : int, optional
-        Supporting voters an object needs; default a strict majority of those who saw the item.
+    {kind}
+    {rows}
+    {quorum}
     exclude_annotator : str, optional
         Build the consensus of the others (leave-one-out); identical copies of it are left out too.
     annotator : str
         The annotator name of the consensus rows.
     weights : dict, optional
         ``{annotator: weight ≥ 0}`` for the votes and the fusion (default 1 each).
-    **kind_options
-        The kind's report options (``threshold``, …), checked as the report checks them.
+    {kind_options}
     """
     quorum = check_quorum(quorum)
     hook, prepared = read(kind, rows, kind_options)
