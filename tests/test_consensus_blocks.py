@@ -12,11 +12,12 @@ import agreekit
 from agreekit import object_blocks, object_consensus
 from agreekit.registry import get
 from same_report import assert_same
-from test_large_items import blocked, crowded_boxes, crowded_cuboids, crowded_segments
+from test_large_items import blocked, crowded_boxes, crowded_cuboids, crowded_polygons, crowded_segments
 
 
 CASES = {"boxes": lambda: crowded_boxes(7, n_annotators=4), "segments": lambda: crowded_segments(8, n_annotators=4),
-         "cuboids": lambda: crowded_cuboids(9, n_objects=40, columns=8)}
+         "cuboids": lambda: crowded_cuboids(9, n_objects=40, columns=8),
+         "polygons": lambda: crowded_polygons(11, items=("p1",), n_annotators=4)}
 
 
 def results(kind, rows):

@@ -66,6 +66,22 @@ def crowded_cuboids(seed, n_objects, columns, n_annotators=3):
     return rows
 
 
+def crowded_polygons(seed, items=("p1", "p2"), n_annotators=3):
+    """Hexagons around 25 centres per item, each annotator's turned and sized a little differently."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in items:
+        centres = rng.uniform(0, 30, (25, 2))
+        for a in range(n_annotators):
+            for k, (x, y) in enumerate(centres.tolist()):
+                angles = np.arange(6) * np.pi / 3 + rng.uniform(-0.2, 0.2, 6)
+                radius = rng.uniform(1.0, 2.5)
+                points = np.column_stack([x + radius * np.cos(angles), y + radius * np.sin(angles)])
+                rows.append({"item": item, "annotator": f"ann{a}", "label": LABELS[k % 3],
+                             "points": " ".join(f"{v:.3f}" for v in points.ravel())})
+    return rows
+
+
 def blocked(monkeypatch):
     """Every item of more than 10 objects is large, every annotator pair above 50 pairs sparse."""
     monkeypatch.setattr(object_sets, "DENSE_ITEM_OBJECTS", 10)
@@ -273,17 +289,7 @@ def test_threshold_zero_on_large_items(monkeypatch):
 
 def test_polygons_blocked_equal_square(monkeypatch):
     """Polygons give candidates from their bounding boxes: the same report, block by block."""
-    rng = np.random.default_rng(14)
-    rows = []
-    for item in ("p1", "p2"):
-        centres = rng.uniform(0, 30, (25, 2))
-        for a in range(3):
-            for k, (x, y) in enumerate(centres.tolist()):
-                angles = np.arange(6) * np.pi / 3 + rng.uniform(-0.2, 0.2, 6)
-                radius = rng.uniform(1.0, 2.5)
-                points = np.column_stack([x + radius * np.cos(angles), y + radius * np.sin(angles)])
-                rows.append({"item": item, "annotator": f"ann{a}", "label": LABELS[k % 3],
-                             "points": " ".join(f"{v:.3f}" for v in points.ravel())})
+    rows = crowded_polygons(14)
     dense = agreekit.polygons(rows, bootstrap=20).to_dict()
     assert dense["n_matched_pairs"] > 0
     blocked(monkeypatch)
