@@ -15,9 +15,25 @@ from same_report import assert_same
 from test_large_items import blocked, crowded_boxes, crowded_cuboids, crowded_polygons, crowded_segments
 
 
+def crowded_spans(seed, n_annotators=4, n_entities=40):
+    """One document: each annotator's jittered copies of the same entities, some missed or relabelled."""
+    rng = np.random.default_rng(seed)
+    starts = np.sort(rng.choice(2000, n_entities, replace=False)) * 3
+    ends = starts + rng.integers(2, 12, n_entities)
+    rows = []
+    for a in range(n_annotators):
+        for s, e in zip(starts.tolist(), ends.tolist()):
+            if rng.random() < 0.1:
+                continue
+            s, e = max(0, s + int(rng.integers(-2, 3))), e + int(rng.integers(-2, 3))
+            rows.append({"item": "doc", "annotator": f"ann{a}", "start": s, "end": max(s + 1, e),
+                         "label": "PER" if rng.random() < 0.8 else "ORG"})
+    return rows
+
+
 CASES = {"boxes": lambda: crowded_boxes(7, n_annotators=4), "segments": lambda: crowded_segments(8, n_annotators=4),
          "cuboids": lambda: crowded_cuboids(9, n_objects=40, columns=8),
-         "polygons": lambda: crowded_polygons(11, items=("p1",), n_annotators=4)}
+         "polygons": lambda: crowded_polygons(11, items=("p1",), n_annotators=4), "spans": lambda: crowded_spans(12)}
 
 
 def results(kind, rows):

@@ -158,6 +158,6 @@ def pair_matcher(n, square, kind, codes, threshold):
             r, c = match(sim[block], threshold, "optimal", None if same is None else same[block])
             return r, c, sim[rows[r], cols[c]]
         return matches
-    objects = kind()
-    item, labels = LargeItem(0, objects.block, objects.candidates), None if codes is None else object_sets.ItemLabels(codes)
+    objects, labels = kind(), None if codes is None else object_sets.ItemLabels(codes)
+    item = LargeItem(0, objects.block, objects.candidates)
     return lambda rows, cols: block_matches(item, labels, rows, cols, threshold, "optimal")
