@@ -12,6 +12,10 @@ items with three annotators (a consensus needs a majority of more than two):
 * ``consensus-segments-10k``, ``ranking-segments-10k``: one clip, 3 annotators × 10,000 segments:
   < 1 GB and ≤ 30 s.
 
+The same cases at sizes the square matrices still fit in (``--cases reference-boxes-1k,
+consensus-segments-2k,ranking-segments-2k``: any ``<what>-<kind>-<thousands>k``) compare the
+results of the two revisions where the old code does not run out of memory or time.
+
 Each case runs in a fresh interpreter with one BLAS thread and a capped address space
 (``--limit-gb``), as :mod:`object_memory` runs its cases, and prints a digest of its result
 (the consensus rows, the ranking's scores, the reference section's figures) so that two revisions
@@ -28,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ("consensus-boxes-4k", "ranking-boxes-4k", "reference-boxes-4k", "consensus-segments-10k",
          "ranking-segments-10k")
+SAME = ("reference-boxes-1k", "consensus-segments-2k", "ranking-segments-2k")  # sizes the old code holds
 
 
 def digest(value):
@@ -37,11 +42,13 @@ def digest(value):
 
 
 def case_rows(case):
-    """The crowded rows of ``case`` and its kind."""
+    """The crowded rows of ``case`` (``…-boxes-4k``: 4,000 boxes per annotator) and its kind."""
     from object_memory import crowded_boxes, crowded_segments
-    if case.endswith("boxes-4k"):
-        return crowded_boxes(4000, annotators=3), "boxes"
-    return crowded_segments(10000, annotators=3), "segments"
+    kind, size = case.split("-")[1:]
+    n = int(size.rstrip("k")) * 1000
+    if kind == "boxes":
+        return crowded_boxes(n, annotators=3), "boxes"
+    return crowded_segments(n, annotators=3), "segments"
 
 
 def run_case(case):
