@@ -54,12 +54,16 @@ def test_consensus_and_ranking_blocked_equal_square(monkeypatch, kind):
     assert_same(results(kind, rows), dense)
 
 
-def test_consensus_reference_blocked_equal_square(monkeypatch):
-    """The report scored against the leave-one-out consensus (with the ranking's reliability column)."""
-    rows = crowded_boxes(10)
-    dense = agreekit.boxes(rows, reference="consensus", bootstrap=20).to_dict()
+@pytest.mark.parametrize("match", ["optimal", "potato"])
+@pytest.mark.parametrize("kind", ["boxes", "segments"])
+def test_consensus_reference_blocked_equal_square(monkeypatch, kind, match):
+    """The report scored against the leave-one-out consensus (with the ranking's reliability column), both
+    stages of its matching (threshold, then low overlap) block by block, in either matching mode."""
+    rows = crowded_boxes(10) if kind == "boxes" else crowded_segments(13)
+    dense = agreekit.report(kind, rows, reference="consensus", match=match, bootstrap=20).to_dict()
+    assert dense["reference"]["n_comparisons"] > 0
     blocked(monkeypatch)
-    assert_same(agreekit.boxes(rows, reference="consensus", bootstrap=20).to_dict(), dense)
+    assert_same(agreekit.report(kind, rows, reference="consensus", match=match, bootstrap=20).to_dict(), dense)
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
