@@ -20,8 +20,8 @@ from typing import Callable
 
 import numpy as np
 
-from .matching import block_clusters, match, match_allowed
 from . import object_sets
+from .matching import block_clusters, match, match_allowed
 from .runtime import linear_sum_assignment
 
 DENSE_PAIRS = 1 << 22   # an annotator pair's block of at most this many pairs (32 MB of doubles) is dense

@@ -117,7 +117,8 @@ def _item_votes(item, drawn, seen, hook, threshold):
         geometries += [g for g, _ in objects]
         labels += [lab for _, lab in objects]
         owner += [v] * len(objects)
-    codes = np.unique(np.array(labels, dtype=str), return_inverse=True)[1].ravel() if labels else None
+    first = {}  # label → code, so that equal codes are equal labels (the tie-break of the matching)
+    codes = np.array([first.setdefault(label, len(first)) for label in labels], dtype=np.intp)
     matches = match_objects(hook, geometries, codes, threshold)
     edges, similarity = [], []
     for x, a in enumerate(voters):
