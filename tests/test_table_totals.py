@@ -62,8 +62,8 @@ def test_span_item_view_missed_counts_are_the_item_tables():
     setup = detail.setup(rows, lengths=lengths)
     for entry in report["items"]:
         shown = detail.detail(setup, entry["item"])
-        assert sum(shape["n_missed"] for shape in shown["shapes"]) == \
-            entry["outcomes"]["missed_a"] + entry["outcomes"]["missed_b"]
+        missed = entry["outcomes"]["missed_a"] + entry["outcomes"]["missed_b"]
+        assert sum(shape["n_missed"] for shape in shown["shapes"]) == entry["n_unmatched"] == missed
 
 
 @pytest.mark.parametrize("kind", ["boxes", "polygons", "cuboids", "segments"])

@@ -180,6 +180,7 @@ def _item_row(item, annotators, all_spans, outcomes, exact, partial, alpha, exam
         # Where nobody marked anything, nothing disagrees: the share is 0, not undefined.
         "disagreement_share": disagreeing / n_compared if n_compared else 0.0,
         "n_disagreements": n_disagreements,
+        "n_unmatched": int(outcomes[4:].sum()),
         "outcomes": dict(zip(OUTCOMES, outcomes.tolist())),
         "examples": examples,
     }

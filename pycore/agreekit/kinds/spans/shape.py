@@ -270,6 +270,10 @@ ITEMS = section(
     key("n_disagreements", "integer",
         "Disagreements on the item: matches that are not exact, plus missed spans. Absent on unscored items.",
         optional=True),
+    key("n_unmatched", "integer",
+        "Spans left without a partner, summed over the item's annotator pairs (`missed_a` + `missed_b`: a span counts "
+        "once for each other annotator it has no partner in), as the item view counts them. Absent on unscored items.",
+        optional=True),
     key("outcomes", ITEMS_OUTCOMES,
         "The five-way counts on the item, summed over its annotator pairs. Absent on unscored items.", optional=True),
     key("examples", list_of(ITEMS_EXAMPLES),
