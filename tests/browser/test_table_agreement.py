@@ -167,3 +167,19 @@ def test_labels_confusion_tables_download_as_csv_with_labels_as_text(warm_page):
                 for r, row in enumerate(p["confusion"]) for c, count in enumerate(row)]
     assert [(r["a"], r["b"], r["label_a"], r["label_b"], int(r["n_items"])) for r in records] == expected
     assert sum(int(r["n_items"]) for r in records) == sum(sum(map(sum, p["confusion"])) for p in report["pairs"]) > 0
+
+
+def test_two_annotators_five_way_total_names_each_side(warm_page, dist_dir):
+    page = warm_page
+    rows = (dist_dir / "examples" / "spans.csv").read_text()
+    compute(page, "spans", rows)
+    report = agreekit.report("spans", rows).to_dict()
+    (pair,) = report["disagreement"]["pairs"]
+    card = '#results-spans [data-table="disagreement.total"]'
+    shown = page.eval_on_selector_all(f"{card} tbody tr", "trs => trs.map((tr) => [tr.dataset.outcome, tr.querySelector('th').textContent, "
+                                      "tr.querySelector('[data-metric]').dataset.value])")
+    total = report["disagreement"]["total"]
+    assert shown[4:] == [["missed_a", f"Found by {pair['a']} only", str(total["missed_a"])],
+                         ["missed_b", f"Found by {pair['b']} only", str(total["missed_b"])],
+                         ["n_spans", "All compared spans", str(total["n_spans"])]]
+    assert total["missed_a"] != total["missed_b"] or total["missed_a"] > 0

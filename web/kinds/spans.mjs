@@ -134,13 +134,14 @@ export const items = { list: "items", id: (entry) => entry.item, value: "detecti
 
 // The five-way outcomes, best first. A span is drawn with the best outcome it has in any pair: agreeing
 // with one annotator is agreement, even where a third marked nothing (that shows as a red underline).
+// The legend's names fit its 30 characters; the bars' titles say the outcome in full.
 const OUTCOME_ORDER = ["exact", "label_only", "boundary_only", "both", "missed"];
 const OUTCOME_STYLE = {
-  exact: { "fill-opacity": 0.6, stroke: "none", name: "exact: same boundaries and label (solid)" },
-  label_only: { "fill-opacity": 0.6, stroke: "#1b1b1f", "stroke-dasharray": "1.5 2", name: "label only: same boundaries, other label (dotted outline)" },
-  boundary_only: { "fill-opacity": 0.22, stroke: "#1b1b1f", name: "boundary only: same label, other boundaries (pale, outlined)" },
-  both: { "fill-opacity": 0.22, stroke: "#1b1b1f", "stroke-dasharray": "4 2", name: "both differ (pale, dashed outline)" },
-  missed: { "fill-opacity": 0, stroke: MISMATCH, "stroke-width": 2, name: "no partner in any pair (red outline)" },
+  exact: { "fill-opacity": 0.6, stroke: "none", name: "exact (solid)", about: "best match: exact, same boundaries and label" },
+  label_only: { "fill-opacity": 0.6, stroke: "#1b1b1f", "stroke-dasharray": "1.5 2", name: "label only (dotted outline)", about: "best match: label only, same boundaries, other label" },
+  boundary_only: { "fill-opacity": 0.22, stroke: "#1b1b1f", name: "boundary only (pale, outlined)", about: "best match: boundary only, same label, other boundaries" },
+  both: { "fill-opacity": 0.22, stroke: "#1b1b1f", "stroke-dasharray": "4 2", name: "both differ (pale, dashed)", about: "best match: both differ, overlapping, other boundaries and label" },
+  missed: { "fill-opacity": 0, stroke: MISMATCH, "stroke-width": 2, name: "no partner in any pair (red)", about: "no partner in any pair" },
 };
 
 /** Spans left without a partner, once per other annotator: the per-item table's `n_unmatched`. */
@@ -158,8 +159,8 @@ export const picture = {
     return [...detail.annotators.map((name) => ({ name, style: styleOf(name) })),
       ...OUTCOME_ORDER.map((o) => ({ name: OUTCOME_STYLE[o].name, style: { colour: OUTCOME_STYLE[o].stroke === "none" ? "#80838b" : OUTCOME_STYLE[o].stroke,
         dash: OUTCOME_STYLE[o]["stroke-dasharray"] ?? "", width: 2 } })),
-      { name: "matched pair: exact (solid line), inexact (dashed)", style: { colour: MATCH, dash: "", width: 1 } },
-      { name: "red underline: no partner in some pair", style: { colour: MISMATCH, dash: "", width: 2 } }];
+      { name: "matched pair (dashed: inexact)", style: { colour: MATCH, dash: "", width: 1 } },
+      { name: "red underline: partly missed", style: { colour: MISMATCH, dash: "", width: 2 } }];
   },
   draw: drawSpans,
 };
@@ -208,7 +209,7 @@ async function drawSpans(context, box) {
       dataset: { ...shapeData(context, { ...shape, n_matched: shape.n_missed }, { start: exact(g.start), end: exact(g.end) }),
         matched: null, missed: shape.n_missed, outcome: shape.outcome } });
     const others = detail.annotators.length - 1;
-    if (!thumbnail) context.titles.push([node, `${shape.annotator} · ${shape.label} · characters ${g.start}–${g.end} · line ${shape.line} · ${shape.outcome.replace("_", " ")}` +
+    if (!thumbnail) context.titles.push([node, `${shape.annotator} · ${shape.label} · characters ${g.start}–${g.end} · line ${shape.line} · ${OUTCOME_STYLE[shape.outcome].about}` +
       (shape.n_missed ? ` · no partner in ${shape.n_missed} of ${others} other annotator(s)` : "") +
       (detail.text ? ` · “${detail.text.slice(g.start, g.end)}”` : "")]);
     group.append(node);
