@@ -183,3 +183,15 @@ def test_two_annotators_five_way_total_names_each_side(warm_page, dist_dir):
                          ["missed_b", f"Found by {pair['b']} only", str(total["missed_b"])],
                          ["n_spans", "All compared spans", str(total["n_spans"])]]
     assert total["missed_a"] != total["missed_b"] or total["missed_a"] > 0
+
+
+def test_one_annotator_five_way_tables_say_none_compared(warm_page):
+    page = warm_page
+    rows = "item,annotator,start,end,label\nd1,amy,0,5,PER\nd2,amy,1,4,LOC\n"
+    compute(page, "spans", rows)
+    report = agreekit.report("spans", rows).to_dict()
+    assert_metrics_match(page, "spans", report, minimum=5)
+    assert page.inner_text('#results-spans [data-table="disagreement.pairs"] p.muted') == "None."
+    shares = page.eval_on_selector_all('#results-spans [data-table="disagreement.total"] tbody tr',
+                                       "trs => trs.map((tr) => tr.children[2].textContent)")
+    assert shares == ["undefined"] * 6  # no span compared: no share

@@ -61,7 +61,7 @@ function tableCard(report, page, { key, title, note, head, body, columns, record
 }
 
 const numberCell = (key, value) => h("td", { class: "num" }, metric(key, value ?? null));
-const plainCell = (value) => h("td", { class: "num" }, value == null ? "" : formatNumber(value));
+const plainCell = (value) => h("td", { class: "num" }, formatNumber(value));  // "undefined" for null, as metric()
 
 /** The five-way table over every pair, counted in spans as the per-label table is (its rows sum to this). */
 function spanOutcomeTable(report, page) {
@@ -103,6 +103,7 @@ function pairOutcomeTable(report, page) {
   const pairs = get(report, "disagreement.pairs");
   if (!Array.isArray(pairs)) return null;
   const key = "disagreement.pairs", opens = page.opener?.(key);
+  if (!pairs.length) return recordsTable(report, key, "Five-way disagreement per annotator pair", { page });  // "None."
   const who = (name) => h("span", { class: "muted who" }, ` ${name}`);
   const row = (pair, i) => openable(opens, i, h("tr", {}, h("th", { scope: "row" }, `${pair.a} vs ${pair.b}`),
     ...["n_items", "exact_f1", "partial_f1", "exact", "label_only", "boundary_only", "both"].map((name) => numberCell(`${key}.${i}.${name}`, pair[name])),
