@@ -79,6 +79,15 @@ def test_spans_five_way_tables_name_the_pairs_add_up_and_download(warm_page):
                                       "tds => tds.map((td) => [td.title, td.querySelector('.metric').dataset.value])")
     assert sides == [side for p in pairs for side in ([f"found by {p['a']} only", str(p["missed_a"])],
                                                       [f"found by {p['b']} only", str(p["missed_b"])])]
+    # the disagreements in context say who alone marked a span, by name
+    examples = [e for entry in report["items"] for e in entry.get("examples", [])]
+    words = {"missed_a": lambda e: f"found by {e['a']} only", "missed_b": lambda e: f"found by {e['b']} only"}
+    outcome_column = page.eval_on_selector_all('#results-spans [data-table="items.examples"] thead th',
+                                               "ths => ths.map((t) => t.textContent)").index("outcome")
+    shown_outcomes = page.eval_on_selector_all('#results-spans [data-table="items.examples"] tbody tr',
+                                               f"trs => trs.map((tr) => tr.children[{outcome_column}].textContent)")
+    assert shown_outcomes == [words.get(e["outcome"], lambda e: e["outcome"].replace("_", " "))(e) for e in examples]
+    assert {e["outcome"] for e in examples} >= {"missed_a", "missed_b"}
     # the CSV downloads: the same numbers, names quoted as text
     name, total_csv = download_csv(page, total_card)
     assert name == "agreekit-spans-disagreement-total.csv"

@@ -44,8 +44,15 @@ export function cards(report, page) {
         "its two spans, so the rows sum to the total." }),
     () => recordsTable(report, "labels", "Per label", { page }),
     () => recordsTable(report, "items", "Per item", { page }),
-    () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { page }),
+    () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { page, describe: { outcome: exampleOutcome } }),
   ];
+}
+
+/** A disagreement's outcome in words, a span only one annotator of the pair marked by that annotator's name. */
+function exampleOutcome(example) {
+  if (example.outcome === "missed_a") return `found by ${example.a} only`;
+  if (example.outcome === "missed_b") return `found by ${example.b} only`;
+  return String(example.outcome).replace(/_/g, " ");
 }
 
 /** A table card of its own making (rows already built) with a CSV download of `records` as `columns`. */
