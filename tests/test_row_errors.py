@@ -192,3 +192,13 @@ def test_the_page_gets_every_error_of_a_table_by_its_field():
     assert error["total"] == 3 and error["where"]["field"] == "lengths"
     assert [(e["where"]["line"], e["where"]["column"], e["where"]["value"], e["where"]["field"]) for e in error["errors"]] \
         == [(2, "length", "-1", "lengths"), (3, "length", "x", "lengths"), (5, "item", "d1", "lengths")]
+
+
+def test_tables_given_as_dicts_name_every_bad_entry():
+    with pytest.raises(InputErrors) as caught:
+        agreekit.report("spans", SPANS, lengths={"d0": -1, "d1": 4, "d2": 2.5, "d3": "abc"}, bootstrap=0)
+    assert_every_bad_row(caught.value, [(1, "length"), (3, "length")], ["-1", "2.5"], field="lengths")
+    rows = "item,annotator,start,end\nc0,a,0,1\nc0,b,0,1\n"
+    with pytest.raises(InputErrors) as caught:
+        agreekit.report("segments", rows, durations={"c0": "1", "c1": 2.0, "c2": float("inf")}, bootstrap=0)
+    assert_every_bad_row(caught.value, [(1, "duration"), (3, "duration")], ["1", float("inf")], field="durations")

@@ -9,7 +9,7 @@ import math
 from numbers import Real
 
 from ...arrays import name_list
-from ...rows import InputError, in_field, read_table, to_float, values_by_item
+from ...rows import InputError, RowErrors, in_field, read_table, to_float, values_by_item
 
 COLUMNS = ("item", "duration")
 DURATIONS_FIELD = "durations"  # the report option that carries the durations (InputError.field)
@@ -45,12 +45,14 @@ def read_durations(source, item_synonyms=()):
 def _read_durations(source, item_synonyms):
     """:func:`read_durations` without the field on its errors."""
     if isinstance(source, dict):
-        durations = {}
+        durations, errors = {}, RowErrors()  # every bad entry is named, not only the first
         for position, (item, value) in enumerate(source.items(), start=1):
-            if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value < 0:
-                raise InputError(f"duration of item {item!r} must be a number of seconds ≥ 0",
-                                 line=position, column="duration", value=value)
-            durations[str(item)] = float(value)
+            with errors:
+                if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value < 0:
+                    raise InputError(f"duration of item {item!r} must be a number of seconds ≥ 0",
+                                     line=position, column="duration", value=value)
+                durations[str(item)] = float(value)
+        errors.check()
         return durations
     rows = read_table(source, COLUMNS, {"item": tuple(item_synonyms), "duration": DURATION_SYNONYMS},
                       required=COLUMNS)

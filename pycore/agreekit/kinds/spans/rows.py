@@ -214,16 +214,18 @@ def read_lengths(source):
 def _read_lengths(source):
     """:func:`read_lengths` without the field on its errors."""
     if isinstance(source, dict):
-        lengths, texts = {}, {}
+        lengths, texts, errors = {}, {}, RowErrors()  # every bad entry is named, not only the first
         for position, (item, value) in enumerate(source.items(), start=1):
-            if isinstance(value, str):
-                texts[str(item)] = value
-                lengths[str(item)] = _text_length(position, value)
-            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-                lengths[str(item)] = characters(Row(position, {"length": value}), "length")
-            else:
-                raise InputError(f"length of item {item!r} must be a non-negative integer or a text",
-                                 line=position, column="length", value=shortened(value))
+            with errors:
+                if isinstance(value, str):
+                    lengths[str(item)] = _text_length(position, value)
+                    texts[str(item)] = value
+                elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                    lengths[str(item)] = characters(Row(position, {"length": value}), "length")
+                else:
+                    raise InputError(f"length of item {item!r} must be a non-negative integer or a text",
+                                     line=position, column="length", value=shortened(value))
+        errors.check()
         return lengths, (texts or None)
     rows = read_table(source, LENGTH_COLUMNS, {**LENGTH_SYNONYMS, **TEXT_SYNONYMS},
                       alternatives=[("item",) + TEXT_COLUMNS], required=("item",), keep_space=("text",))
