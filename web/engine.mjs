@@ -84,7 +84,7 @@ export class Engine {
     return this.requests.request(type, fields, options);
   }
 
-  /** Install what a later report may need (scipy.sparse) now, in the worker's queue: web/worker.mjs "prepare". */
+  /** Install what a later report may need (scipy.sparse) once the worker is idle: web/worker.mjs "prepare". */
   prepare() {
     return this.request("prepare", {});
   }

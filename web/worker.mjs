@@ -11,8 +11,8 @@
 //           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
 //           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
 //                                                               or "adjudication" (run_reference_file)
-//           {id, type: "prepare"}                               install scipy.sparse now (the page sends it once its
-//                                                               first result is shown); result: {}
+//           {id, type: "prepare"}                               install scipy.sparse once the worker is idle (the page
+//                                                               sends it once its first result is shown); result: {}
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -21,7 +21,8 @@
 // result: {versions, timings}} once agreekit is importable, or {id: 0, ok: false, error} (shown by the page).
 //
 // Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
-// the base at start, scipy.sparse on "prepare" (once the page shows its first result), or earlier
+// the base at start, scipy.sparse after "prepare" (once the page shows its first result) as soon
+// as the worker is idle, or earlier
 // when a call imports it (a report does so before its first step, so running it again repeats only
 // the reading of its rows).
 
@@ -171,8 +172,8 @@ async function snapshotBytes(url, expectedBytes) {
 
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
- * "missing_module" (bridge.py), or on "prepare", which the page sends once its first result is
- * shown, so that a big paste or a traces or segments report need not wait for it
+ * "missing_module" (bridge.py), or once the worker is idle after "prepare", which the page sends
+ * once its first result is shown, so that a big paste or a traces or segments report need not wait for it
  * (benchmarks/RESULTS.md, "Big box pastes").
  */
 class SciPySparse {
@@ -306,9 +307,13 @@ function referenceFile({ kind, what, format }) {
   return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
 }
 
-/** scipy.sparse installed and imported (web/app.mjs sends this once its first result is shown). */
-async function prepare() {
-  await scipySparse.install();
+/**
+ * scipy.sparse wanted ahead (web/app.mjs sends this once its first result is shown): installed and
+ * imported once no call has come for IDLE_BEFORE_SPARSE_MS, so that the first result's own
+ * follow-up calls (its item thumbnails) do not wait for it.
+ */
+function prepare() {
+  sparseWanted = true;
   return {};
 }
 
@@ -334,13 +339,20 @@ const ready = (async () => {
 
 // One message at a time, in order: a call that waits for scipy.sparse holds the ones after it.
 let queue = ready;
+let sparseWanted = false;  // "prepare" came: install scipy.sparse once idle
+let preload = null;        // the timer that does so
+const IDLE_BEFORE_SPARSE_MS = 500;
 
 async function handle(message) {
   if (!(await ready)) {
     post({ id: message.id, ok: false, error: { type: "load", message: "Python did not load.", where: null }, ms: 0 });
     return;
   }
+  clearTimeout(preload);
   await answer(HANDLERS, message, { post, what: WHAT[message.type] ?? "the input" });
+  if (sparseWanted && !scipySparse.installing) {
+    preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
+  }
 }
 
 self.onmessage = (event) => {
