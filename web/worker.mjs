@@ -22,9 +22,8 @@
 //
 // Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
 // the base at start, scipy.sparse after "prepare" (once the page shows its first result) as soon
-// as the worker is idle, or earlier
-// when a call imports it (a report does so before its first step, so running it again repeats only
-// the reading of its rows).
+// as the worker is idle, or earlier when a call imports it (a report does so before its first
+// step, so running it again repeats only the reading of its rows).
 
 import { answer, ReplyError } from "./protocol.mjs";
 import { onLoopback } from "./offline.mjs";
@@ -173,8 +172,8 @@ async function snapshotBytes(url, expectedBytes) {
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
  * "missing_module" (bridge.py), or once the worker is idle after "prepare", which the page sends
- * once its first result is shown, so that a big paste or a traces or segments report need not wait for it
- * (benchmarks/RESULTS.md, "Big box pastes").
+ * once its first result is shown, so that a big paste or a traces or segments report need not
+ * wait for it (benchmarks/RESULTS.md, "Big box pastes").
  */
 class SciPySparse {
   constructor(py, url) { Object.assign(this, { py, url, installing: null, pending: false }); }
