@@ -41,6 +41,7 @@ from .pairs import PairTable
 from .reference import five_way, parse_reference, span_records, span_set, without
 from .rows import COLUMNS, SYNONYMS, Item, build_items, content_order, read_lengths, read_spans
 from .shape import SHAPE
+from .text import format_spans
 from .methods import METHODS
 
 REMEDIES = {
@@ -294,7 +295,7 @@ def _label_scores(items, corpus, tally):
                                       help="with a reference: character IoU at or above which a span matches a "
                                            "reference span"),
                    *opts.REFERENCE_OPTIONS),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2, text=format_spans,
           item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
           methods=METHODS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
