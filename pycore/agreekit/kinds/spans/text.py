@@ -59,11 +59,17 @@ def _coefficients(d):
     """The four corpus values, each named, with its interval or the reason it is undefined."""
     alpha_u = dict(d["unitizing_alpha"])
     alpha_u["reason"] = UNITIZING_REMEDY.get(alpha_u["reason"], alpha_u["reason"])
-    return [f"exact F1                  {estimate_text(d['exact_f1'])}   (mean over {d['exact_f1']['n']} items)",
-            f"partial F1                {estimate_text(d['partial_f1'])}   (mean over {d['partial_f1']['n']} items)",
-            f"character-level alpha     {estimate_text(d['char_alpha'])}   (nominal, each character's label; "
-            f"mean over {d['char_alpha']['n']} items)",
+    return [f"exact F1                  {_mean_text(d['exact_f1'])}",
+            f"partial F1                {_mean_text(d['partial_f1'])}",
+            f"character-level alpha     {_mean_text(d['char_alpha'], 'nominal, each character its label; ')}",
             f"unitizing alpha (α_U)     {estimate_text(alpha_u)}   (Krippendorff 2004, over characters)"]
+
+
+def _mean_text(e, what=""):
+    """A mean over items with its interval and the items it is over, or why it is undefined."""
+    if e["value"] is None:
+        return estimate_text(e)
+    return f"{estimate_text(e)}   ({what}mean over {e['n']} items)"
 
 
 def _outcome_rows(disagreement):
@@ -109,6 +115,8 @@ def _pair_lines(disagreement):
              table(rows, [("pair", "pair"), ("n_items", "items"), ("exact_f1", "exact F1"),
                           ("partial_f1", "partial F1"), *[(k, k.replace("_", " ")) for k, _ in MATCHED],
                           ("only_a", "found by A only"), ("only_b", "found by B only"), ("n_spans", "spans")], SHOWN)]
+    if not pairs:
+        return [lines[0], "  none: no item has two or more annotators"]
     unlisted = disagreement["n_pairs_total"] - len(pairs)
     if unlisted > 0:
         lines.append(f"{unlisted} more pairs are not listed (the {len(pairs)} that share the most items are); "
