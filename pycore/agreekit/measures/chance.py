@@ -231,6 +231,8 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
     total = 0.0
     for p, q in _item_blocks(offsets):
         r0, r1 = offsets[p], offsets[q]
+        if r0 == r1:  # items without objects, alone in a block when the next item is too large to join it
+            continue
         if q - p == 1 and (r1 - r0) * (n_objects - r1) > 4 * _CHUNK_ELEMENTS:  # a crowded item (4+ chunks)
             total += one_item_between(objects, kind, table, results, accumulators, p)
             continue
