@@ -171,7 +171,8 @@ def test_other_kinds_add_no_spans_columns_against_a_reference():
 def test_the_docs_example_is_what_the_command_line_prints():
     # docs/spans.md shows the start of the text; the lines shown are the command line's, word for word.
     docs = (ROOT / "docs" / "spans.md").read_text(encoding="utf-8")
-    command = "$ PYTHONPATH=pycore python -m agreekit spans web/examples/spans.csv --lengths web/examples/spans-lengths.csv\n"
+    command = ("$ PYTHONPATH=pycore python -m agreekit spans web/examples/spans.csv "
+               "--lengths web/examples/spans-lengths.csv\n")
     shown = docs.split(command, 1)[1].split("\n...\n", 1)[0].splitlines()
     printed = _cli("spans", "web/examples/spans.csv", "--lengths", "web/examples/spans-lengths.csv").splitlines()
     assert len(shown) > 10 and shown == printed[:len(shown)]
