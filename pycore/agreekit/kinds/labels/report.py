@@ -86,8 +86,11 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Keys in ``docs/report.md``; formulas in ``docs/labels.md``.
     """
     reading = read_judgements(rows, split_sets=level == "set", progress=progress)
-    _, chosen = reference_records(judgement_records(reading.judgements), reference=reference,
-                                  reference_rows=reference_rows, parse=reader(level == "set"), kind="labels", rows=rows)
+    chosen = None
+    if reference is not None or reference_rows is not None:  # the records are the reference engine's: none without one
+        _, chosen = reference_records(judgement_records(reading.judgements), reference=reference,
+                                      reference_rows=reference_rows, parse=reader(level == "set"), kind="labels",
+                                      rows=rows)
     if chosen is not None and chosen.source == "annotator":
         reading = replace(reading, judgements=tuple(j for j in reading.judgements if j.annotator != chosen.annotator))
     ratings = build_ratings(reading.judgements, level, order if level == "ordinal" else None)
