@@ -2,11 +2,14 @@
 ratings with missing values: irrCAC (Gwet's AC1/AC2, Fleiss, Conger, Brennan–Prediger), scikit-learn
 (Cohen's κ, weighted), NLTK (Scott's π, α with a set distance), statsmodels (Fleiss' κ), pingouin
 (ICC and its F intervals) and krippendorff (α at four levels)."""
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agreekit import runtime
 from agreekit.measures import multirater as mr
 from agreekit.measures.category_weights import agreement_weights
 from agreekit.measures.icc import (f_interval_absolute, f_interval_consistency, icc_absolute, icc_consistency,
@@ -224,14 +227,16 @@ def test_many_pair_margins_are_each_pairs_margins_in_any_batch_size(data, seed, 
     draws = rng.multinomial(len(codes), np.full(len(codes), 1 / len(codes)), size=3).astype(float)
     weights = {"identity": np.eye(q), "linear": agreement_weights(np.arange(q), "linear")}
     pairs = [(a, b) for a in range(codes.shape[1]) for b in range(a + 1, codes.shape[1])]
-    batched = list(many_pair_margins(codes, pairs, q, weights, draws, max_cells=max_cells))
-    assert len(batched) == len(pairs)
-    for (a, b), got in zip(pairs, batched):
-        want = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
-        for name in ("n", "rows", "cols"):
-            np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=TOL)
-        for name in weights:
-            np.testing.assert_allclose(got.agree[name], want.agree[name], atol=TOL)
+    for sorted_tables in (False, True):  # CPython's BLAS product, Pyodide's sorted sums of each pair's tables
+        with mock.patch.object(runtime, "SORTED_PAIR_TABLES", sorted_tables):
+            batched = list(many_pair_margins(codes, pairs, q, weights, draws, max_cells=max_cells))
+        assert len(batched) == len(pairs)
+        for (a, b), got in zip(pairs, batched):
+            want = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
+            for name in ("n", "rows", "cols"):
+                np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=TOL)
+            for name in weights:
+                np.testing.assert_allclose(got.agree[name], want.agree[name], atol=TOL)
 
 
 @pytest.mark.parametrize("n_items, n_resamples, max_elements", [(7, 5, 3), (7, 5, 1000), (1, 2, None), (0, 3, None)])

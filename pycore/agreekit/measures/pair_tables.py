@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import runtime
 from ..arrays import safe_ratio
 
 
@@ -152,8 +153,8 @@ PAIR_COLUMNS = 1 << 21  # items × columns of one indicator matrix in :func:`man
 def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR_COLUMNS):
     """:class:`PairMargins` of each rater pair, in turn, ``(a, b)`` of ``codes`` (items × raters, −1 = not rated).
 
-    The same sums as :func:`pair_margins`.  A scale small enough for every draw's q × q table of a pair to
-    fit ``max_cells`` takes them from those tables (:func:`sorted_sums` of the items' cells, then
+    The same sums as :func:`pair_margins`.  In Pyodide (:data:`agreekit.runtime.SORTED_PAIR_TABLES`), a
+    scale small enough for every draw's q × q table of a pair to fit ``max_cells`` takes them from those tables (:func:`sorted_sums` of the items' cells, then
     :func:`margins_of_tables`); otherwise as many pairs at once as fit ``max_cells``: each
     pair's indicator columns (shared, each weight's agreement, a's categories, b's categories) side
     by side in one (items × columns) matrix, so the draws are read once per batch, not four times
@@ -164,7 +165,7 @@ def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR
     n_items, pairs = codes.shape[0], list(pairs)
     width = 1 + len(weights) + 2 * n_categories
     draws = np.ones((1, n_items)) if draws is None else draws
-    if n_categories * n_categories * len(draws) <= max_cells:
+    if runtime.SORTED_PAIR_TABLES and n_categories * n_categories * len(draws) <= max_cells:
         by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # once for every pair
         for a, b in pairs:
             cells = table_cells(codes[:, a], codes[:, b], n_categories)
