@@ -10,6 +10,13 @@ import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, estimateCell, isEstimate, settingsLine, section } from "../dom.mjs";
 import { s, text, title, clip, serialize, toPng, OKABE_ITO } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["rating", "ratings", "rater", "raters", "reliability matrix"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: null, drawn: "labelled" };
+
 // The coefficients' names, in the report's key order; a key not named here is shown by its key.
 const COEFFICIENT_NAMES = {
   alpha: "Krippendorff's α",
@@ -39,7 +46,7 @@ export function cards(report, page) {
   return [
     () => headlineCard(report, level),
     () => coefficientTable(report, level, page),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => prevalenceTable(report, page),
     () => estimateTable(report, "pairs", "Per annotator pair (items both rated)", pairColumns(report), { page,
       explain: "Cohen's κ and Scott's π of the two annotators over the items both rated; a low pair points to one " +
@@ -156,11 +163,21 @@ function confusionCard(report) {
   };
   choice.addEventListener("change", show);
   show();
+  const downloadCsv = () => downloadText("agreekit-labels-confusion.csv",
+    toCsv(["a", "b", "label_a", "label_b", "n_items"], confusionRecords(pairs, categories)), "text/csv");
   return h("section", { class: "card table-card", dataset: { table: "confusion" } }, h("h3", {}, title),
     h("p", { class: "muted" }, "Items both annotators rated, by the label each gave: the diagonal agrees; a large off-diagonal " +
       "cell is a pair of labels the guidelines do not tell apart. The heat map shades each cell by its count (darkest: " +
       "the largest); the table below gives the numbers. ", choice),
-    wrap, settingsLine(report));
+    wrap, h("p", { class: "table-actions" }, h("button", { type: "button", onclick: downloadCsv }, "Download CSV (every pair)")),
+    settingsLine(report));
+}
+
+/** Every pair's confusion table, one record per cell (a, b, the label each gave, items): a long table reads
+ *  into any spreadsheet or data frame, and holds every pair at once, not only the one chosen in the menu. */
+function confusionRecords(pairs, categories) {
+  return pairs.filter((pair) => Array.isArray(pair.confusion)).flatMap((pair) => pair.confusion.flatMap((row, r) =>
+    row.map((count, c) => ({ a: pair.a, b: pair.b, label_a: categories[r] ?? "", label_b: categories[c] ?? "", n_items: count }))));
 }
 
 const MAP_CELL = 34, MAP_LABEL = 120, MAP_TOP = 90, MAP_SIDE = 360;
