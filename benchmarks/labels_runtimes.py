@@ -85,7 +85,8 @@ def main():
         pyodide = ["node", str(runner), (ROOT / "tests" / "pyodide" / "load_agreekit.mjs").as_uri(), args.pyodide,
                    str(ROOT / "pycore" / "agreekit"), str(code), str(rows), str(args.repeats)]
         for turn in range(args.rounds):
-            (c, c_cpu), (p, p_cpu) = median_seconds(cpython, {"PYTHONPATH": str(ROOT / "pycore")}), median_seconds(pyodide)
+            c, c_cpu = median_seconds(cpython, {"PYTHONPATH": str(ROOT / "pycore")})
+            p, p_cpu = median_seconds(pyodide)
             print(f"turn {turn + 1}: {args.items:,} items x {args.annotators} annotators, nominal, 1000 resamples: "
                   f"CPython {c:.3f} s, Pyodide {p:.3f} s, ratio {p / c:.2f}; CPU seconds {c_cpu:.3f} and "
                   f"{p_cpu:.3f}, ratio {p_cpu / c_cpu:.2f} (load {os.getloadavg()[0]:.1f}; medians of {args.repeats})",

@@ -262,7 +262,8 @@ def _same_estimate(estimate, values):
     """The report's ``estimate`` is ``values[0]`` with the percentile interval of ``values[1:]``, to 1e-12."""
     from agreekit.measures.bootstrap import percentile_ci
     estimate = SimpleNamespace(**estimate) if isinstance(estimate, dict) else estimate
-    assert (estimate.value is None and not np.isfinite(values[0])) or estimate.value == pytest.approx(values[0], abs=TOL)
+    assert (estimate.value is None and not np.isfinite(values[0])) or \
+        estimate.value == pytest.approx(values[0], abs=TOL)
     ci = percentile_ci(values[1:])
     assert (estimate.ci is None) == (ci is None)
     if ci is not None:

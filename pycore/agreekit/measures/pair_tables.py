@@ -154,8 +154,9 @@ def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR
     """:class:`PairMargins` of each rater pair, in turn, ``(a, b)`` of ``codes`` (items × raters, −1 = not rated).
 
     The same sums as :func:`pair_margins`.  In Pyodide (:data:`agreekit.runtime.SORTED_PAIR_TABLES`), a
-    scale small enough for every draw's q × q table of a pair to fit ``max_cells`` takes them from those tables (:func:`sorted_sums` of the items' cells, then
-    :func:`margins_of_tables`); otherwise as many pairs at once as fit ``max_cells``: each
+    scale small enough for every draw's q × q table of a pair to fit ``max_cells`` takes them from those
+    tables (:func:`sorted_sums` of the items' cells, then :func:`margins_of_tables`); otherwise as many
+    pairs at once as fit ``max_cells``: each
     pair's indicator columns (shared, each weight's agreement, a's categories, b's categories) side
     by side in one (items × columns) matrix, so the draws are read once per batch, not four times
     per pair.  A pair whose columns alone exceed ``max_cells`` (a scale of many distinct values)
