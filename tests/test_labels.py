@@ -2,6 +2,7 @@
 report (krippendorff, scikit-learn, statsmodels, irrCAC, pingouin, NLTK), the two input layouts,
 the errors, and invariance to row order."""
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -255,3 +256,53 @@ def test_many_distinct_values_need_no_table_per_pair_and_resample():
     ordinal = agreekit.labels(rows, level="ordinal", bootstrap=30)
     assert ordinal.coefficients.alpha.value is not None and ordinal.coefficients.alpha.ci is None
     assert any("ordinal α has no interval" in w for w in ordinal.warnings)
+
+
+def _same_estimate(estimate, values):
+    """The report's ``estimate`` is ``values[0]`` with the percentile interval of ``values[1:]``, to 1e-12."""
+    from agreekit.measures.bootstrap import percentile_ci
+    estimate = SimpleNamespace(**estimate) if isinstance(estimate, dict) else estimate
+    assert (estimate.value is None and not np.isfinite(values[0])) or \
+        estimate.value == pytest.approx(values[0], abs=TOL)
+    ci = percentile_ci(values[1:])
+    assert (estimate.ci is None) == (ci is None)
+    if ci is not None:
+        assert estimate.ci == pytest.approx(ci, abs=TOL)
+
+
+@CASES
+@given(random_codes(), st.integers(0, 2 ** 16))
+def test_the_coefficients_drawn_over_distinct_rows_are_those_of_the_items_own_draws(data, seed):
+    """The report resamples the distinct rows of ratings (items with the same row counted together,
+    ``kinds/labels/patterns.py``); α, AC1, Conger's κ, Fleiss' κ and every pair's κ and π under each
+    resample equal those of the items' own resample counts (``resample_counts`` in item order)."""
+    from agreekit.kinds.labels.rows import read_judgements
+    from agreekit.kinds.labels.scale import build_ratings
+    from agreekit.measures import multirater as mr
+    from agreekit.measures.alpha_draws import alpha_under_draws
+    from agreekit.measures.bootstrap import resample_counts
+    from agreekit.measures.pair_tables import scott_pi, table_cells, weighted_kappa, weighted_tables
+    codes, _ = data
+    codes = np.vstack([codes, codes[::-1], codes[:3]])  # rows repeated: fewer distinct rows than items
+    rows = long_rows(codes)
+    report = agreekit.labels(rows, bootstrap=80, seed=seed)
+    ratings = build_ratings(read_judgements(rows).judgements, "nominal")
+    n, q = len(ratings.items), len(ratings.categories)
+    draws = np.vstack([np.ones(n), resample_counts(n, 80, seed)])
+    counts = np.stack([(ratings.codes == k).sum(axis=1) for k in range(q)], axis=1)
+    coefficients = report.coefficients
+    _same_estimate(coefficients.alpha, alpha_under_draws(counts, draws))
+    terms = mr.drawn_terms(mr.item_terms(counts), draws)
+    _same_estimate(coefficients.gwet_ac1, mr.gwet_ac(terms))
+    _same_estimate(coefficients.conger_kappa, mr.conger_kappa(terms, mr.rater_classifications(ratings.codes, q, draws)))
+    complete = (ratings.codes >= 0).all(axis=1)
+    if complete.any():
+        _same_estimate(coefficients.fleiss_kappa,
+                       mr.fleiss_kappa(mr.drawn_terms(mr.item_terms(counts[complete]), draws[:, complete])))
+    names = {name: g for g, name in enumerate(ratings.annotators)}
+    for pair in report.pairs:
+        a, b = names[pair["a"]], names[pair["b"]]
+        tables = weighted_tables(table_cells(ratings.codes[:, a], ratings.codes[:, b], q), q, draws)
+        assert pair["confusion"] == tables[0].astype(int).tolist()
+        _same_estimate(pair["cohen_kappa"], weighted_kappa(tables))
+        _same_estimate(pair["scott_pi"], scott_pi(tables))

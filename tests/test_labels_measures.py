@@ -2,11 +2,14 @@
 ratings with missing values: irrCAC (Gwet's AC1/AC2, Fleiss, Conger, Brennan–Prediger), scikit-learn
 (Cohen's κ, weighted), NLTK (Scott's π, α with a set distance), statsmodels (Fleiss' κ), pingouin
 (ICC and its F intervals) and krippendorff (α at four levels)."""
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agreekit import runtime
 from agreekit.measures import multirater as mr
 from agreekit.measures.category_weights import agreement_weights
 from agreekit.measures.icc import (f_interval_absolute, f_interval_consistency, icc_absolute, icc_consistency,
@@ -224,14 +227,16 @@ def test_many_pair_margins_are_each_pairs_margins_in_any_batch_size(data, seed, 
     draws = rng.multinomial(len(codes), np.full(len(codes), 1 / len(codes)), size=3).astype(float)
     weights = {"identity": np.eye(q), "linear": agreement_weights(np.arange(q), "linear")}
     pairs = [(a, b) for a in range(codes.shape[1]) for b in range(a + 1, codes.shape[1])]
-    batched = list(many_pair_margins(codes, pairs, q, weights, draws, max_cells=max_cells))
-    assert len(batched) == len(pairs)
-    for (a, b), got in zip(pairs, batched):
-        want = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
-        for name in ("n", "rows", "cols"):
-            np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=TOL)
-        for name in weights:
-            np.testing.assert_allclose(got.agree[name], want.agree[name], atol=TOL)
+    for sorted_tables in (False, True):  # CPython's BLAS product, Pyodide's sorted sums of each pair's tables
+        with mock.patch.object(runtime, "SORTED_PAIR_TABLES", sorted_tables):
+            batched = list(many_pair_margins(codes, pairs, q, weights, draws, max_cells=max_cells))
+        assert len(batched) == len(pairs)
+        for (a, b), got in zip(pairs, batched):
+            want = pair_margins(codes[:, a], codes[:, b], q, weights, draws)
+            for name in ("n", "rows", "cols"):
+                np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=TOL)
+            for name in weights:
+                np.testing.assert_allclose(got.agree[name], want.agree[name], atol=TOL)
 
 
 @pytest.mark.parametrize("n_items, n_resamples, max_elements", [(7, 5, 3), (7, 5, 1000), (1, 2, None), (0, 3, None)])
@@ -240,3 +245,25 @@ def test_filled_resample_counts_are_the_resample_counts(n_items, n_resamples, ma
     out = np.full((n_resamples, n_items), -1.0)
     fill_resample_counts(out, 11, max_elements=max_elements)
     np.testing.assert_array_equal(out, resample_counts(n_items, n_resamples, 11))
+
+
+@pytest.mark.parametrize("n_items, n_resamples, n_groups", [(7, 5, 3), (300, 40, 1), (1, 2, 1), (0, 3, 0), (9, 0, 4)])
+def test_grouped_resample_counts_are_the_resample_counts_summed_per_group(n_items, n_resamples, n_groups):
+    """Exact: the same draws, each group's items' counts added (here and from a comparison's count source)."""
+    from agreekit.measures.bootstrap import drawing_counts, grouped_resample_counts, resample_counts
+    from agreekit.measures.paired_counts import PairedCounts
+    groups = np.random.default_rng(n_items).integers(0, max(n_groups, 1), n_items)
+    items = [f"i{k}" for k in range(n_items)]
+    want = np.zeros((n_resamples, n_groups))
+    for source in (None, PairedCounts()):
+        if source is None:
+            counts = resample_counts(n_items, n_resamples, 5)
+            got = grouped_resample_counts(groups, n_groups, n_resamples, 5, items=items)
+        else:
+            with drawing_counts(source):
+                counts = resample_counts(n_items, n_resamples, 5, items=items)
+            with drawing_counts(PairedCounts()):
+                got = grouped_resample_counts(groups, n_groups, n_resamples, 5, items=items)
+        for g in range(n_groups):
+            want[:, g] = counts[:, groups == g].sum(axis=1)
+        np.testing.assert_array_equal(got, want)

@@ -53,8 +53,9 @@ export function columnTitle(column) {
 
 /** A table of report records (list of dicts) with data-metric on every number and a CSV download.
  * Estimate records in a row ({value, ci, reason, …}) are one cell each; the CSV flattens them.
- * `omit`: flattened columns the page leaves out (the CSV has every column). */
-export function recordsTable(report, key, title, { page = NO_PAGE, explain, omit = [] } = {}) {
+ * `omit`: flattened columns the page leaves out (the CSV has every column); `titles`: a flattened column's
+ * heading in the kind's words (`{"outcomes.missed_a": "Found by …"}`; the CSV keeps the key). */
+export function recordsTable(report, key, title, { page = NO_PAGE, explain, omit = [], titles = {} } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records)) return null;
   const card = h("section", { class: "card table-card", dataset: { table: key } }, h("h3", {}, title));
@@ -84,7 +85,8 @@ export function recordsTable(report, key, title, { page = NO_PAGE, explain, omit
   };
   const tbody = h("tbody", {}, records.length <= TABLE_PREVIEW_ROWS ? records.map(row) : []);
   wrap.append(h("table", {},
-    h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" },
+      Object.hasOwn(titles, c) ? titles[c] : columnTitle(c))))),
     tbody));
   card.append(wrap);
   const actions = h("p", { class: "table-actions" });

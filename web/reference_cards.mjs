@@ -10,10 +10,11 @@ import { downloadFile } from "./download.mjs";
  * kind's wording (its module's `referenceWords`): `similarity`, the name of what matching compares
  * ("IoU", "temporal IoU"; null when every pair is equally similar, as labels of one item are: then
  * the mean matched similarity, the threshold and low overlap mean nothing and are not shown);
- * `drawn`, the verb of annotating ("drawn", "marked", "labelled"); `blind`, what σ = 0 stands for.
+ * `drawn`, the verb of annotating ("drawn", "marked", "labelled"); `blind`, what σ = 0 stands for;
+ * `columns`, the headings of the columns the kind adds to the per-annotator table (flattened key → words).
  */
 export function referenceCards(report, page, { similarity = "similarity", drawn = "annotated",
-  blind = "an annotation made without looking at its item" } = {}) {
+  blind = "an annotation made without looking at its item", columns = {} } = {}) {
   const ref = report.reference;
   if (!ref) return [];
   const total = "reference.total";
@@ -37,7 +38,7 @@ export function referenceCards(report, page, { similarity = "similarity", drawn 
         coefficient(report, "κ on matched labels", `${total}.kappa`)),
       h("div", { class: "row" }, conflicts.map(([key, label]) => estimate(report, label, `${total}.conflicts.${key}`))),
       page?.referenceFile ? downloads(page.referenceFile) : null),
-    () => recordsTable(report, "reference.annotators", "Per annotator, against the reference", { page, omit }),
+    () => recordsTable(report, "reference.annotators", "Per annotator, against the reference", { page, omit, titles: columns }),
     () => recordsTable(report, "reference.labels", "Per label, against the reference", { page, omit }),
     () => recordsTable(report, "reference.items", "Items with most conflicts against the reference (first)", { page, omit }),
   ];

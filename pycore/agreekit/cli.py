@@ -307,7 +307,9 @@ def _run(args):
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
     if args.methods:
         return methods(args.kind, report).to_text()
-    return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
+    kind = KINDS[args.kind]
+    return "\n".join([(kind.text or format_summary)(report),
+                      *reference_text(report.to_dict(), kind.reference_columns)])
 
 
 def _reference_file(options):

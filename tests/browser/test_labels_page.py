@@ -124,3 +124,23 @@ def test_the_confusion_heat_map_shades_each_pairs_counts_with_labels_as_text(war
     title = page.eval_on_selector("#results-labels svg.confusion-map .map-cell title", "t => t.textContent")
     last, n = report["pairs"][-1], report["pairs"][-1]["confusion"][0][0]
     assert title == f"{last['a']}: {categories[0]} · {last['b']}: {categories[0]} · {n} item{'' if n == 1 else 's'}"
+
+
+def test_an_interval_level_report_computes_its_icc_with_the_page_s_scipy(warm_page):
+    """ICC(2,1) and ICC(3,1) with their F-based intervals: the page has no scipy.stats (measures/f_quantile.py)."""
+    page = warm_page
+    rows = "item,annotator,label\n" + "".join(f"i{i},{a},{(i * 7 + j * (i % 3)) % 5 + 1}\n"
+                                               for i in range(24) for j, a in enumerate(("a", "b", "c")))
+    page.click("#tab-labels")
+    wait_result(page, "labels")
+    paste(page, "labels", rows, bootstrap=40)
+    page.select_option('form[data-kind="labels"] [name="level"]', "interval")
+    page.click('form[data-kind="labels"] button[type="submit"]')
+    wait_result(page, "labels")
+    options = sent_options(page, "labels")
+    assert options["level"] == "interval"
+    report = agreekit.report("labels", rows, **options).to_dict()
+    for key in ("icc_2_1", "icc_3_1"):
+        assert report["coefficients"][key]["value"] is not None and report["coefficients"][key]["f_ci"]
+    metrics = dict(assert_metrics_match(page, "labels", report))
+    assert "coefficients.icc_2_1.value" in metrics and "coefficients.icc_3_1.value" in metrics

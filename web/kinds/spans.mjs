@@ -12,8 +12,14 @@ import { s, text, round, exact, extent, linear, clip } from "../svg.mjs";
  *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
 export const nouns = ["span", "spans", "character", "characters", "character IoU", "IoU"];
 
-/** Its words in the reference cards (reference_cards.mjs). */
-export const referenceWords = { similarity: "character IoU", drawn: "marked" };
+/** Its words in the reference cards (reference_cards.mjs): its five-way columns against the reference,
+ *  the reference as side a (pycore/agreekit/kinds/spans/reference.py), named from the reader's side. */
+const REFERENCE_OUTCOMES = [["exact", "Exact"], ["label_only", "Label only"], ["boundary_only", "Boundary only"],
+  ["both", "Both"], ["missed_a", "Found by the reference only"], ["missed_b", "Found by the annotator only"]];
+export const referenceWords = { similarity: "character IoU", drawn: "marked", columns: Object.fromEntries([
+  ...REFERENCE_OUTCOMES.map(([key, words]) => [`outcomes.${key}`, `Five-way: ${words.toLowerCase()}`]),
+  ...REFERENCE_OUTCOMES.map(([key, words]) => [`outcomes.shares.${key}`, `Share: ${words.toLowerCase()}`]),
+  ["outcomes.n_spans", "Five-way: spans compared"]]) };
 
 // The matched outcomes of the five-way table and the remedy each points to (issue 3). The spans no
 // partner took are named from each pair's side, "found by <annotator> only" (issue 26): with more than

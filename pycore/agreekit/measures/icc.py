@@ -8,7 +8,8 @@ MS_E (residual, (n − 1)(k − 1) df):
 * ICC(3,1) = (MS_R − MS_E) / (MS_R + (k − 1) MS_E): consistency of single ratings, raters
   fixed (McGraw & Wong's ICC(C,1)).
 
-Their F-based intervals are McGraw & Wong's (1996, Table 7), as in pingouin.  The sums are over
+Their F-based intervals are McGraw & Wong's (1996, Table 7), as in pingouin, with the F quantiles of
+:mod:`.f_quantile` (the page has no scipy.stats).  The sums are over
 items weighted by ``draws`` rows (bootstrap resamples), so a resample is one matrix product.
 
 References
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import safe_ratio
+from .f_quantile import f_quantile
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,6 @@ def icc_consistency(ms):
 
 def f_interval_absolute(ms, level=0.95):
     """McGraw & Wong's F-based ``[low, high]`` of ICC(2,1) for the data (a single-row ``ms``), or None."""
-    from scipy.stats import f
-
     n, k = float(ms.n[0]), ms.k
     msr, msc, mse = float(ms.items[0]), float(ms.raters[0]), float(ms.residual[0])
     icc = float(icc_absolute(ms)[0])
@@ -83,7 +83,7 @@ def f_interval_absolute(ms, level=0.95):
     vn = (k - 1) * (n - 1) * (k * icc * fc + n * (1 + (k - 1) * icc) - k * icc) ** 2
     vd = (n - 1) * k ** 2 * icc ** 2 * fc ** 2 + (n * (1 + (k - 1) * icc) - k * icc) ** 2
     v = vn / vd
-    upper_f, lower_f = f.ppf(tail, n - 1, v), f.ppf(tail, v, n - 1)
+    upper_f, lower_f = f_quantile(tail, n - 1, v), f_quantile(tail, v, n - 1)
     low = n * (msr - upper_f * mse) / (upper_f * (k * msc + (k * n - k - n) * mse) + n * msr)
     high = n * (lower_f * msr - mse) / (k * msc + (k * n - k - n) * mse + n * lower_f * msr)
     return _finite_pair(low, high)
@@ -91,8 +91,6 @@ def f_interval_absolute(ms, level=0.95):
 
 def f_interval_consistency(ms, level=0.95):
     """McGraw & Wong's F-based ``[low, high]`` of ICC(3,1) for the data (a single-row ``ms``), or None."""
-    from scipy.stats import f
-
     n, k = float(ms.n[0]), ms.k
     msr, mse = float(ms.items[0]), float(ms.residual[0])
     if mse <= 0 or n < 2 or k < 2:
@@ -100,8 +98,8 @@ def f_interval_consistency(ms, level=0.95):
     tail = 1.0 - (1.0 - level) / 2.0
     ratio = msr / mse
     df_items, df_error = n - 1, (n - 1) * (k - 1)
-    low_f = ratio / f.ppf(tail, df_items, df_error)
-    high_f = ratio * f.ppf(tail, df_error, df_items)
+    low_f = ratio / f_quantile(tail, df_items, df_error)
+    high_f = ratio * f_quantile(tail, df_error, df_items)
     return _finite_pair((low_f - 1) / (low_f + k - 1), (high_f - 1) / (high_f + k - 1))
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import runtime
 from ..arrays import safe_ratio
 
 
@@ -49,16 +50,28 @@ def grouped_draw_sums(keys, n_keys, draws=None, items=None):
         counts = np.zeros((draws.shape[1], n_keys))
         np.add.at(counts, (items[kept], keys[kept]), 1.0)
         return draws @ counts
-    out = np.zeros((n_keys, len(draws)))
-    kept = np.flatnonzero(kept)
+    by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # rows of R: gathered whole
+    return sorted_sums(keys, n_keys, by_item, items).T
+
+
+def sorted_sums(keys, n_keys, by_item, items=None):
+    """(n_keys × R): for each key, the sum of the rows of ``by_item`` (items × R) of the entries with that key.
+
+    The entries are sorted by key and each key's run of rows summed: O(R · entries) additions, no
+    product with an indicator matrix (which single-threaded wasm BLAS makes the slower way in the page).
+    ``keys`` and ``items`` as in :func:`grouped_draw_sums`.
+    """
+    keys = np.asarray(keys, dtype=np.intp)
+    items = np.arange(len(keys)) if items is None else np.asarray(items, dtype=np.intp)
+    out = np.zeros((n_keys, by_item.shape[1]))
+    kept = np.flatnonzero(keys >= 0)
     order = kept[np.argsort(keys[kept], kind="stable")]
     if len(order) == 0:
-        return out.T
+        return out
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # rows of R: gathered whole
     out[sorted_keys[starts]] = np.add.reduceat(by_item[items[order]], starts, axis=0)
-    return out.T
+    return out
 
 
 def weighted_tables(cells, n_categories, draws=None):
@@ -140,7 +153,10 @@ PAIR_COLUMNS = 1 << 21  # items × columns of one indicator matrix in :func:`man
 def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR_COLUMNS):
     """:class:`PairMargins` of each rater pair, in turn, ``(a, b)`` of ``codes`` (items × raters, −1 = not rated).
 
-    The same sums as :func:`pair_margins`, but for as many pairs at once as fit ``max_cells``: each
+    The same sums as :func:`pair_margins`.  In Pyodide (:data:`agreekit.runtime.SORTED_PAIR_TABLES`), a
+    scale small enough for every draw's q × q table of a pair to fit ``max_cells`` takes them from those
+    tables (:func:`sorted_sums` of the items' cells, then :func:`margins_of_tables`); otherwise as many
+    pairs at once as fit ``max_cells``: each
     pair's indicator columns (shared, each weight's agreement, a's categories, b's categories) side
     by side in one (items × columns) matrix, so the draws are read once per batch, not four times
     per pair.  A pair whose columns alone exceed ``max_cells`` (a scale of many distinct values)
@@ -150,6 +166,13 @@ def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR
     n_items, pairs = codes.shape[0], list(pairs)
     width = 1 + len(weights) + 2 * n_categories
     draws = np.ones((1, n_items)) if draws is None else draws
+    if runtime.SORTED_PAIR_TABLES and n_categories * n_categories * len(draws) <= max_cells:
+        by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # once for every pair
+        for a, b in pairs:
+            cells = table_cells(codes[:, a], codes[:, b], n_categories)
+            tables = sorted_sums(cells, n_categories * n_categories, by_item).T
+            yield margins_of_tables(tables.reshape(len(draws), n_categories, n_categories), weights)
+        return
     if max(n_items, len(draws)) * width > max_cells:
         yield from (pair_margins(codes[:, a], codes[:, b], n_categories, weights, draws) for a, b in pairs)
         return
@@ -166,6 +189,17 @@ def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR
             agree = {name: block[:, column] for column, name in enumerate(weights, start=1)}
             yield PairMargins(block[:, 0], agree, block[:, categories:categories + n_categories],
                               block[:, categories + n_categories:])
+
+
+def margins_of_tables(tables, weights):
+    """:class:`PairMargins` of (R × q × q) tables under ``weights`` (name → q × q).
+
+    >>> margins = margins_of_tables(np.array([[[3.0, 1.0], [1.0, 3.0]]]), {"identity": np.eye(2)})
+    >>> margins.n.tolist(), margins.agree["identity"].tolist(), margins.rows.tolist()
+    ([8.0], [6.0], [[4.0, 4.0]])
+    """
+    agree = {name: np.einsum("rck,ck->r", tables, w) for name, w in weights.items()}
+    return PairMargins(tables.sum(axis=(1, 2)), agree, tables.sum(axis=2), tables.sum(axis=1))
 
 
 def _pair_columns(columns, first, second, n_categories, weights):

@@ -1,6 +1,7 @@
 """The whole-data coefficients of a :class:`~agreekit.kinds.labels.scale.Ratings`, each an estimate.
 
-Every coefficient is computed under ``draws``: row 0 weights every item once (the value), the
+Every coefficient is computed over the distinct rows of ratings under their draws
+(:class:`~agreekit.kinds.labels.patterns.DrawnRows`): row 0 counts every item once (the value), the
 other rows are bootstrap resamples of the items (the percentile interval).  Which coefficient
 applies at which level, and why one is undefined, is said in its ``reason``.
 """
@@ -49,8 +50,12 @@ def why_undefined(ratings, counts):
     return "chance agreement is 1"
 
 
-def alpha_section(ratings, level, counts, draws, pairable, reason):
-    """Krippendorff's α at ``level`` (set: MASI distance) and, for sets, with the Jaccard distance."""
+def alpha_section(ratings, level, grouped, pairable, reason):
+    """Krippendorff's α at ``level`` (set: MASI distance) and, for sets, with the Jaccard distance.
+
+    ``grouped``: the :class:`~agreekit.kinds.labels.patterns.DrawnRows` of ``ratings``.
+    """
+    counts, draws = grouped.counts, grouped.draws
     if level == "set":
         masi = alpha_under_draws(counts, draws, distance=distance_matrix(ratings.sets, "masi"))
         jaccard = alpha_under_draws(counts, draws, distance=distance_matrix(ratings.sets, "jaccard"))
@@ -61,13 +66,15 @@ def alpha_section(ratings, level, counts, draws, pairable, reason):
             "alpha_jaccard": undefined("only for level set", metric="jaccard")}
 
 
-def multirater_section(ratings, level, counts, draws, pairable, reason):
-    """Percent agreement, Gwet's AC1/AC2, Conger's κ and Brennan–Prediger over all items."""
+def multirater_section(ratings, level, grouped, pairable, reason):
+    """Percent agreement, Gwet's AC1/AC2, Conger's κ and Brennan–Prediger over all items (``grouped``:
+    their :class:`~agreekit.kinds.labels.patterns.DrawnRows`)."""
+    counts, draws = grouped.counts, grouped.draws
     identity = mr.drawn_terms(mr.item_terms(counts), draws)
     out = {"percent_agreement": drawn(mr.percent_agreement(identity), pairable, "no item has two or more ratings"),
            "gwet_ac1": drawn(mr.gwet_ac(identity), pairable, reason),
            "brennan_prediger": drawn(mr.brennan_prediger(identity), pairable, reason)}
-    classified = mr.rater_classifications(ratings.codes, len(ratings.categories), draws)
+    classified = mr.rater_classifications(grouped.codes, len(ratings.categories), draws)
     out["conger_kappa"] = drawn(mr.conger_kappa(identity, classified), pairable, reason)
     for weights in ("linear", "quadratic"):
         key = f"gwet_ac2_{weights}"
@@ -79,45 +86,47 @@ def multirater_section(ratings, level, counts, draws, pairable, reason):
     return out
 
 
-def complete_items(ratings):
-    """Indices of the items every annotator rated."""
-    return np.flatnonzero((ratings.codes >= 0).all(axis=1))
+def complete_rows(grouped):
+    """Indices of the rows of :class:`~agreekit.kinds.labels.patterns.DrawnRows` every annotator rated."""
+    return np.flatnonzero((grouped.codes >= 0).all(axis=1))
 
 
-def _left_out(ratings, complete):
-    left = len(ratings.items) - len(complete)
+def _left_out(ratings, n_complete):
+    left = len(ratings.items) - n_complete
     return left, (f"{left} of {len(ratings.items)} items left out: not rated by all "
                   f"{len(ratings.annotators)} annotators" if left else None)
 
 
-def fleiss_section(ratings, counts, draws, reason):
+def fleiss_section(ratings, grouped, reason):
     """Fleiss' κ over the items every annotator rated, with how many were left out and why."""
-    complete = complete_items(ratings)
-    left, note = _left_out(ratings, complete)
-    if len(ratings.annotators) < 2 or len(complete) == 0:
+    complete = complete_rows(grouped)
+    n_complete = grouped.items(complete)
+    left, note = _left_out(ratings, n_complete)
+    if len(ratings.annotators) < 2 or n_complete == 0:
         return undefined(reason if len(ratings.annotators) < 2 else "no item is rated by every annotator",
                          n_items_left_out=left, left_out=note)
-    values = mr.fleiss_kappa(mr.drawn_terms(mr.item_terms(counts[complete]), draws[:, complete]))
-    return drawn(values, len(complete), why_undefined(ratings, counts[complete]), n_items_left_out=left,
-                 left_out=note)
+    counts = grouped.counts[complete]
+    values = mr.fleiss_kappa(mr.drawn_terms(mr.item_terms(counts), grouped.draws[:, complete]))
+    return drawn(values, n_complete, why_undefined(ratings, counts), n_items_left_out=left, left_out=note)
 
 
-def icc_section(ratings, level, draws):
+def icc_section(ratings, level, grouped):
     """ICC(2,1) and ICC(3,1) over the items every annotator rated (interval and ratio levels)."""
-    complete = complete_items(ratings)
-    left, note = _left_out(ratings, complete)
+    complete = complete_rows(grouped)
+    n_complete = grouped.items(complete)
+    left, note = _left_out(ratings, n_complete)
     keys = ("icc_2_1", "icc_3_1")
     if level not in ("interval", "ratio"):
         return {key: undefined("only for interval and ratio levels", f_ci=None, n_items_left_out=left,
                                left_out=note) for key in keys}
-    if len(ratings.annotators) < 2 or len(complete) < 2:
+    if len(ratings.annotators) < 2 or n_complete < 2:
         reason = "fewer than two annotators" if len(ratings.annotators) < 2 else \
             "fewer than two items are rated by every annotator"
         return {key: undefined(reason, f_ci=None, n_items_left_out=left, left_out=note) for key in keys}
-    values = ratings.scores[ratings.codes[complete]]
-    ms, data = mean_squares(values, draws[:, complete]), mean_squares(values)
+    values = ratings.scores[grouped.codes[complete]]
+    ms = mean_squares(values, grouped.draws[:, complete])  # row 0, the data, gives the F intervals
     reason = "no variance between or within items"
-    return {"icc_2_1": drawn(icc_absolute(ms), len(complete), reason, f_ci=f_interval_absolute(data),
+    return {"icc_2_1": drawn(icc_absolute(ms), n_complete, reason, f_ci=f_interval_absolute(ms),
                              n_items_left_out=left, left_out=note),
-            "icc_3_1": drawn(icc_consistency(ms), len(complete), reason, f_ci=f_interval_consistency(data),
+            "icc_3_1": drawn(icc_consistency(ms), n_complete, reason, f_ci=f_interval_consistency(ms),
                              n_items_left_out=left, left_out=note)}

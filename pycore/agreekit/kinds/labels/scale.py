@@ -67,14 +67,9 @@ def build_ratings(judgements, level, order=None):
         categories = sorted(set(values.values()), key=lambda s: (len(s), sorted(s)))
         texts = tuple("|".join(sorted(s)) for s in categories)
         return _matrix(values, categories, texts, None, tuple(categories), warnings)
-    values = {}
-    for j in judgements:
-        key = (j.item, j.annotator)
-        if key in values:
-            raise InputError(f"annotator {j.annotator!r} labels item {j.item!r} twice (line {values[key][0]} "
-                             "and this one); one label per item and annotator, or use level set for label sets",
-                             line=j.line, column="label", value=j.label)
-        values[key] = (j.line, j.label)
+    values = {(j.item, j.annotator): (j.line, j.label) for j in judgements}
+    if len(values) != len(judgements):
+        _repeated(judgements)
     labels = {key: label for key, (_, label) in values.items()}
     if level == "nominal":
         categories = sorted(set(labels.values()))
@@ -85,6 +80,18 @@ def build_ratings(judgements, level, order=None):
     categories = sorted(set(numbers.values()))
     return _matrix(numbers, categories, tuple(number_text(c) for c in categories), np.array(categories, float),
                    None, ())
+
+
+def _repeated(judgements):
+    """Raise the :class:`InputError` of the first judgement repeating an earlier one's item and annotator."""
+    seen = {}
+    for j in judgements:
+        key = (j.item, j.annotator)
+        if key in seen:
+            raise InputError(f"annotator {j.annotator!r} labels item {j.item!r} twice (line {seen[key]} "
+                             "and this one); one label per item and annotator, or use level set for label sets",
+                             line=j.line, column="label", value=j.label)
+        seen[key] = j.line
 
 
 def _sets(judgements):
@@ -137,6 +144,8 @@ def _matrix(values, categories, texts, scores, sets, warnings):
     annotator_index = {name: a for a, name in enumerate(annotators)}
     category_index = {c: k for k, c in enumerate(categories)}
     codes = np.full((len(items), len(annotators)), -1, dtype=np.intp)
-    for (item, annotator), value in values.items():
-        codes[item_index[item], annotator_index[annotator]] = category_index[value]
+    n = len(values)  # one assignment, not one numpy call per judgement
+    rows = np.fromiter([item_index[item] for item, _ in values], np.intp, n)
+    columns = np.fromiter([annotator_index[annotator] for _, annotator in values], np.intp, n)
+    codes[rows, columns] = np.fromiter([category_index[value] for value in values.values()], np.intp, n)
     return Ratings(tuple(items), tuple(annotators), tuple(texts), scores, sets, codes, tuple(warnings))

@@ -1,0 +1,58 @@
+"""The items grouped by their ratings: every drawn coefficient is computed over distinct rows of codes.
+
+Every coefficient of the labels report is a function of sums over items of terms that depend on the
+item's row of codes only (which annotator gave which category), weighted by how often each item is
+drawn.  Items with the same row therefore count together: their draws are summed per row
+(:func:`~agreekit.measures.bootstrap.grouped_resample_counts`), and every product with the draws is
+(resamples × rows) instead of (resamples × items).  10,000 items of 5 annotators on a 5-point scale
+have under a thousand distinct rows; in the page's runtime, whose BLAS is single-threaded and slow,
+that is most of the report's time (``benchmarks/RESULTS.md``, "labels in the page's runtime").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...measures import bootstrap as boot
+
+
+@dataclass(frozen=True)
+class DrawnRows:
+    """The distinct rows of a ratings matrix and how often each is drawn.
+
+    ``draws[0]`` is how many items have each row (the data); ``draws[1:]`` the bootstrap resamples'
+    counts of items summed per row.  All are whole numbers held as floats.
+    """
+
+    codes: np.ndarray    # (rows, annotators) intp, −1 = not rated
+    counts: np.ndarray   # (rows, categories) how many annotators put the row in each category
+    draws: np.ndarray    # (R + 1, rows)
+
+    def items(self, rows=None):
+        """How many items have the rows ``rows`` (a mask or indices; default all)."""
+        return int(round(self.draws[0].sum() if rows is None else self.draws[0, rows].sum()))
+
+
+def distinct_rows(codes):
+    """``(rows, row_of_item)``: the distinct rows of ``codes`` (items × annotators) in sorted order, and
+    each item's row; sorted, so the grouping depends on the ratings only, not on the items' order."""
+    codes = np.asarray(codes, dtype=np.intp)
+    if len(codes) == 0:
+        return codes.reshape(0, codes.shape[1] if codes.ndim == 2 else 0), np.zeros(0, dtype=np.intp)
+    rows, inverse = np.unique(codes, axis=0, return_inverse=True)
+    return rows.astype(np.intp, copy=False), np.asarray(inverse, dtype=np.intp).reshape(-1)
+
+
+def drawn_rows(ratings, bootstrap, seed):
+    """:class:`DrawnRows` of ``ratings``: row 0 the data, then ``bootstrap`` resamples of the items
+    (none with fewer than two items), the same draws as :func:`~agreekit.measures.bootstrap.resample_counts`
+    of the items in ``ratings.items`` order."""
+    rows, row_of_item = distinct_rows(ratings.codes)
+    q, n_items = len(ratings.categories), len(ratings.codes)
+    counts = np.stack([(rows == k).sum(axis=1) for k in range(q)], axis=1).reshape(len(rows), q)
+    resamples = bootstrap if bootstrap > 0 and n_items >= 2 else 0
+    draws = np.empty((resamples + 1, len(rows)))
+    draws[0] = np.bincount(row_of_item, minlength=len(rows))
+    draws[1:] = boot.grouped_resample_counts(row_of_item, len(rows), resamples, seed, items=ratings.items)
+    return DrawnRows(rows, counts, draws)
