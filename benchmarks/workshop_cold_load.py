@@ -10,6 +10,14 @@ Each run is a new Chromium process (empty caches) on build.py's server (COOP/COE
 2. index.html: a share link of the box example, timed to the rendered result (as web_cold_load.py).
 Times are page-clock ms since navigation. The bytes are those of every file the page and its workers
 requested (sizes in dist/, uncompressed: build.py serve sends them as they are).
+
+    ... benchmarks/workshop_cold_load.py --after-calculator [--baseline OTHER_DIST] [--runs 3]
+
+3. (``--after-calculator``, issue 27) index.html, its first result and its service worker's cache,
+   then workshop.html in the same browser: the bytes the server sent (200s, file sizes in the
+   dist) from the workshop's navigation to the first cell's output, and until the workshop's
+   offline copy is cached too, and the workshop's time to the first cell's output. With
+   ``--baseline``, a second dist (another build) is measured the same way, run by run interleaved.
 """
 from __future__ import annotations
 
@@ -69,6 +77,72 @@ def calculator_first_result(page):
     return page.evaluate("performance.getEntriesByName('agreekit:result')[0]?.startTime ?? performance.now()")
 
 
+def after_calculator(playwright, dist):
+    """(ms to the workshop's first cell output, bytes sent for the workshop until then, and until its
+    offline copy is cached, {path: times sent}) in a new browser that opened the calculator first."""
+    served = []
+
+    class Counting(build.SiteHandler):
+        def send_response(self, code, message=None):
+            served.append((unquote(urlsplit(self.path).path), code))
+            super().send_response(code, message)
+
+    server = build.make_server(dist, 0, handler_base=Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+    try:
+        context = browser.new_context(service_workers="allow")
+        calculator = context.new_page()
+        calculator.goto(base_url)
+        calculator.wait_for_selector('#results-boxes[data-state="done"]', state="attached", timeout=TIMEOUT_MS)
+        calculator.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        calculator.wait_for_timeout(3000)  # the worker's precache and scipy.sparse's idle preload settle
+        start = len(served)
+        page = context.new_page()
+        page.goto(base_url + "workshop.html")
+        ms = workshop_first_output(page)
+        until_output = served[start:]
+        page.evaluate("window.agreekitWorkshop.offline")
+        with_offline = served[start:]
+    finally:
+        browser.close()
+        server.shutdown()
+        server.server_close()
+    size = lambda sent: sum((dist / path.lstrip("/")).stat().st_size for path, code in sent  # noqa: E731
+                            if code == 200 and (dist / path.lstrip("/")).is_file())
+    counts = {}
+    for path, code in with_offline:
+        if code == 200:
+            counts[path] = counts.get(path, 0) + 1
+    return ms, size(until_output), size(with_offline), counts
+
+
+def after_calculator_summary(label, runs):
+    times = [ms / 1000 for ms, *_ in runs]
+    print(f"  {label:<10} first output median {statistics.median(times):6.1f} s (runs: {', '.join(f'{t:.1f}' for t in times)})"
+          f"   MB sent until it: {', '.join(f'{r[1] / 1e6:.1f}' for r in runs)}"
+          f"   with the offline copy: {', '.join(f'{r[2] / 1e6:.1f}' for r in runs)}")
+    numeric = sorted(path for path in runs[0][3] if path.rsplit("/", 1)[-1].startswith(("numpy", "scipy")))
+    print(f"             numpy/scipy files sent: {', '.join(f'{p} ×{runs[0][3][p]}' for p in numeric) or 'none'}")
+
+
+def main_after_calculator(args):
+    dists = {"this": build.DIST, **({"baseline": Path(args.baseline)} if args.baseline else {})}
+    results = {label: [] for label in dists}
+    with sync_playwright() as playwright:
+        for _ in range(args.runs):  # interleaved, so that a busy spell of the machine hits both
+            for label, dist in dists.items():
+                results[label].append(after_calculator(playwright, dist))
+    print(f"The workshop after the calculator, {args.runs} new browser processes each, loopback:")
+    for label, runs in results.items():
+        after_calculator_summary(label, runs)
+    if args.baseline:
+        median = lambda label, i: statistics.median(r[i] for r in results[label])  # noqa: E731
+        print("  this / baseline: time {:.2f}x, MB until the output {:.2f}x, with the offline copy {:.2f}x".format(
+            *(median("this", i) / median("baseline", i) for i in (0, 1, 2))))
+
+
 def summary(label, runs):
     times = [ms / 1000 for ms, _ in runs]
     megabytes = runs[0][1] / 1e6
@@ -79,9 +153,13 @@ def summary(label, runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--after-calculator", action="store_true", help="the workshop opened after the calculator")
+    parser.add_argument("--baseline", help="with --after-calculator: another dist/ to measure alongside")
     args = parser.parse_args()
     if not (build.DIST / "workshop.html").exists():
         build.build()
+    if args.after_calculator:
+        return main_after_calculator(args)
     server = build.make_server(build.DIST, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base_url = f"http://127.0.0.1:{server.server_address[1]}/"
