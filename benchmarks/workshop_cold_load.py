@@ -14,10 +14,11 @@ requested (sizes in dist/, uncompressed: build.py serve sends them as they are).
     ... benchmarks/workshop_cold_load.py --after-calculator [--baseline OTHER_DIST] [--runs 3]
 
 3. (``--after-calculator``, issue 27) index.html, its first result and its service worker's cache,
-   then workshop.html in the same browser: the bytes the server sent (200s, file sizes in the
-   dist) from the workshop's navigation to the first cell's output, and until the workshop's
-   offline copy is cached too, and the workshop's time to the first cell's output. With
-   ``--baseline``, a second dist (another build) is measured the same way, run by run interleaved.
+   then workshop.html in the same browser: the workshop's time to the first cell's output, and the
+   bytes the server sent (200s, file sizes in the dist) from the workshop's navigation until its
+   offline copy is cached (the page asks for it once Python is ready, so it is fetched while the
+   first cell runs), in all and of numpy and scipy files. With ``--baseline``, a second dist
+   (another build) is measured the same way, run by run interleaved.
 """
 from __future__ import annotations
 
@@ -78,8 +79,8 @@ def calculator_first_result(page):
 
 
 def after_calculator(playwright, dist):
-    """(ms to the workshop's first cell output, bytes sent for the workshop until then, and until its
-    offline copy is cached, {path: times sent}) in a new browser that opened the calculator first."""
+    """(ms to the workshop's first cell output, {path: times the server sent it for the workshop})
+    in a new browser that opened the calculator first."""
     served = []
 
     class Counting(build.SiteHandler):
@@ -102,29 +103,35 @@ def after_calculator(playwright, dist):
         page = context.new_page()
         page.goto(base_url + "workshop.html")
         ms = workshop_first_output(page)
-        until_output = served[start:]
         page.evaluate("window.agreekitWorkshop.offline")
-        with_offline = served[start:]
+        sent = {}
+        for path, code in served[start:]:
+            if code == 200:
+                sent[path] = sent.get(path, 0) + 1
     finally:
         browser.close()
         server.shutdown()
         server.server_close()
-    size = lambda sent: sum((dist / path.lstrip("/")).stat().st_size for path, code in sent  # noqa: E731
-                            if code == 200 and (dist / path.lstrip("/")).is_file())
-    counts = {}
-    for path, code in with_offline:
-        if code == 200:
-            counts[path] = counts.get(path, 0) + 1
-    return ms, size(until_output), size(with_offline), counts
+    return ms, sent
 
 
-def after_calculator_summary(label, runs):
-    times = [ms / 1000 for ms, *_ in runs]
-    print(f"  {label:<10} first output median {statistics.median(times):6.1f} s (runs: {', '.join(f'{t:.1f}' for t in times)})"
-          f"   MB sent until it: {', '.join(f'{r[1] / 1e6:.1f}' for r in runs)}"
-          f"   with the offline copy: {', '.join(f'{r[2] / 1e6:.1f}' for r in runs)}")
-    numeric = sorted(path for path in runs[0][3] if path.rsplit("/", 1)[-1].startswith(("numpy", "scipy")))
-    print(f"             numpy/scipy files sent: {', '.join(f'{p} ×{runs[0][3][p]}' for p in numeric) or 'none'}")
+def megabytes(dist, sent, only=lambda name: True):
+    return sum(times * (dist / path.lstrip("/")).stat().st_size for path, times in sent.items()
+               if only(path.rsplit("/", 1)[-1]) and (dist / path.lstrip("/")).is_file()) / 1e6
+
+
+def is_numpy_or_scipy(name):
+    return name.startswith(("numpy-", "scipy-", "scipy_"))
+
+
+def after_calculator_summary(label, dist, runs):
+    times = [ms / 1000 for ms, _ in runs]
+    print(f"  {label:<9} first output median {statistics.median(times):5.1f} s (runs: {', '.join(f'{t:.1f}' for t in times)})"
+          f"   MB sent: {', '.join(f'{megabytes(dist, sent):.1f}' for _, sent in runs)}"
+          f", of numpy and scipy: {', '.join(f'{megabytes(dist, sent, is_numpy_or_scipy):.1f}' for _, sent in runs)}")
+    sent = runs[0][1]
+    names = sorted(path for path in sent if is_numpy_or_scipy(path.rsplit("/", 1)[-1]))
+    print(f"            numpy and scipy files sent (run 1): {', '.join(f'{p} ×{sent[p]}' for p in names) or 'none'}")
 
 
 def main_after_calculator(args):
@@ -136,11 +143,12 @@ def main_after_calculator(args):
                 results[label].append(after_calculator(playwright, dist))
     print(f"The workshop after the calculator, {args.runs} new browser processes each, loopback:")
     for label, runs in results.items():
-        after_calculator_summary(label, runs)
+        after_calculator_summary(label, dists[label], runs)
     if args.baseline:
-        median = lambda label, i: statistics.median(r[i] for r in results[label])  # noqa: E731
-        print("  this / baseline: time {:.2f}x, MB until the output {:.2f}x, with the offline copy {:.2f}x".format(
-            *(median("this", i) / median("baseline", i) for i in (0, 1, 2))))
+        median = lambda label, f: statistics.median(f(dists[label], r) for r in results[label])  # noqa: E731
+        ratios = [median("this", f) / median("baseline", f) for f in (
+            lambda dist, r: r[0], lambda dist, r: megabytes(dist, r[1]))]
+        print("  this / baseline: time to the first output {:.2f}x, MB sent {:.2f}x".format(*ratios))
 
 
 def summary(label, runs):
