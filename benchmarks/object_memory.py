@@ -110,19 +110,20 @@ CHILD = """
 import resource, sys, json
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 sys.path[:0] = [{pycore!r}, {bench!r}]
-import object_memory
+import {module}
 try:
-    object_memory.run_case({case!r})
+    {module}.run_case({case!r})
 except MemoryError:
     print(json.dumps({{"error": "MemoryError"}}))
 print(json.dumps({{"max_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
 """
 
 
-def measure(case, pycore, limit_gb, timeout):
-    """Run ``case`` in a fresh interpreter on the package in ``pycore``: peak RSS (MB), seconds, summary."""
+def measure(case, pycore, limit_gb, timeout, module="object_memory"):
+    """Run ``case`` (``module.run_case``) in a fresh interpreter on the package in ``pycore``: peak RSS
+    (MB), seconds, summary."""
     code = CHILD.format(limit=int(limit_gb * 2 ** 30), pycore=str(pycore), bench=str(ROOT / "benchmarks"),
-                        case=case)
+                        case=case, module=module)
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     start = time.perf_counter()
     try:
@@ -142,23 +143,25 @@ def measure(case, pycore, limit_gb, timeout):
     return out
 
 
-def main(argv=None):
+def main(argv=None, module="object_memory", cases=CASES, description=__doc__, limit_gb=12.0):
+    """Parse the command line and print each case's figures (``module``'s cases, as its fresh children run them)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from pair_memory import _line, old_package
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--compare", metavar="REV", help="also run the package as of git revision REV")
-    parser.add_argument("--cases", default=",".join(CASES), help="comma-separated: " + ", ".join(CASES))
-    parser.add_argument("--limit-gb", type=float, default=12.0, help="address-space cap of each case")
+    parser.add_argument("--only-before", action="store_true", help="with --compare: run only that revision")
+    parser.add_argument("--cases", default=",".join(cases), help="comma-separated: " + ", ".join(cases))
+    parser.add_argument("--limit-gb", type=float, default=limit_gb, help="address-space cap of each case")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a case is stopped")
     parser.add_argument("--repeats", type=int, default=1, help="runs per case and package (medians printed)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        packages = [("after", ROOT / "pycore")]
+        packages = [] if args.only_before and args.compare else [("after", ROOT / "pycore")]
         if args.compare:
             packages.insert(0, ("before", old_package(args.compare, folder)))
         for case in [c for c in args.cases.split(",") if c]:
             for label, pycore in packages:
-                runs = [measure(case, pycore, args.limit_gb, args.timeout) for _ in range(args.repeats)]
+                runs = [measure(case, pycore, args.limit_gb, args.timeout, module) for _ in range(args.repeats)]
                 _line(label, case, median_run(runs))
 
 

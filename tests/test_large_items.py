@@ -52,6 +52,36 @@ def crowded_segments(seed, n_items=2, n_annotators=3, n_events=50):
     return rows
 
 
+def crowded_cuboids(seed, n_objects, columns, n_annotators=3):
+    """One scene: each annotator's jittered, slightly turned copies of ``n_objects`` cuboids on a grid."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for a in range(n_annotators):
+        for k in range(n_objects):
+            cx, cy = (k % columns) * 1.5 + rng.normal(0, 0.2), (k // columns) * 1.5 + rng.normal(0, 0.2)
+            angle = rng.normal(0, 0.2)
+            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
+                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
+                         "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
+    return rows
+
+
+def crowded_polygons(seed, items=("p1", "p2"), n_annotators=3):
+    """Hexagons around 25 centres per item, each annotator's turned and sized a little differently."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in items:
+        centres = rng.uniform(0, 30, (25, 2))
+        for a in range(n_annotators):
+            for k, (x, y) in enumerate(centres.tolist()):
+                angles = np.arange(6) * np.pi / 3 + rng.uniform(-0.2, 0.2, 6)
+                radius = rng.uniform(1.0, 2.5)
+                points = np.column_stack([x + radius * np.cos(angles), y + radius * np.sin(angles)])
+                rows.append({"item": item, "annotator": f"ann{a}", "label": LABELS[k % 3],
+                             "points": " ".join(f"{v:.3f}" for v in points.ravel())})
+    return rows
+
+
 def blocked(monkeypatch):
     """Every item of more than 10 objects is large, every annotator pair above 50 pairs sparse."""
     monkeypatch.setattr(object_sets, "DENSE_ITEM_OBJECTS", 10)
@@ -200,15 +230,7 @@ def test_item_detail_of_a_large_item(monkeypatch, match):
 def test_cuboids_blocked_equal_square(monkeypatch, match, with_candidates):
     """Cuboids by their candidates (enclosing cubes), and as a kind without candidates (its large blocks
     scanned in chunks): the same report."""
-    rng = np.random.default_rng(12)
-    rows = []
-    for a in range(3):
-        for k in range(30):
-            cx, cy = (k % 6) * 1.5 + rng.normal(0, 0.2), (k // 6) * 1.5 + rng.normal(0, 0.2)
-            angle = rng.normal(0, 0.2)
-            rows.append({"item": "scene", "annotator": f"ann{a}", "cx": cx, "cy": cy, "cz": 0.5, "sx": 1.6,
-                         "sy": 1.2, "sz": 1.0, "qx": 0.0, "qy": 0.0, "qz": np.sin(angle / 2),
-                         "qw": np.cos(angle / 2), "label": LABELS[k % 2]})
+    rows = crowded_cuboids(12, n_objects=30, columns=6)
     rows += [{**row, "item": "other"} for row in rows[:40]]
     dense = agreekit.cuboids(rows, bootstrap=20, match=match).to_dict()
     assert dense["n_matched_pairs"] > 0
@@ -267,17 +289,7 @@ def test_threshold_zero_on_large_items(monkeypatch):
 
 def test_polygons_blocked_equal_square(monkeypatch):
     """Polygons give candidates from their bounding boxes: the same report, block by block."""
-    rng = np.random.default_rng(14)
-    rows = []
-    for item in ("p1", "p2"):
-        centres = rng.uniform(0, 30, (25, 2))
-        for a in range(3):
-            for k, (x, y) in enumerate(centres.tolist()):
-                angles = np.arange(6) * np.pi / 3 + rng.uniform(-0.2, 0.2, 6)
-                radius = rng.uniform(1.0, 2.5)
-                points = np.column_stack([x + radius * np.cos(angles), y + radius * np.sin(angles)])
-                rows.append({"item": item, "annotator": f"ann{a}", "label": LABELS[k % 3],
-                             "points": " ".join(f"{v:.3f}" for v in points.ravel())})
+    rows = crowded_polygons(14)
     dense = agreekit.polygons(rows, bootstrap=20).to_dict()
     assert dense["n_matched_pairs"] > 0
     blocked(monkeypatch)

@@ -116,8 +116,9 @@ export function recordsTable(report, key, title, { page = NO_PAGE, explain } = {
   return card;
 }
 
-/** Rows of a list nested in each record (e.g. each pair's boundary sweep), keyed back to the report. */
-export function nestedTable(report, key, nestedKey, idColumns, title, { page = NO_PAGE } = {}) {
+/** Rows of a list nested in each record (e.g. each pair's boundary sweep), keyed back to the report.
+ *  `describe[column](row)`: the words a text column shows for a (flattened) nested row; the CSV keeps the value. */
+export function nestedTable(report, key, nestedKey, idColumns, title, { page = NO_PAGE, describe = {} } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records) || !records.some((r) => Array.isArray(r?.[nestedKey]) && r[nestedKey].length)) return null;
   // Only the shown rows are flattened now: a large corpus nests hundreds of thousands.
@@ -140,7 +141,7 @@ export function nestedTable(report, key, nestedKey, idColumns, title, { page = N
       idColumns.map((c) => h("td", {}, String(record[c] ?? ""))),
       columns.map((c) => numeric.has(c) && (typeof inner[c] === "number" || inner[c] === null)
         ? h("td", { class: "num" }, metric(`${key}.${i}.${nestedKey}.${j}.${c}`, inner[c]))
-        : h("td", {}, inner[c] == null ? "" : String(inner[c]))))))));
+        : h("td", {}, inner[c] == null ? "" : describe[c] ? describe[c](inner) : String(inner[c]))))))));
   const downloadCsv = () => {
     const flat = flatRows(Infinity).map(({ record, inner }) => ({ ...Object.fromEntries(idColumns.map((c) => [c, record[c]])), ...inner }));
     downloadText(`agreekit-${page.kind}-${key}-${nestedKey}.csv`, toCsv([...idColumns, ...columns], flat), "text/csv");

@@ -52,7 +52,7 @@ export async function drawItem(picture, detail, { kind = "", palette = detail.an
   svg.append(background);
   if (!thumbnail) {
     svg.append(text(12, 18, `Item ${clip(detail.item, 80)}`, { "font-size": 15, "font-weight": 600 }),
-      text(12, 36, picture.caption(detail), { "font-size": 11, fill: "#555" }));
+      text(12, 36, picture.caption(detail), { "font-size": 11, fill: "#555", class: "item-caption" }));
   }
   svg.append(group);
   const resize = (height) => {
@@ -101,11 +101,16 @@ export async function addTitles(svg) {
   }
 }
 
-/** The caption of a picture of matched objects: its counts and how they were matched. */
+/** The caption of a picture of matched objects: its counts and how they were matched. "Unmatched" counts a
+ *  shape once for each other annotator it has no partner in, as the per-item table's `n_unmatched` does;
+ *  with three or more annotators the shapes without any partner are said apart. */
 export function objectCaption(detail, similarity) {
   const { threshold, match } = detail.settings;
-  const counts = `${detail.shapes.length} shapes · ${detail.matches.length} matched pairs · ` +
-    `${detail.shapes.filter((shape) => shape.n_matched === 0).length} unmatched`;
+  const others = detail.annotators.length - 1;
+  const unmatched = detail.shapes.reduce((n, shape) => n + Math.max(0, others - shape.n_matched), 0);
+  const alone = detail.shapes.filter((shape) => shape.n_matched === 0).length;
+  const counts = `${detail.shapes.length} shapes · ${detail.matches.length} matched pairs · ${unmatched} unmatched` +
+    (others > 1 ? ` in pairs (${alone} shape${alone === 1 ? "" : "s"} with no partner)` : "");
   return `${counts} · matched at ${similarity} ≥ ${threshold} (${match})`;
 }
 

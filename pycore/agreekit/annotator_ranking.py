@@ -26,8 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
-from .matching import match
-from .object_consensus import check_quorum, item_consensus, read
+from .object_consensus import check_quorum, item_consensus, match_objects, read, shared_parameters
 
 WEIGHT_FLOOR = 0.01   # a voter's weight never falls to 0, so an item seen only by poor voters still has a vote
 
@@ -85,10 +84,9 @@ def _item_counts(votes, voter, reference, hook, threshold):
     mine = [g for g, v in zip(votes.geometries, votes.owner) if v == voter]
     if not mine or not reference:
         return len(mine), len(reference), 0, 0.0
-    sim = np.asarray(hook.similarity(mine + [o.geometry for o in reference]), dtype=float)
-    block = sim[:len(mine), len(mine):]
-    rows, cols = match(block, threshold, "optimal")
-    return len(mine), len(reference), len(rows), float(block[rows, cols].sum())
+    matches = match_objects(hook, mine + [o.geometry for o in reference], None, threshold)
+    _, _, similarity = matches(np.arange(len(mine)), np.arange(len(mine), len(mine) + len(reference)))
+    return len(mine), len(reference), len(similarity), float(np.sum(similarity))
 
 
 def voter_counts(prepared, voter, weights=None, quorum=None, items=None):
@@ -134,21 +132,18 @@ def weights_from(counts, field="f1"):
     return np.maximum(np.where(np.isfinite(values), values, fallback), WEIGHT_FLOOR).tolist()
 
 
+@shared_parameters
 def annotator_ranking(kind, rows, *, quorum=None, rounds=1, **kind_options):
     """Annotators ranked by :class:`AnnotatorScore` ``reliability`` against the leave-one-out consensus.
 
     Parameters
     ----------
-    kind : str
-        A registered kind with a consensus hook.
-    rows : str or list of dict
-        The kind's rows.
-    quorum : int, optional
-        As in :func:`agreekit.object_consensus.consensus_rows`.
+    {kind}
+    {rows}
+    {quorum}
     rounds : int
         Reliability-weighted rounds after the first, unweighted one (0: plain leave-one-out).
-    **kind_options
-        The kind's report options (``threshold``, …).
+    {kind_options}
     """
     quorum = check_quorum(quorum)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 20:

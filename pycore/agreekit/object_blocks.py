@@ -20,6 +20,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import object_sets
 from .matching import block_clusters, match, match_allowed
 from .runtime import linear_sum_assignment
 
@@ -93,7 +94,7 @@ def block_matches(item, labels, rows, cols, threshold, mode):
     """The one-to-one matches of objects ``rows`` × ``cols`` (local indices) of a :class:`LargeItem`:
     ``(r, c, similarity)``, positions into ``rows`` and ``cols``, ordered by row.
 
-    ``labels``: the item's :class:`~agreekit.object_sets.ItemLabels`.  The dense block
+    ``labels``: the item's :class:`~agreekit.object_sets.ItemLabels` (None: no label tie-break).  The dense block
     and :func:`agreekit.matching.match` up to :data:`DENSE_PAIRS` pairs, at threshold 0 and in
     Potato's mode, else the allowed pairs and :func:`agreekit.matching.match_allowed`.
     """
@@ -102,10 +103,10 @@ def block_matches(item, labels, rows, cols, threshold, mode):
         return _potato_matches(item, rows, cols, threshold)
     if mode == "potato" or threshold <= 0 or len(rows) * len(cols) <= DENSE_PAIRS:  # at 0 every pair is allowed
         sim = item.dense(rows, cols)
-        r, c = match(sim, threshold, mode, None if mode == "potato" else labels.block(rows, cols))
+        r, c = match(sim, threshold, mode, None if mode == "potato" or labels is None else labels.block(rows, cols))
         return r, c, sim[r, c]
     r, c, s = item.allowed_pairs(rows, cols, threshold)
-    keep = match_allowed(r, c, s, (len(rows), len(cols)), labels.pairs(rows[r], cols[c]))
+    keep = match_allowed(r, c, s, (len(rows), len(cols)), None if labels is None else labels.pairs(rows[r], cols[c]))
     return r[keep], c[keep], s[keep]
 
 
@@ -136,3 +137,27 @@ def large_item_clusters(item, labels, members, threshold, mode):
         return r, c
 
     return block_clusters(members, match_block, lambda f, o: item.reached(f, o, threshold), mode)
+
+
+def pair_matcher(n, square, kind, codes, threshold):
+    """``matches(rows, cols) -> (r, c, similarity)``: the ``optimal`` matches of objects ``rows`` ×
+    ``cols`` (positions among ``n`` objects), positions into ``rows`` and ``cols``, ordered by row.
+
+    ``square()`` gives the n × n similarity; it is computed once and sliced when there are at
+    most :data:`~agreekit.object_sets.DENSE_ITEM_OBJECTS` objects or ``kind`` is None.  Otherwise
+    ``kind()`` (an :class:`~agreekit.objects.ObjectKind` by position, with ``block`` and
+    ``candidates``) gives each block when it is matched (:func:`block_matches`), so memory grows
+    with the pairs that may overlap, not with n².  ``codes``: label codes (the tie-break), or None.
+    """
+    if kind is None or n <= object_sets.DENSE_ITEM_OBJECTS:
+        sim = np.asarray(square(), dtype=float)
+        same = None if codes is None else codes[:, None] == codes[None, :]
+
+        def matches(rows, cols):
+            block = (rows[:, None], cols[None, :])
+            r, c = match(sim[block], threshold, "optimal", None if same is None else same[block])
+            return r, c, sim[rows[r], cols[c]]
+        return matches
+    objects, labels = kind(), None if codes is None else object_sets.ItemLabels(codes)
+    item = LargeItem(0, objects.block, objects.candidates)
+    return lambda rows, cols: block_matches(item, labels, rows, cols, threshold, "optimal")

@@ -38,7 +38,7 @@ import numpy as np
 from . import options as opts
 from .arrays import name_list
 from .errors import InputError
-from .matching import match
+from .object_blocks import pair_matcher
 from .registry import KINDS, get
 
 
@@ -69,7 +69,6 @@ class ItemVotes:
     geometries: list
     labels: list
     owner: list              # voter index of each object
-    similarity: np.ndarray   # object × object
     edges: list              # matched pairs (i, j), strongest first
 
 
@@ -118,19 +117,31 @@ def _item_votes(item, drawn, seen, hook, threshold):
         geometries += [g for g, _ in objects]
         labels += [lab for _, lab in objects]
         owner += [v] * len(objects)
-    sim = np.asarray(hook.similarity(geometries), dtype=float) if geometries else np.zeros((0, 0))
-    same = np.array(labels, dtype=object)[:, None] == np.array(labels, dtype=object)[None, :] if labels else None
-    edges = []
+    first = {}  # label → code, so that equal codes are equal labels (the tie-break of the matching)
+    codes = np.array([first.setdefault(label, len(first)) for label in labels], dtype=np.intp)
+    matches = match_objects(hook, geometries, codes, threshold)
+    edges, similarity = [], []
     for x, a in enumerate(voters):
         for b in voters[x + 1:]:
             ia, ib = spans[a], spans[b]
             if not ia.size or not ib.size:
                 continue
-            rows, cols = match(sim[np.ix_(ia, ib)], threshold, "optimal", same[np.ix_(ia, ib)])
+            rows, cols, sim = matches(ia, ib)
             edges += [(int(ia[r]), int(ib[c])) for r, c in zip(rows.tolist(), cols.tolist())]
+            similarity += np.asarray(sim, dtype=float).tolist()
     keys = [_object_key(hook, g, lab) for g, lab in zip(geometries, labels)]
-    edges.sort(key=lambda e: (-sim[e], min(keys[e[0]], keys[e[1]]), max(keys[e[0]], keys[e[1]])))
-    return ItemVotes(item, voters, geometries, labels, owner, sim, edges)
+    order = sorted(range(len(edges)), key=lambda k: (-similarity[k], min(keys[edges[k][0]], keys[edges[k][1]]),
+                                                     max(keys[edges[k][0]], keys[edges[k][1]])))
+    return ItemVotes(item, voters, geometries, labels, owner, [edges[k] for k in order])
+
+
+def match_objects(hook, geometries, codes, threshold):
+    """``matches(rows, cols) -> (r, c, similarity)``: the ``optimal`` matches of ``geometries[rows]`` ×
+    ``geometries[cols]`` at ``threshold`` (:func:`agreekit.object_blocks.pair_matcher`), block by block
+    on a large item when the kind gives ``hook.blocks``; ``codes``: label codes (the tie-break) or None."""
+    kind = None if hook.blocks is None else (lambda: hook.blocks(geometries))
+    square = (lambda: hook.similarity(geometries)) if geometries else (lambda: np.zeros((0, 0)))
+    return pair_matcher(len(geometries), square, kind, codes, threshold)
 
 
 def prepare(records, hook, threshold):
@@ -355,26 +366,41 @@ def item_rows(hook, item, annotator, objects):
     return [row for row in rows if row is not None]
 
 
+PARAMETERS = {
+    "{kind}": "kind : str\n        A registered kind with a consensus hook.",
+    "{rows}": "rows : str or list of dict\n        The kind's rows.",
+    "{quorum}": "quorum : int, optional\n        Supporting voters an object needs; default a strict majority of "
+                "those who saw the item.",
+    "{kind_options}": "**kind_options\n        The kind's report options (``threshold``, …), checked as the "
+                      "report checks them.",
+}
+
+
+def shared_parameters(function):
+    """``function`` with the markers of its Parameters section (``{kind}``, ``{rows}``, ``{quorum}``,
+    ``{kind_options}``) replaced by :data:`PARAMETERS`: the consensus and the ranking take them alike."""
+    for marker, text in PARAMETERS.items():
+        function.__doc__ = function.__doc__ and function.__doc__.replace(marker, text)
+    return function
+
+
+@shared_parameters
 def consensus_rows(kind, rows, *, quorum=None, exclude_annotator=None, annotator="consensus", weights=None,
                    **kind_options):
     """The consensus of ``rows`` (see the module docstring) as a :class:`ConsensusResult`.
 
     Parameters
     ----------
-    kind : str
-        A registered kind with a consensus hook.
-    rows : str or list of dict
-        The kind's rows.
-    quorum : int, optional
-        Supporting voters an object needs; default a strict majority of those who saw the item.
+    {kind}
+    {rows}
+    {quorum}
     exclude_annotator : str, optional
         Build the consensus of the others (leave-one-out); identical copies of it are left out too.
     annotator : str
         The annotator name of the consensus rows.
     weights : dict, optional
         ``{annotator: weight ≥ 0}`` for the votes and the fusion (default 1 each).
-    **kind_options
-        The kind's report options (``threshold``, …), checked as the report checks them.
+    {kind_options}
     """
     quorum = check_quorum(quorum)
     hook, prepared = read(kind, rows, kind_options)

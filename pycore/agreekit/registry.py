@@ -57,7 +57,11 @@ class ConsensusHook:
     ``options`` the names of the kind's report options ``read`` uses;
     ``reliability`` and ``weighting`` the fields of
     :class:`agreekit.annotator_ranking.AnnotatorScore` that rank annotators and
-    weigh their votes.
+    weigh their votes.  ``blocks(geometries)``, optional, is the
+    :class:`~agreekit.objects.ObjectKind` of the geometries by position (its
+    ``block`` and ``candidates``, with ``similarity``'s values bit for bit): an
+    item too large for its square similarity is then matched block by block
+    from the pairs that may overlap (:mod:`agreekit.object_blocks`).
     """
 
     read: Callable
@@ -68,6 +72,7 @@ class ConsensusHook:
     options: tuple = ("threshold",)
     reliability: str = "recall"
     weighting: str = "f1"
+    blocks: Callable = None
 
 
 @dataclass(frozen=True)

@@ -156,11 +156,21 @@ function confusionCard(report) {
   };
   choice.addEventListener("change", show);
   show();
+  const downloadCsv = () => downloadText("agreekit-labels-confusion.csv",
+    toCsv(["a", "b", "label_a", "label_b", "n_items"], confusionRecords(pairs, categories)), "text/csv");
   return h("section", { class: "card table-card", dataset: { table: "confusion" } }, h("h3", {}, title),
     h("p", { class: "muted" }, "Items both annotators rated, by the label each gave: the diagonal agrees; a large off-diagonal " +
       "cell is a pair of labels the guidelines do not tell apart. The heat map shades each cell by its count (darkest: " +
       "the largest); the table below gives the numbers. ", choice),
-    wrap, settingsLine(report));
+    wrap, h("p", { class: "table-actions" }, h("button", { type: "button", onclick: downloadCsv }, "Download CSV (every pair)")),
+    settingsLine(report));
+}
+
+/** Every pair's confusion table, one record per cell (a, b, the label each gave, items): a long table reads
+ *  into any spreadsheet or data frame, and holds every pair at once, not only the one chosen in the menu. */
+function confusionRecords(pairs, categories) {
+  return pairs.filter((pair) => Array.isArray(pair.confusion)).flatMap((pair) => pair.confusion.flatMap((row, r) =>
+    row.map((count, c) => ({ a: pair.a, b: pair.b, label_a: categories[r] ?? "", label_b: categories[c] ?? "", n_items: count }))));
 }
 
 const MAP_CELL = 34, MAP_LABEL = 120, MAP_TOP = 90, MAP_SIDE = 360;

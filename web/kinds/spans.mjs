@@ -1,21 +1,24 @@
 // Spans: the page's part of the kind (its report cards: the five-way disagreement table; its item
 // pictures: the text with one lane per annotator), read by web/kinds.mjs.
 
-import { recordsTable, nestedTable, unitizingTable } from "../cards.mjs";
+import { recordsTable, nestedTable, unitizingTable, openable } from "../cards.mjs";
 import { referenceCards } from "../reference_cards.mjs";
-import { h, get, metric, coefficient, settingsLine, section } from "../dom.mjs";
+import { downloadText, toCsv } from "../download.mjs";
+import { h, get, metric, coefficient, formatNumber, settingsLine, section } from "../dom.mjs";
 import { MATCH, MISMATCH, shapeData } from "../item_draw.mjs";
 import { s, text, round, exact, extent, linear, clip } from "../svg.mjs";
 
-// Remedies that each span outcome points to (issue 3: the five-way table).
-const SPAN_OUTCOMES = [
+// The matched outcomes of the five-way table and the remedy each points to (issue 3). The spans no
+// partner took are named from each pair's side, "found by <annotator> only" (issue 26): with more than
+// two annotators a "first" or "second" annotator means nothing to the reader.
+const MATCHED_OUTCOMES = [
   ["exact", "Exact: same boundaries, same label", "Nothing to fix."],
   ["label_only", "Label only: same boundaries, different label", "Sharpen the label definitions."],
   ["boundary_only", "Boundary only: same label, overlapping but different boundaries", "Write boundary rules (what a span includes)."],
   ["both", "Both: overlapping, boundaries and label differ", "Revisit label definitions and boundary rules together."],
-  ["missed_a", "Missed: marked only by the first annotator", "Agree on what counts as an entity."],
-  ["missed_b", "Missed: marked only by the second annotator", "Agree on what counts as an entity."],
 ];
+const MISSED_REMEDY = "Agree on what counts as an entity.";
+const PAIR_PREVIEW_ROWS = 50;
 
 /** The summary card's headline (headline.mjs): character-level α. */
 export const headline = () => ({ key: "char_alpha", symbol: "α", scale: "alpha",
@@ -34,35 +37,98 @@ export function cards(report, page) {
           explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
     ...referenceCards(report, page),
     () => unitizingTable(report, page),
-    () => spanOutcomeTable(report, "disagreement.total", "Five-way disagreement, all annotator pairs"),
-    () => recordsTable(report, "disagreement.pairs", "Five-way disagreement per annotator pair", { page }),
-    () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { page }),
+    () => spanOutcomeTable(report, page),
+    () => pairOutcomeTable(report, page),
+    () => recordsTable(report, "disagreement.labels", "Five-way disagreement per label", { page,
+      explain: "Counted in spans, as the total's Spans column: a matched pair adds its outcome to the label of each of " +
+        "its two spans, so the rows sum to the total." }),
     () => recordsTable(report, "labels", "Per label", { page }),
     () => recordsTable(report, "items", "Per item", { page }),
-    () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { page }),
+    () => nestedTable(report, "items", "examples", ["item"], "Disagreements in context", { page, describe: { outcome: exampleOutcome } }),
   ];
 }
 
-function spanOutcomeTable(report, key, title) {
-  const counts = get(report, key);
-  if (!counts || typeof counts !== "object") return null;
-  const remedies = get(report, "disagreement.remedies") || {};
-  const rows = SPAN_OUTCOMES.filter(([name]) => name in counts).map(([name, label, fallback]) => {
-    const remedy = remedies[name] ?? remedies[name.replace(/_[ab]$/, "")] ?? fallback;  // the core's wording first
-    const share = counts.shares?.[name] ?? counts[`${name}_share`];
-    return h("tr", {}, h("th", { scope: "row" }, label),
-      h("td", { class: "num" }, metric(`${key}.${name}`, counts[name] ?? null)),
-      share !== undefined ? h("td", { class: "num" }, metric(counts.shares ? `${key}.shares.${name}` : `${key}.${name}_share`, share)) : h("td", {}, ""),
-      h("td", {}, remedy));
-  });
-  const note = get(report, "disagreement.note");
-  return h("section", { class: "card table-card" }, h("h3", {}, title),
-    typeof note === "string" ? h("p", { class: "muted" }, note) : null,
+/** A disagreement's outcome in words, a span only one annotator of the pair marked by that annotator's name. */
+function exampleOutcome(example) {
+  if (example.outcome === "missed_a") return `found by ${example.a} only`;
+  if (example.outcome === "missed_b") return `found by ${example.b} only`;
+  return String(example.outcome).replace(/_/g, " ");
+}
+
+/** A table card of its own making (rows already built) with a CSV download of `records` as `columns`. */
+function tableCard(report, page, { key, title, note, head, body, columns, records, more = null }) {
+  const downloadCsv = () => downloadText(`agreekit-${page.kind}-${key.replace(/\./g, "-")}.csv`, toCsv(columns, records), "text/csv");
+  return h("section", { class: "card table-card", dataset: { table: key } }, h("h3", {}, title),
+    note ? h("p", { class: "muted" }, note) : null,
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title },
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Outcome"), h("th", { scope: "col", class: "num" }, "Count"),
-        h("th", { scope: "col", class: "num" }, "Share"), h("th", { scope: "col" }, "What it points to"))),
-      h("tbody", {}, rows))),
+      h("table", {}, h("thead", {}, h("tr", {}, head.map(([name, numeric]) => h("th", { scope: "col", class: numeric ? "num" : "" }, name)))),
+        h("tbody", {}, body))),
+    h("p", { class: "table-actions" }, more, h("button", { type: "button", onclick: downloadCsv }, "Download CSV")),
     settingsLine(report));
+}
+
+const numberCell = (key, value) => h("td", { class: "num" }, metric(key, value ?? null));
+const plainCell = (value) => h("td", { class: "num" }, formatNumber(value));  // "undefined" for null, as metric()
+
+/** The five-way table over every pair, counted in spans as the per-label table is (its rows sum to this). */
+function spanOutcomeTable(report, page) {
+  const total = get(report, "disagreement.total");
+  if (!total || typeof total !== "object") return null;
+  const spans = get(report, "disagreement.spans");
+  const remedies = get(report, "disagreement.remedies") || {};
+  const pairs = get(report, "disagreement.pairs") || [];
+  const onePair = pairs.length === 1 && (get(report, "disagreement.n_pairs_total") ?? 1) === 1 ? pairs[0] : null;
+  const share = (count) => (spans?.n_spans ? count / spans.n_spans : null);
+  const rows = MATCHED_OUTCOMES.map(([name, label, fallback]) => ({ name, label, spans: [`disagreement.spans.${name}`, spans?.[name]],
+    share: [`disagreement.total.shares.${name}`, total.shares?.[name]], pairs: [`disagreement.total.${name}`, total[name]],
+    remedy: remedies[name] ?? fallback }));
+  if (onePair) {  // one pair: its two sides by name
+    for (const side of ["a", "b"]) {
+      rows.push({ name: `missed_${side}`, label: `Found by ${onePair[side]} only`, spans: [`disagreement.total.missed_${side}`, total[`missed_${side}`]],
+        share: [`disagreement.total.shares.missed_${side}`, total.shares?.[`missed_${side}`]], pairs: null, remedy: remedies.missed ?? MISSED_REMEDY });
+    }
+  } else {  // sides differ from pair to pair: one row here, each side by name in the per-pair table
+    rows.push({ name: "missed", label: "Found by one annotator of a pair only (each pair's two sides: the per-pair table)",
+      spans: ["disagreement.spans.missed", spans?.missed], share: [null, share(spans?.missed)], pairs: null, remedy: remedies.missed ?? MISSED_REMEDY });
+  }
+  rows.push({ name: "n_spans", label: "All compared spans", spans: ["disagreement.spans.n_spans", spans?.n_spans ?? total.n_spans],
+    share: [null, share(spans?.n_spans)], pairs: null, remedy: "" });
+  const cell = (entry) => (entry === null ? h("td", {}, "") : entry[0] ? numberCell(entry[0], entry[1]) : plainCell(entry[1]));
+  const body = rows.map((row) => h("tr", { dataset: { outcome: row.name } }, h("th", { scope: "row" }, row.label),
+    cell(row.spans), cell(row.share), cell(row.pairs), h("td", {}, row.remedy)));
+  const note = "Counted in spans: a matched pair is two spans, a span no partner took is one, and a span counts once " +
+    "for each other annotator of its item. The rows sum to all compared spans.";
+  return tableCard(report, page, { key: "disagreement.total", title: "Five-way disagreement, all annotator pairs", note, body,
+    head: [["Outcome", false], ["Spans", true], ["Share", true], ["Matched pairs", true], ["What it points to", false]],
+    columns: ["outcome", "spans", "share", "matched_pairs", "what_it_points_to"],
+    records: rows.map((row) => ({ outcome: row.label, spans: row.spans[1] ?? null, share: row.share[1] ?? null,
+      matched_pairs: row.pairs?.[1] ?? null, what_it_points_to: row.remedy })) });
+}
+
+/** The five-way table per annotator pair, each row "A vs B" and the spans only one of them marked by name. */
+function pairOutcomeTable(report, page) {
+  const pairs = get(report, "disagreement.pairs");
+  if (!Array.isArray(pairs)) return null;
+  const key = "disagreement.pairs", opens = page.opener?.(key);
+  if (!pairs.length) return recordsTable(report, key, "Five-way disagreement per annotator pair", { page });  // "None."
+  const who = (name) => h("span", { class: "muted who" }, ` ${name}`);
+  const row = (pair, i) => openable(opens, i, h("tr", {}, h("th", { scope: "row" }, `${pair.a} vs ${pair.b}`),
+    ...["n_items", "exact_f1", "partial_f1", "exact", "label_only", "boundary_only", "both"].map((name) => numberCell(`${key}.${i}.${name}`, pair[name])),
+    h("td", { class: "num", title: `found by ${pair.a} only` }, metric(`${key}.${i}.missed_a`, pair.missed_a ?? null), who(pair.a)),
+    h("td", { class: "num", title: `found by ${pair.b} only` }, metric(`${key}.${i}.missed_b`, pair.missed_b ?? null), who(pair.b)),
+    numberCell(`${key}.${i}.n_spans`, pair.n_spans)));
+  const shown = pairs.slice(0, PAIR_PREVIEW_ROWS);
+  const listed = get(report, "disagreement.n_pairs_total");
+  const more = pairs.length > shown.length || (listed ?? pairs.length) > pairs.length
+    ? h("span", { class: "muted" }, `Showing ${shown.length} of ${(listed ?? pairs.length).toLocaleString("en-US")} pairs; the CSV has the ${pairs.length.toLocaleString("en-US")} listed. `) : null;
+  return tableCard(report, page, { key, title: "Five-way disagreement per annotator pair",
+    note: "Each row is one pair, A vs B: matched pairs of spans by outcome, then the spans only A marked and those only B marked.",
+    head: [["Pair: A vs B", false], ["Items", true], ["Exact F1", true], ["Partial F1", true], ["Exact", true], ["Label only", true],
+      ["Boundary only", true], ["Both", true], ["Found by A only", true], ["Found by B only", true], ["Spans compared", true]],
+    body: shown.map(row), more,
+    columns: ["pair", "a", "b", "n_items", "exact_f1", "partial_f1", "exact", "label_only", "boundary_only", "both",
+      "found_by_a_only", "found_by_b_only", "n_spans"],
+    records: pairs.map((pair) => ({ ...pair, pair: `${pair.a} vs ${pair.b}`, found_by_a_only: pair.missed_a, found_by_b_only: pair.missed_b })) });
 }
 
 
@@ -74,42 +140,48 @@ export const items = { list: "items", id: (entry) => entry.item, value: "detecti
   annotators: (entry) => (Array.isArray(entry.annotators) ? entry.annotators.map(String) : []),
   opens: { items: "entry", "disagreement.pairs": "pair", "items.examples": "entry" } };
 
-// The five-way outcomes, worst last: a span drawn in several pairs shows its worst.
+// The five-way outcomes, best first. A span is drawn with the best outcome it has in any pair: agreeing
+// with one annotator is agreement, even where a third marked nothing (that shows as a red underline).
+// The legend's names fit its 30 characters; the bars' titles say the outcome in full.
 const OUTCOME_ORDER = ["exact", "label_only", "boundary_only", "both", "missed"];
 const OUTCOME_STYLE = {
-  exact: { "fill-opacity": 0.6, stroke: "none", name: "exact: same boundaries and label (solid)" },
-  label_only: { "fill-opacity": 0.6, stroke: "#1b1b1f", "stroke-dasharray": "1.5 2", name: "label only: same boundaries, other label (dotted outline)" },
-  boundary_only: { "fill-opacity": 0.22, stroke: "#1b1b1f", name: "boundary only: same label, other boundaries (pale, outlined)" },
-  both: { "fill-opacity": 0.22, stroke: "#1b1b1f", "stroke-dasharray": "4 2", name: "both differ (pale, dashed outline)" },
-  missed: { "fill-opacity": 0, stroke: MISMATCH, "stroke-width": 2, name: "missed: no partner in some pair (red outline)" },
+  exact: { "fill-opacity": 0.6, stroke: "none", name: "exact (solid)", about: "best match: exact, same boundaries and label" },
+  label_only: { "fill-opacity": 0.6, stroke: "#1b1b1f", "stroke-dasharray": "1.5 2", name: "label only (dotted outline)", about: "best match: label only, same boundaries, other label" },
+  boundary_only: { "fill-opacity": 0.22, stroke: "#1b1b1f", name: "boundary only (pale, outlined)", about: "best match: boundary only, same label, other boundaries" },
+  both: { "fill-opacity": 0.22, stroke: "#1b1b1f", "stroke-dasharray": "4 2", name: "both differ (pale, dashed)", about: "best match: both differ, overlapping, other boundaries and label" },
+  missed: { "fill-opacity": 0, stroke: MISMATCH, "stroke-width": 2, name: "no partner in any pair (red)", about: "no partner in any pair" },
 };
+
+/** Spans left without a partner, once per other annotator: the per-item table's `n_unmatched`. */
+const unmatchedInPairs = (detail) => detail.shapes.reduce((n, shape) => n + shape.n_missed, 0);
 
 export const picture = {
   height: (detail, thumbnail) => detail.annotators.length * (thumbnail ? 12 : 26) + (thumbnail ? 0 : 30),
   caption(detail) {
     const counts = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0]));
     for (const m of detail.matches) counts[m.outcome] += 1;
-    const missed = detail.shapes.reduce((n, shape) => n + shape.n_missed, 0);
-    return `${detail.shapes.length} spans · exact ${counts.exact} · label only ${counts.label_only} · boundary only ` +
-      `${counts.boundary_only} · both ${counts.both} · missed ${missed} · match ${detail.settings.match}`;
+    return `${detail.shapes.length} spans · matched pairs: exact ${counts.exact} · label only ${counts.label_only} · boundary only ` +
+      `${counts.boundary_only} · both ${counts.both} · ${unmatchedInPairs(detail)} unmatched in pairs · match ${detail.settings.match}`;
   },
   legend({ detail, styleOf }) {
     return [...detail.annotators.map((name) => ({ name, style: styleOf(name) })),
       ...OUTCOME_ORDER.map((o) => ({ name: OUTCOME_STYLE[o].name, style: { colour: OUTCOME_STYLE[o].stroke === "none" ? "#80838b" : OUTCOME_STYLE[o].stroke,
-        dash: OUTCOME_STYLE[o]["stroke-dasharray"] ?? "", width: 2 } }))];
+        dash: OUTCOME_STYLE[o]["stroke-dasharray"] ?? "", width: 2 } })),
+      { name: "matched pair (dashed: inexact)", style: { colour: MATCH, dash: "", width: 1 } },
+      { name: "red underline: partly missed", style: { colour: MISMATCH, dash: "", width: 2 } }];
   },
   draw: drawSpans,
 };
 
-/** The worst five-way outcome of each span over the pairs it is in. */
+/** The best five-way outcome of each span over the pairs it is matched in; "missed" when matched in none. */
 function spanOutcomes(detail) {
-  const worst = detail.shapes.map((shape) => (shape.n_missed ? 4 : 0));
+  const best = detail.shapes.map(() => OUTCOME_ORDER.length - 1);
   for (const m of detail.matches) {
     const rank = OUTCOME_ORDER.indexOf(m.outcome);
-    worst[m.a] = Math.max(worst[m.a], rank);
-    worst[m.b] = Math.max(worst[m.b], rank);
+    best[m.a] = Math.min(best[m.a], rank);
+    best[m.b] = Math.min(best[m.b], rank);
   }
-  return worst.map((rank) => OUTCOME_ORDER[rank]);
+  return best.map((rank) => OUTCOME_ORDER[rank]);
 }
 
 async function drawSpans(context, box) {
@@ -144,9 +216,16 @@ async function drawSpans(context, box) {
       class: `shape outcome-${shape.outcome}`, opacity: context.focus && !context.focus.includes(shape.annotator) ? 0.25 : null,
       dataset: { ...shapeData(context, { ...shape, n_matched: shape.n_missed }, { start: exact(g.start), end: exact(g.end) }),
         matched: null, missed: shape.n_missed, outcome: shape.outcome } });
-    if (!thumbnail) context.titles.push([node, `${shape.annotator} · ${shape.label} · characters ${g.start}–${g.end} · line ${shape.line} · ${shape.outcome.replace("_", " ")}` +
+    const others = detail.annotators.length - 1;
+    if (!thumbnail) context.titles.push([node, `${shape.annotator} · ${shape.label} · characters ${g.start}–${g.end} · line ${shape.line} · ${OUTCOME_STYLE[shape.outcome].about}` +
+      (shape.n_missed ? ` · no partner in ${shape.n_missed} of ${others} other annotator(s)` : "") +
       (detail.text ? ` · “${detail.text.slice(g.start, g.end)}”` : "")]);
     group.append(node);
+    if (shape.n_missed && shape.outcome !== "missed") {  // agrees with someone, yet some other annotator has no partner for it
+      group.append(s("line", { x1: round(X(g.start)), x2: round(X(g.start) + Math.max(2, X(g.end) - X(g.start))),
+        y1: round(top(shape.annotator) + bar + 1.5), y2: round(top(shape.annotator) + bar + 1.5), stroke: MISMATCH, "stroke-width": 2,
+        class: "missed-mark", dataset: { line: shape.line, missed: shape.n_missed } }));
+    }
     await context.pacer.tick();
   }
   const lines = s("g", { class: "matches" });
@@ -154,7 +233,7 @@ async function drawSpans(context, box) {
     const a = detail.shapes[m.a], b = detail.shapes[m.b];
     const line = s("line", { x1: round(X((a.geometry.start + a.geometry.end) / 2)), y1: round(top(a.annotator) + bar),
       x2: round(X((b.geometry.start + b.geometry.end) / 2)), y2: round(top(b.annotator)),
-      stroke: m.outcome === "exact" ? MATCH : MISMATCH, "stroke-width": 1, "stroke-dasharray": m.outcome === "exact" ? null : "3 2",
+      stroke: MATCH, "stroke-width": 1, "stroke-dasharray": m.outcome === "exact" ? null : "3 2",
       class: `match outcome-${m.outcome}`, dataset: { lineA: a.line, lineB: b.line, outcome: m.outcome } });
     if (!thumbnail) context.titles.push([line, `${m.outcome.replace("_", " ")} · ${a.annotator} (line ${a.line}) ↔ ${b.annotator} (line ${b.line})`]);
     lines.append(line);

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..matching import match
+from ..object_blocks import LargeItem, block_matches
 from ..object_sets import item_label_equality, label_codes
 from ..objects import _local_index, _take, item_similarities
 
@@ -80,6 +81,20 @@ def _two_stage(sub, same, threshold, low_overlap, mode):
     return (rows, cols), (free_r[lr], free_c[lc])
 
 
+def _two_stage_blocks(item, labels, rows, cols, threshold, low_overlap, mode):
+    """:func:`_two_stage` on a :class:`~agreekit.object_blocks.LargeItem` (``rows``, ``cols``: its local
+    indices), block by block: ``((r, c), (low r, low c), similarity of the matches)``."""
+    r, c, sim = block_matches(item, labels, rows, cols, threshold, mode)
+    empty = np.zeros(0, dtype=np.intp)
+    if not low_overlap < threshold:
+        return (r, c), (empty, empty), sim
+    free_r, free_c = np.setdiff1d(np.arange(len(rows)), r), np.setdiff1d(np.arange(len(cols)), c)
+    if not free_r.size or not free_c.size:
+        return (r, c), (empty, empty), sim
+    lr, lc, _ = block_matches(item, labels, rows[free_r], cols[free_c], low_overlap, mode)
+    return (r, c), (free_r[lr], free_c[lc]), sim
+
+
 # Long: one pass over items and annotators that fills every array of Comparisons.
 def compare(objects, kind, gold_of, *, threshold, low_overlap, mode, label_key):
     """The :class:`Comparisons` of every scored annotator with its reference (``gold_of``: names)."""
@@ -99,16 +114,21 @@ def compare(objects, kind, gold_of, *, threshold, low_overlap, mode, label_key):
             if g is None or g not in member:
                 unscored.setdefault(a, []).append(i)
                 continue
-            la, lg = _local_index(member[a], start), _local_index(member[g], start)
-            sub = _take(sims[i], la, lg)
-            (r, c), (lr, lc) = _two_stage(sub, _take(same_labels[i], la, lg), threshold, low_overlap, mode)
+            if isinstance(sims[i], LargeItem):
+                (r, c), (lr, lc), matched = _two_stage_blocks(sims[i], same_labels[i], member[a] - start,
+                                                              member[g] - start, threshold, low_overlap, mode)
+            else:
+                la, lg = _local_index(member[a], start), _local_index(member[g], start)
+                sub = _take(sims[i], la, lg)
+                (r, c), (lr, lc) = _two_stage(sub, _take(same_labels[i], la, lg), threshold, low_overlap, mode)
+                matched = sub[r, c]
             k = len(cols["item"])
             for name, value in zip(cols, (i, a, g, len(member[a]), len(member[g]), len(lr))):
                 cols[name].append(value)
             ga, gg = member[a], member[g]
             pairs["drawn"].append(ga[r])
             pairs["ref"].append(gg[c])
-            pairs["similarity"].append(sub[r, c])
+            pairs["similarity"].append(matched)
             pairs["pair_of"].append(np.full(len(r), k, dtype=np.intp))
             pairs["low_drawn"].append(ga[lr])
             pairs["low_ref"].append(gg[lc])

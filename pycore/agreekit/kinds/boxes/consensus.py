@@ -11,6 +11,7 @@ import numpy as np
 from ...geometry.boxes import iou_matrix
 from ...object_consensus import weighted_median
 from ...registry import ConsensusHook
+from .compare import box_kind
 from .rows import parse_boxes
 
 
@@ -24,6 +25,11 @@ def similarity(boxes):
     """IoU of every pair of boxes (x, y, w, h)."""
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     return iou_matrix(boxes, boxes)
+
+
+def blocks(boxes):
+    """The boxes as objects of the object engine (IoU, as :func:`similarity`), for items too large for the square."""
+    return box_kind(np.asarray(boxes, dtype=float).reshape(-1, 4), "iou")
 
 
 def fuse(boxes, weights):
@@ -50,4 +56,4 @@ def to_row(item, annotator, box, label):
 
 
 CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=lambda box: tuple(map(float, box)),
-                          to_row=to_row)
+                          to_row=to_row, blocks=blocks)

@@ -14,6 +14,7 @@ import numpy as np
 from ...geometry.cuboids import iou_matrix
 from ...object_consensus import weighted_median
 from ...registry import ConsensusHook
+from .compare import cuboid_kind
 from .rows import COLUMNS, parse_cuboids
 
 GEOMETRY = COLUMNS[2:-1]   # cx … qw
@@ -29,6 +30,12 @@ def similarity(cuboids):
     """IoU₃D of every pair of cuboids."""
     cuboids = np.asarray(cuboids, dtype=float).reshape(-1, 10)
     return iou_matrix(cuboids, cuboids)
+
+
+def blocks(cuboids):
+    """The cuboids as objects of the object engine (IoU₃D, as :func:`similarity`), for items too large
+    for the square."""
+    return cuboid_kind(np.asarray(cuboids, dtype=float).reshape(-1, 10))
 
 
 def average_quaternion(quaternions, weights):
@@ -60,4 +67,4 @@ def to_row(item, annotator, cuboid, label):
 
 
 CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=lambda c: tuple(map(float, c)),
-                          to_row=to_row)
+                          to_row=to_row, blocks=blocks)

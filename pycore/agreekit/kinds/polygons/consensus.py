@@ -12,8 +12,10 @@ import json
 
 import numpy as np
 
-from ...geometry.polygons import iou_matrix
+from ...geometry.polygon_checks import validate_polygons
+from ...geometry.polygons import iou_matrix, pack
 from ...registry import ConsensusHook
+from .compare import polygon_kind
 from .rows import parse_polygons
 
 
@@ -27,6 +29,12 @@ def read(rows, threshold=0.5, **_):
 def similarity(polygons):
     """Exact IoU of every pair of polygons."""
     return iou_matrix(list(polygons)) if len(polygons) else np.zeros((0, 0))
+
+
+def blocks(polygons):
+    """The polygons as objects of the object engine (exact IoU, packed and computed as :func:`similarity`
+    does), for items too large for the square."""
+    return polygon_kind(pack(validate_polygons(list(polygons))), "iou", np.zeros(len(polygons), dtype=np.intp))
 
 
 def key(polygon):
@@ -54,4 +62,4 @@ def to_row(item, annotator, polygon, label):
             "label": label}
 
 
-CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=key, to_row=to_row)
+CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=key, to_row=to_row, blocks=blocks)

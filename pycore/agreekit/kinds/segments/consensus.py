@@ -7,6 +7,7 @@ from ...geometry.intervals import temporal_iou
 from ...object_consensus import weighted_mean
 from ...object_sets import Annotation
 from ...registry import ConsensusHook
+from .compare import segment_kind
 from .rows import read_segments
 
 
@@ -29,6 +30,13 @@ def similarity(segments):
     return temporal_iou(s[:, 0], s[:, 1], s[:, 0], s[:, 1])
 
 
+def blocks(segments):
+    """The segments as objects of the object engine (temporal IoU, as :func:`similarity`), for items too
+    large for the square."""
+    s = np.asarray(segments, dtype=float).reshape(-1, 2)
+    return segment_kind(s[:, 0].copy(), s[:, 1].copy(), "default")
+
+
 def fuse(segments, weights):
     """The mean start and mean end (weighted); a member equal to them is returned as given."""
     return weighted_mean(segments, weights)
@@ -43,4 +51,4 @@ def to_row(item, annotator, segment, label):
 
 
 CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=lambda s: tuple(map(float, s)),
-                          to_row=to_row)
+                          to_row=to_row, blocks=blocks)

@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 
-from ...geometry.intervals import temporal_iou
+from ...geometry.intervals import overlapping_pairs, paired_temporal_iou, temporal_iou
 from ...object_consensus import weighted_mean
 from ...object_sets import Annotation
+from ...objects import ObjectKind
 from ...registry import ConsensusHook
 from .rows import read_spans
 
@@ -37,6 +38,20 @@ def similarity(spans):
     return temporal_iou(s[:, 0], s[:, 1], s[:, 0], s[:, 1])
 
 
+def blocks(spans):
+    """The spans as objects of the object engine (character IoU, as :func:`similarity`; candidates: the
+    spans that meet), for a document too crowded for the square."""
+    s = np.asarray(spans, dtype=float).reshape(-1, 2)
+    start, end = s[:, 0].copy(), s[:, 1].copy()
+
+    def candidates(rows, cols):
+        r, c = overlapping_pairs(start[rows], end[rows], start[cols], end[cols])
+        return r, c, paired_temporal_iou(start[rows[r]], end[rows[r]], start[cols[c]], end[cols[c]])
+
+    return ObjectKind(similarity=None, paired_distance=None, distance_block=None, candidates=candidates,
+                      similarity_block=lambda rows, cols: temporal_iou(start[rows], end[rows], start[cols], end[cols]))
+
+
 def fuse(spans, weights):
     """The mean start and end (weighted), rounded to whole characters, halves up."""
     start, end = weighted_mean(spans, weights)
@@ -51,4 +66,4 @@ def to_row(item, annotator, span, label):
 
 
 CONSENSUS = ConsensusHook(read=read, similarity=similarity, fuse=fuse, key=lambda s: tuple(map(int, s)),
-                          to_row=to_row, options=())
+                          to_row=to_row, options=(), blocks=blocks)

@@ -180,6 +180,7 @@ def _item_row(item, annotators, all_spans, outcomes, exact, partial, alpha, exam
         # Where nobody marked anything, nothing disagrees: the share is 0, not undefined.
         "disagreement_share": disagreeing / n_compared if n_compared else 0.0,
         "n_disagreements": n_disagreements,
+        "n_unmatched": int(outcomes[4:].sum()),
         "outcomes": dict(zip(OUTCOMES, outcomes.tolist())),
         "examples": examples,
     }
@@ -239,10 +240,23 @@ def _corpus_estimate(values, counts, what):
     return estimate(value, ci=ci, reason=reason, n=n_defined)
 
 
+def span_outcome_counts(counts):
+    """The total five-way table counted in spans, as ``disagreement.labels`` counts them, so that its rows sum to it.
+
+    ``counts`` in the order of ``OUTCOMES`` (matched kinds in pairs, missed in spans): a matched pair
+    is two spans under its outcome; the missed of either side are one count, ``missed``.
+    """
+    counts = [int(c) for c in counts]
+    spans = {name: 2 * c for name, c in zip(OUTCOMES[:4], counts[:4])}
+    spans["missed"] = counts[4] + counts[5]
+    return {**spans, "n_spans": sum(spans.values())}
+
+
 def _disagreement(corpus, tally, table, total):
     """The five-way table in total, per annotator pair (as listed) and per label."""
     return {
         "total": outcome_row(total),
+        "spans": span_outcome_counts(total),
         "pairs": table.rows(corpus.annotators),
         "pairs_shown": len(table.keys),
         "n_pairs_total": table.n_pairs_total,

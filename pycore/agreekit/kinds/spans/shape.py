@@ -62,6 +62,21 @@ DISAGREEMENT_TOTAL = section(
         "Each outcome's share of `n_spans` (a matched pair counts its two spans); null when `n_spans` is 0."),
 )
 
+DISAGREEMENT_SPANS = section(
+    key("exact", "integer",
+        "Spans in exact matches: 2 × `disagreement.total.exact`."),
+    key("label_only", "integer",
+        "Spans in label-only matches: 2 × `disagreement.total.label_only`."),
+    key("boundary_only", "integer",
+        "Spans in boundary-only matches: 2 × `disagreement.total.boundary_only`."),
+    key("both", "integer",
+        "Spans in matches differing in both: 2 × `disagreement.total.both`."),
+    key("missed", "integer",
+        "Spans left without a partner, either side of a pair: `missed_a` + `missed_b`."),
+    key("n_spans", "integer",
+        "Spans compared, as `disagreement.total.n_spans`."),
+)
+
 DISAGREEMENT_PAIRS_SHARES = section(
     key("exact", "number",
         "As `disagreement.total.shares.exact`, for this pair.", null=True),
@@ -156,6 +171,8 @@ DISAGREEMENT_REMEDIES = section(
 DISAGREEMENT = section(
     key("total", DISAGREEMENT_TOTAL,
         "The table summed over every annotator pair on every scored item."),
+    key("spans", DISAGREEMENT_SPANS,
+        "The total table counted in spans, as `labels` counts them: the per-label rows sum to it."),
     key("pairs", list_of(DISAGREEMENT_PAIRS),
         "The table per annotator pair that shares a scored item; above 5,000 such pairs (`MAX_PAIR_ROWS`), only the "
         "5,000 that share the most items (ties in annotator order), with a warning."),
@@ -252,6 +269,10 @@ ITEMS = section(
         "items.", optional=True),
     key("n_disagreements", "integer",
         "Disagreements on the item: matches that are not exact, plus missed spans. Absent on unscored items.",
+        optional=True),
+    key("n_unmatched", "integer",
+        "Spans left without a partner, summed over the item's annotator pairs (`missed_a` + `missed_b`: a span counts "
+        "once for each other annotator it has no partner in), as the item view counts them. Absent on unscored items.",
         optional=True),
     key("outcomes", ITEMS_OUTCOMES,
         "The five-way counts on the item, summed over its annotator pairs. Absent on unscored items.", optional=True),
