@@ -71,6 +71,14 @@ def test_the_workshop_after_the_calculator_loads_its_numpy_and_scipy_by_the_same
                                timeout=CELL_MS)
     assert box.get_attribute("data-state") == "done", box.locator(".py-editor-output").inner_text()
     assert "sigma" in box.locator(".py-editor-output").inner_text()
+    # all of scipy is there, its rest too (a third part, buildtools/scipy_split.py)
+    exercise = workshop.locator('.cell[data-cell="raw-iou-exercise"]')
+    workshop.evaluate("""document.querySelector("script[data-cell='raw-iou-exercise']").code =
+        'import scipy.stats, scipy.special\\nprint("cdf", scipy.stats.norm.cdf(0.0), scipy.special.erf(0.0))'""")
+    exercise.locator(".py-editor-run-button").click()
+    workshop.wait_for_function("Number(document.querySelector(`.cell[data-cell='raw-iou-exercise']`).dataset.runs || 0) > 0",
+                               timeout=CELL_MS)
+    assert "cdf 0.5 0.0" in exercise.locator(".py-editor-output").inner_text()
     workshop.evaluate("window.agreekitWorkshop.offline")  # the workshop's offline copy, fetched too
     context.close()
     assert foreign == []
