@@ -82,3 +82,17 @@ def test_box_report_is_the_same_with_reordered_blocks(monkeypatch):
         monkeypatch.setattr(runtime, "REORDER_COLUMNS", reorder)
         reports.append(agreekit.boxes(rows, bootstrap=50, seed=1).to_json())
     assert reports[0] == reports[1]
+
+
+@pytest.mark.parametrize("reorder", [False, True])
+@pytest.mark.parametrize("distance", geometry.DISTANCES)
+def test_transposed_block_is_the_block_transposed_bit_for_bit(distance, reorder, monkeypatch):
+    """The baseline takes its blocks transposed (``chance._transposed``): every box distance is symmetric
+    bit for bit, so the transposed block is computed directly; degenerate boxes included."""
+    monkeypatch.setattr(runtime, "REORDER_COLUMNS", reorder)
+    a, b = awkward_boxes(10, 40), awkward_boxes(11, 700)
+    b[5, 2] = 0.0      # zero width
+    a[2, 3] = -0.1     # negative height
+    transposed = geometry.transposed_distance_matrix(a, b, distance)
+    assert transposed.flags.c_contiguous
+    assert same_bits(transposed, np.ascontiguousarray(geometry.distance_matrix(a, b, distance).T))

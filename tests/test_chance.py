@@ -17,6 +17,7 @@ from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.measures import bootstrap as boot
 from agreekit.measures import chance
 from agreekit.simulate import centred_corpus, crowd_corpus
+from same_report import assert_same
 
 
 # --- KS on a stub kind: objects with given pairwise distances -----------------------------------
@@ -235,3 +236,15 @@ def test_the_forms_agree_with_the_dense_quadratic_form():
     i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     full = np.where(i != j, model.entries(i, j), 0.0)
     assert model.weighted(counts) == pytest.approx(boot.weighted_pair_sums(counts, full), rel=1e-12)
+
+
+def test_an_item_without_objects_alone_in_a_block(monkeypatch):
+    """An item without objects before an item too large to join its block makes a block of no objects: it
+    adds nothing (it raised IndexError in the cross sums).  Tiny chunks force that layout on a small crowd;
+    the report equals the one streamed in the default chunks."""
+    blank = [{"item": "img0000a", "annotator": f"w{k:03d}", "x": "", "y": "", "w": "", "h": "", "label": ""}
+             for k in range(3)]
+    rows = blank + crowd_corpus(n_images=12, n_annotators=20, per_image=5, seed=4)
+    expected = agreekit.boxes(rows, bootstrap=20).to_dict()
+    monkeypatch.setattr(chance, "_CHUNK_ELEMENTS", 64)
+    assert_same(expected, agreekit.boxes(rows, bootstrap=20).to_dict())

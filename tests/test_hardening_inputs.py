@@ -39,8 +39,21 @@ def _cli_error(tmp_path, capsys, kind, text):
     code = cli.main([kind, str(path)])
     captured = capsys.readouterr()
     assert code == 2, captured.err
-    assert captured.err.count("\n") == 1 and captured.err.startswith("agreekit: line ")
+    assert captured.err.count("\n") == 1 and captured.err.startswith(f"agreekit: {path}: line ")
     return captured.err
+
+
+def test_the_command_line_names_the_file_an_error_is_in(tmp_path, capsys):
+    """The rows and a table option's file each name themselves before the line (issue 26)."""
+    rows = tmp_path / "rows.csv"
+    rows.write_text("item,annotator,start,end,label\nd1,a,0,4,L\nd1,b,0,5,L\n", encoding="utf-8")
+    lengths = tmp_path / "lengths.csv"
+    lengths.write_text("item,length\nd1,ten\n", encoding="utf-8")
+    assert cli.main(["spans", str(rows), "--lengths", str(lengths)]) == 2
+    assert capsys.readouterr().err == f"agreekit: {lengths}: line 2, column 'length': 'ten' is not a number\n"
+    rows.write_text("item,annotator,start,end,label\nd1,a,0,x,L\n", encoding="utf-8")
+    assert cli.main(["spans", str(rows)]) == 2
+    assert capsys.readouterr().err == f"agreekit: {rows}: line 2, column 'end': 'x' is not a number\n"
 
 
 # --------------------------------------------------------------------------- 1. span offsets and lengths

@@ -52,8 +52,10 @@ export function columnTitle(column) {
 }
 
 /** A table of report records (list of dicts) with data-metric on every number and a CSV download.
- * Estimate records in a row ({value, ci, reason, …}) are one cell each; the CSV flattens them. */
-export function recordsTable(report, key, title, { page = NO_PAGE, explain } = {}) {
+ * Estimate records in a row ({value, ci, reason, …}) are one cell each; the CSV flattens them.
+ * `omit`: flattened columns the page leaves out (the CSV has every column); `titles`: a flattened column's
+ * heading in the kind's words (`{"outcomes.missed_a": "Found by …"}`; the CSV keeps the key). */
+export function recordsTable(report, key, title, { page = NO_PAGE, explain, omit = [], titles = {} } = {}) {
   const records = get(report, key);
   if (!Array.isArray(records)) return null;
   const card = h("section", { class: "card table-card", dataset: { table: key } }, h("h3", {}, title));
@@ -65,7 +67,7 @@ export function recordsTable(report, key, title, { page = NO_PAGE, explain } = {
   // Flatten lazily: a crowd corpus has thousands of pairs and only the shown rows need work now.
   const flatRecord = (r, keepEstimates = true) => (r && typeof r === "object" ? flatten(r, "", {}, keepEstimates) : { value: r });
   const sample = records.slice(0, 200).map((r) => flatRecord(r));
-  const columns = [...new Set(sample.flatMap(Object.keys))];
+  const columns = [...new Set(sample.flatMap(Object.keys))].filter((c) => !omit.includes(c));  // `omit`: not shown, in the CSV
   const estimates = new Set(columns.filter((c) => sample.some((r) => isEstimate(r[c]))));
   const numeric = new Set(columns.filter((c) => estimates.has(c) || sample.some((r) => typeof r[c] === "number")));
   const wrap = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": title });
@@ -83,7 +85,8 @@ export function recordsTable(report, key, title, { page = NO_PAGE, explain } = {
   };
   const tbody = h("tbody", {}, records.length <= TABLE_PREVIEW_ROWS ? records.map(row) : []);
   wrap.append(h("table", {},
-    h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" }, columnTitle(c))))),
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col", class: numeric.has(c) ? "num" : "" },
+      Object.hasOwn(titles, c) ? titles[c] : columnTitle(c))))),
     tbody));
   card.append(wrap);
   const actions = h("p", { class: "table-actions" });

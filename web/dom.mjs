@@ -100,10 +100,11 @@ export function reportSettings(report, { figure = false } = {}) {
 
 /**
  * Where a card once repeated the settings line: nothing now (an empty fragment, so callers append
- * it as before). The report shows its settings once, under its head (render.mjs reportSettings);
- * a chart, which is read (and downloaded) on its own, names them under it: `figureSettings`.
+ * it as before). The report shows its settings once, under its head (render.mjs reportSettings).
+ * A chart's downloaded SVG, read on its own, names them under it: `figureSettings` is that caption,
+ * kept in the chart's card but not shown (the page shows the line once; charts.mjs reads it).
  */
-export const figureSettings = (report) => reportSettings(report, { figure: true });
+export const figureSettings = (report) => Object.assign(reportSettings(report, { figure: true }), { hidden: true });
 
 export function settingsLine() {
   return document.createDocumentFragment();

@@ -47,9 +47,10 @@ export function objectHeadline({ objects, items, countKey }) {
 /**
  * The cards of a report on matched objects (boxes, polygons, cuboids): σ against between-item
  * chance, the other baselines, detection and classification α, the raw measures, the ECDF chart
- * and the tables. `objects`: the word for them in the counts; `countKey`: the report's key of their count.
+ * and the tables. `objects`: the word for them in the counts; `one`: one of them ("box"); `countKey`:
+ * the report's key of their count; `reference`: the kind's words for its reference cards (reference_cards.mjs).
  */
-export function objectCards(report, page, { objects, countKey }) {
+export function objectCards(report, page, { objects, one, countKey, reference }) {
   const loc = "localization";
   return [
     () => h("section", { class: "card headline-card" },
@@ -71,7 +72,7 @@ export function objectCards(report, page, { objects, countKey }) {
     () => section("Other chance baselines", report,
       h("div", { class: "row" },
         coefficient(report, "σ_cross (sigma against other annotators)", `${loc}.sigma_cross`, {
-          explain: "Baseline from pairs of different annotators on different items: an annotator who draws the same box everywhere no longer lowers its own baseline. The pair and annotator tables use these baselines." }),
+          explain: `Baseline from pairs of different annotators on different items: an annotator who draws the same ${one} everywhere no longer lowers its own baseline. The pair and annotator tables use these baselines.` }),
         coefficient(report, "KS D against other annotators", `${loc}.ks_cross`, { interval: false }),
         coefficient(report, "σ_B (Braylan, Alonso & Lease 2022)", `${loc}.significance_share`, {
           explain: "The paper's σ: the share of matched pairs whose distance is below the 5 % quantile of the between-item distances (the level is in the report)." }))),
@@ -88,7 +89,7 @@ export function objectCards(report, page, { objects, countKey }) {
         estimate(report, "Items", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, objects, countKey))),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, reference),
     () => ecdfChart(report, BETWEEN_ITEMS),
     () => recordsTable(report, "pairs", "Per annotator pair", { page }),
     () => recordsTable(report, "annotators", "Per annotator (against all others)", { page }),

@@ -307,7 +307,9 @@ def _run(args):
         return json.dumps(report.to_dict(), indent=2, allow_nan=False)
     if args.methods:
         return methods(args.kind, report).to_text()
-    return "\n".join([(KINDS[args.kind].text or format_summary)(report), *reference_text(report.to_dict())])
+    kind = KINDS[args.kind]
+    return "\n".join([(kind.text or format_summary)(report),
+                      *reference_text(report.to_dict(), kind.reference_columns)])
 
 
 def _reference_file(options):
@@ -319,6 +321,23 @@ def _reference_file(options):
         options["reference_rows"] = read_text(options.pop("reference"))
 
 
+def _in_file(error, args):
+    """``"FILE: "`` for an error at a line of a file the command line named (the rows, or the file of
+    the option the error is in), when the message does not name it already; else ``""``."""
+    if error.line is None:
+        return ""
+    if error.field is None:
+        files = getattr(args, "file", None) or []
+        path = files[0] if len(files) == 1 else None
+    else:
+        path = getattr(args, error.field + "_file", None)
+        if path is None and error.field == "reference_rows":
+            path = getattr(args, "reference", None)
+    if not path or path == "-" or not os.path.isfile(path) or path in str(error):
+        return ""
+    return f"{path}: "
+
+
 def main(argv=None):
     """Run the command line; returns the exit code (0 report, 2 bad input, 1 internal error)."""
     args = build_parser().parse_args(argv)
@@ -326,7 +345,10 @@ def main(argv=None):
         output = _run(args)
         if output is not None:
             print(output)
-    except (InputError, OSError) as error:
+    except InputError as error:
+        print(f"agreekit: {_in_file(error, args)}{error}", file=sys.stderr)
+        return 2
+    except OSError as error:
         print(f"agreekit: {error}", file=sys.stderr)
         return 2
     except Exception as error:  # noqa: BLE001 — one readable line, never a traceback, unless --debug

@@ -61,6 +61,7 @@ class ObjectKind:
     distance_block: Callable    # (rows, cols) -> (len(rows) × len(cols)) distances
     similarity_block: Callable = None  # (rows, cols) -> (len(rows) × len(cols)) similarities
     candidates: Callable = None  # (rows, cols) -> (r, c, s): every pair that may have similarity > 0, with it
+    transposed_distance_block: Callable = None  # (rows, cols) -> distance_block(rows, cols).T, C-contiguous
 
     def block(self, rows, cols):
         """Similarity of objects ``rows`` × ``cols``: the kind's own block, else cut from its square."""

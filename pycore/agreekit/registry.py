@@ -109,6 +109,7 @@ class Kind:
     shape: object = None                   # the declared shape of its report (None: not declared yet)
     consensus: ConsensusHook | None = None # how its annotations fuse into a consensus (None: no consensus)
     methods: MethodsText | None = None     # its part of the methods paragraph (None: the shared part only)
+    reference_columns: tuple = ()          # (dotted key, heading): its columns in the text's table against a reference
 
     def defaults(self):
         """``{option: default}`` read from the report function's signature."""
@@ -124,13 +125,15 @@ class Kind:
 
 
 def register(name, *, title, summary, options, columns, synonyms, count_key, position, alternatives=(),
-             text=None, item_detail=None, shape=None, consensus=None, methods=None):
+             text=None, item_detail=None, shape=None, consensus=None, methods=None, reference_columns=()):
     """Declare a kind: decorate its report function ``f(rows, *, options…, progress=None)``.
 
     ``text`` formats its report for the command line, ``item_detail`` (an
     :class:`ItemDetail`) describes one item for the page, ``shape`` declares its
     report's keys, ``consensus`` (a :class:`ConsensusHook`) fuses its annotations,
     ``methods`` (a :class:`MethodsText`) writes its part of the methods paragraph; each may be None.
+    ``reference_columns``, ``(dotted key, heading)`` pairs, are what the kind adds to each annotator's
+    row of the command line's table against a reference (:mod:`agreekit.reference.text`), in its words.
 
     The decorated function checks every option with :func:`agreekit.options.check`
     before the body runs, so the body sees declared types within declared ranges.
@@ -147,7 +150,7 @@ def register(name, *, title, summary, options, columns, synonyms, count_key, pos
 
         KINDS[name] = Kind(name, title, summary, checked, tuple(options), tuple(columns), dict(synonyms),
                            count_key, position, tuple(alternatives), text, item_detail, shape,
-                           consensus, methods)
+                           consensus, methods, tuple(reference_columns))
         return checked
     return decorate
 

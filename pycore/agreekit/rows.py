@@ -193,16 +193,20 @@ def _read_text(text, columns, synonyms, alternatives, required, keep_space, prog
     stripped = [(name, index) for name, index in bound.items() if name not in keep_space]
     kept = [(name, index) for name, index in bound.items() if name in keep_space]
     rows = []
+    errors = RowErrors()  # every row of the wrong width is named, not only the first
     for line, record in body:
         if len(record) != width:
-            raise InputError(f"expected {width} fields, got {len(record)}", line=line,
-                             value=",".join(record))
+            with errors:
+                raise InputError(f"expected {width} fields, got {len(record)}", line=line,
+                                 value=",".join(record))
+            continue
         values = {name: record[index].strip() for name, index in stripped}
         for name, index in kept:
             values[name] = record[index]
         rows.append(Row(line, values))
         if progress is not None and len(rows) % PROGRESS_EVERY == 0:
             progress(line, n_lines, READING_STAGE)
+    errors.check()
     if not rows:
         raise InputError("no data rows below the header", line=header_line)
     if progress is not None:
@@ -325,3 +329,32 @@ def interval_is_blank(row, label, unit):
         raise InputError(f"'{missing}' is empty but '{given}' is given; give both, or neither "
                          "for an annotator who marked nothing", line=row.line, column=missing, value="")
     return False
+
+
+def values_by_item(rows, value):
+    """``{item: value(row)}`` of a table given beside the rows, one row per item (span lengths or
+    texts, clip durations): every bad row is named (:class:`RowErrors`), not only the first.
+
+    An item given twice is an error at its second row, even when its first row was in error.
+    """
+    values, seen, errors = {}, set(), RowErrors()
+    for row in rows:
+        with errors:
+            item = to_text(row, "item")
+            if item in seen:
+                raise InputError(f"item {item!r} is given twice", line=row.line, column="item", value=item)
+            seen.add(item)
+            values[item] = value(row)
+    errors.check()
+    return values
+
+
+def in_field(field, read, *args, **kwargs):
+    """``read(*args, **kwargs)``, its errors (each of several) marked as errors of ``field``: the report
+    option the table came in, so that the page points at that box rather than at the rows."""
+    try:
+        return read(*args, **kwargs)
+    except InputError as error:
+        for each in (error, *getattr(error, "errors", ())):
+            each.field = field
+        raise

@@ -276,3 +276,15 @@ def watched(page, since):
 def rows_of(page, kind):
     """A tab's rows as the page uses them: the paste box's text, or the input it holds when large."""
     return page.evaluate("kind => window.agreekit.rows(kind)", kind)
+
+
+def compute_tab(page, kind, rows, **fields):
+    """Once the first-open example is done, put ``rows`` (and each ``field``'s text) in the kind's tab,
+    compute, and wait for the report."""
+    wait_ready(page)
+    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
+    paste(page, kind, rows)
+    for field, text in fields.items():
+        paste(page, kind, text, field=field)
+    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
+    wait_result(page, kind)

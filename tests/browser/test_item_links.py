@@ -2,23 +2,12 @@
 report's disagreements in context and per-pair rows, in real Chromium."""
 from __future__ import annotations
 
-
 import agreekit
 
-from conftest import paste, wait_ready, wait_result
+from conftest import compute_tab
 
 VIEW = "#results-{kind} dialog.item-view"
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def compute(page, kind, rows, **fields):
-    wait_ready(page)
-    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
-    paste(page, kind, rows)
-    for field, text in fields.items():
-        paste(page, kind, text, field=field)
-    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
-    wait_result(page, kind)
 
 
 def wait_view(page, kind, index):
@@ -45,7 +34,7 @@ def test_mask_item_rows_open_views_of_the_cards_panels(warm_page, dist_dir):
     order = [entry["item"] for entry in report["items"]]
     assert len(order) >= 3
     page = warm_page
-    compute(page, "masks", rows)
+    compute_tab(page, "masks", rows)
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
     view = VIEW.format(kind="masks")
     table = '#results-masks [data-table="items"] tbody tr'
@@ -81,7 +70,7 @@ def test_mask_views_download_png_and_svg_with_id_settings_and_legend(warm_page, 
     rows = mask_rows(dist_dir)
     report = agreekit.report("masks", rows).to_dict()
     page = warm_page
-    compute(page, "masks", rows)
+    compute_tab(page, "masks", rows)
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
     item = wait_view(page, "masks", 0)
     with page.expect_download() as download:
@@ -102,7 +91,7 @@ def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(warm_page, 
     rows = mask_rows(dist_dir)
     report = agreekit.report("masks", rows).to_dict()
     page = warm_page
-    compute(page, "masks", rows)
+    compute_tab(page, "masks", rows)
     pair = report["pairs"][-1]
     shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["annotators"])]
     page.locator('#results-masks [data-table="pairs"] tbody tr').last.click()
@@ -133,7 +122,7 @@ def test_a_large_mask_view_is_drawn_pooled(warm_page):
     for a, (dx, side) in enumerate([(0, size // 2), (size // 50, size // 2), (size // 20, size // 2 - size // 25)]):
         rows += f"large,a{a},{size},{size},{' '.join(map(str, square_runs(size, size // 4 + dx, size // 4, side)))},x\n"
     page = warm_page
-    compute(page, "masks", rows)
+    compute_tab(page, "masks", rows)
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
     assert wait_view(page, "masks", 0) == "large"
@@ -148,7 +137,7 @@ def test_a_large_mask_view_is_drawn_pooled(warm_page):
 def spans_report(page):
     from item_rows import spans_rows
     rows, lengths = spans_rows()
-    compute(page, "spans", rows, lengths=lengths)
+    compute_tab(page, "spans", rows, lengths=lengths)
     return agreekit.report("spans", rows, lengths=lengths).to_dict()
 
 

@@ -9,7 +9,7 @@ import pytest
 import agreekit
 from item_rows import HOSTILE, ROWS, big_item_rows, engine_matches, expected_geometry, read_rows, same_geometry
 
-from conftest import paste, wait_ready, wait_result
+from conftest import compute_tab, paste, wait_ready, wait_result
 
 GEOMETRY = {"boxes": ("x", "y", "w", "h"), "polygons": ("points",), "cuboids": ("cx", "cy", "cz", "sx", "sy", "sz", "yaw"),
             "segments": ("start", "end")}
@@ -18,11 +18,7 @@ VIEW = "#results-{kind} dialog.item-view"
 
 def compute(page, kind, rows):
     """Put ``rows`` in the kind's tab, compute, and return the CPython report of the same rows."""
-    wait_ready(page)
-    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
-    paste(page, kind, rows)
-    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
-    wait_result(page, kind)
+    compute_tab(page, kind, rows)
     return agreekit.report(kind, rows).to_dict()
 
 

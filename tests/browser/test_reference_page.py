@@ -57,3 +57,19 @@ def test_every_kind_shows_its_reference_cards(open_page, site, dist_dir, kind):
     assert_metrics_match(page, kind, report)
     shown = shown_keys(page, kind)
     assert {"reference.total.f1.value", "reference.total.kappa.value", "reference.annotators.0.f1.value"} <= shown
+
+
+def test_the_spans_reference_table_names_the_five_way_sides(open_page, site, dist_dir):
+    # The kind's words (web/kinds/spans.mjs referenceWords.columns), not the flattened keys ("outcomes missed a").
+    rows = (dist_dir / "examples" / "spans.csv").read_text()
+    expert = next(csv.DictReader(io.StringIO(rows)))["annotator"]
+    page = open_page(share_link("spans", rows, base_url=site.url, reference=expert, bootstrap=0))
+    wait_result(page, "spans")
+    headings = page.eval_on_selector_all('#results-spans [data-table="reference.annotators"] th',
+                                         "els => els.map(e => e.textContent)")
+    assert "Five-way: found by the reference only" in headings and "Five-way: found by the annotator only" in headings
+    assert not [h for h in headings if "outcomes" in h or "missed" in h], headings
+    cell = page.eval_on_selector('#results-spans [data-metric="reference.annotators.0.outcomes.missed_a"]',
+                                 "e => Number(e.dataset.value)")
+    report = agreekit.report("spans", rows, **sent_options(page, "spans")).to_dict()
+    assert cell == report["reference"]["annotators"][0]["outcomes"]["missed_a"]

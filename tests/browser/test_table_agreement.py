@@ -4,7 +4,6 @@ drawing agreement as agreement, and every object kind's unmatched count equal in
 from __future__ import annotations
 
 import csv
-import io
 import re
 
 import pytest
@@ -13,20 +12,10 @@ import agreekit
 from agreekit.kinds.spans.detail import span_detail, spans_setup
 from item_rows import ROWS, spans_rows
 
-from conftest import assert_metrics_match, paste, wait_ready, wait_result
+from conftest import assert_metrics_match, compute_tab, paste, wait_result
 
 VIEW = "#results-{kind} dialog.item-view"
 SPAN_OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed")
-
-
-def compute(page, kind, rows, **fields):
-    wait_ready(page)
-    page.wait_for_selector("#results-boxes[data-state='done']", state="attached")  # the first-open example
-    paste(page, kind, rows)
-    for field, text in fields.items():
-        paste(page, kind, text, field=field)
-    page.click(f'form[data-kind="{kind}"] button[type="submit"]')
-    wait_result(page, kind)
 
 
 def open_item(page, kind, rank):
@@ -55,7 +44,7 @@ def shown_value(page, key):
 def test_spans_five_way_tables_name_the_pairs_add_up_and_download(warm_page):
     page = warm_page
     rows, lengths = spans_rows()
-    compute(page, "spans", rows, lengths=lengths)
+    compute_tab(page, "spans", rows, lengths=lengths)
     report = agreekit.report("spans", rows, lengths=lengths).to_dict()
     assert_metrics_match(page, "spans", report, minimum=50)
     disagreement = report["disagreement"]
@@ -106,7 +95,7 @@ def test_span_view_draws_a_span_agreed_on_as_agreement(warm_page):
     miss), a span no pair matched is drawn missed, and every match line is drawn as a match."""
     page = warm_page
     rows, lengths = spans_rows()
-    compute(page, "spans", rows, lengths=lengths)
+    compute_tab(page, "spans", rows, lengths=lengths)
     report = agreekit.report("spans", rows, lengths=lengths).to_dict()
     setup = spans_setup(rows, lengths=lengths)
     order = [entry["item"] for entry in report["items"]]
@@ -142,10 +131,10 @@ def test_an_items_unmatched_count_is_the_same_in_its_table_and_its_view(warm_pag
     page = warm_page
     if kind == "spans":
         rows, lengths = spans_rows()
-        compute(page, kind, rows, lengths=lengths)
+        compute_tab(page, kind, rows, lengths=lengths)
     else:
         rows = ROWS[kind]()
-        compute(page, kind, rows)
+        compute_tab(page, kind, rows)
     keys = page.eval_on_selector_all(f'#results-{kind} [data-table="items"] [data-metric$=".n_unmatched"]',
                                      "els => els.map((e) => [e.dataset.metric, Number(e.dataset.value)])")
     counts = {int(key.split(".")[1]): value for key, value in keys}
@@ -181,7 +170,7 @@ def test_labels_confusion_tables_download_as_csv_with_labels_as_text(warm_page):
 def test_two_annotators_five_way_total_names_each_side(warm_page, dist_dir):
     page = warm_page
     rows = (dist_dir / "examples" / "spans.csv").read_text()
-    compute(page, "spans", rows)
+    compute_tab(page, "spans", rows)
     report = agreekit.report("spans", rows).to_dict()
     (pair,) = report["disagreement"]["pairs"]
     card = '#results-spans [data-table="disagreement.total"]'
@@ -197,7 +186,7 @@ def test_two_annotators_five_way_total_names_each_side(warm_page, dist_dir):
 def test_one_annotator_five_way_tables_say_none_compared(warm_page):
     page = warm_page
     rows = "item,annotator,start,end,label\nd1,amy,0,5,PER\nd2,amy,1,4,LOC\n"
-    compute(page, "spans", rows)
+    compute_tab(page, "spans", rows)
     report = agreekit.report("spans", rows).to_dict()
     assert_metrics_match(page, "spans", report, minimum=5)
     assert page.inner_text('#results-spans [data-table="disagreement.pairs"] p.muted') == "None."

@@ -140,6 +140,29 @@ def test_python_starts_with_the_pinned_versions(workshop):
     assert workshop.locator("#isolation").is_hidden()
 
 
+def cell_state(page, name):
+    return page.locator(f'.cell[data-cell="{name}"] .cell-state').inner_text()
+
+
+def test_an_exercise_run_before_its_example_says_the_example_has_not_run(workshop):
+    """Issue 26: the exercise's NameError is said in words, naming the example above it that has not run yet;
+    once the example has run, a NameError of the cell's own is not blamed on it. (Before the lessons run: this
+    module's page runs every example later.)"""
+    example, exercise = "kappa-run", "kappa-exercise"
+    assert workshop.locator(f'.cell[data-cell="{example}"]').get_attribute("data-runs") is None, "ran already"
+    state, output = run_cell(workshop, exercise)
+    assert state == "error" and "NameError" in output, output
+    said = cell_state(workshop, exercise)
+    assert f"“{example}” defines, which has not run yet. Run it first." in said, said
+    assert run_cell(workshop, example)[0] == "done"
+    set_code(workshop, exercise, "print(a_name_no_cell_defines)")
+    state, output = run_cell(workshop, exercise)
+    assert state == "error" and "NameError" in output, output
+    assert cell_state(workshop, exercise) == "stopped with an error (in red below)"
+    workshop.locator(f'.cell[data-cell="{exercise}"] [data-action="reset"]').click()
+    assert get_code(workshop, exercise) == cell_code(exercise)
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_cell_runs_offline_plots_and_matches_cpython(workshop, cpython, lesson):
     name = f"{lesson}-run"

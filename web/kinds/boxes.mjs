@@ -4,7 +4,14 @@ import { objectCards, objectHeadline, OBJECT_ITEMS } from "../object_cards.mjs";
 import { imageFrame, border, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, round, exact } from "../svg.mjs";
 
-export const cards = (report, page) => objectCards(report, page, { objects: "Boxes", countKey: "n_boxes" });
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["box", "boxes", "bounding box", "image", "images", "IoU", "pixel", "pixels"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: "IoU", drawn: "drawn", blind: "a box drawn without looking" };
+
+export const cards = (report, page) => objectCards(report, page, { objects: "Boxes", one: "box", countKey: "n_boxes", reference: referenceWords });
 
 export const headline = objectHeadline({ objects: "boxes", items: "images", countKey: "n_boxes" });
 

@@ -5,7 +5,14 @@ import { objectCards, objectHeadline, OBJECT_ITEMS } from "../object_cards.mjs";
 import { frame, border, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, text, round, exact, extent, padded } from "../svg.mjs";
 
-export const cards = (report, page) => objectCards(report, page, { objects: "Cuboids", countKey: "n_cuboids" });
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["cuboid", "cuboids", "scene", "scenes", "3D", "3D IoU", "IoU", "yaw", "bird's-eye"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: "3D IoU", drawn: "placed", blind: "a cuboid placed without looking" };
+
+export const cards = (report, page) => objectCards(report, page, { objects: "Cuboids", one: "cuboid", countKey: "n_cuboids", reference: referenceWords });
 
 export const headline = objectHeadline({ objects: "cuboids", items: "scenes", countKey: "n_cuboids" });
 

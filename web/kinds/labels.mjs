@@ -10,6 +10,13 @@ import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, estimateCell, isEstimate, settingsLine, section } from "../dom.mjs";
 import { s, text, title, clip, serialize, toPng, OKABE_ITO } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["rating", "ratings", "rater", "raters", "reliability matrix"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: null, drawn: "labelled" };
+
 // The coefficients' names, in the report's key order; a key not named here is shown by its key.
 const COEFFICIENT_NAMES = {
   alpha: "Krippendorff's α",
@@ -39,7 +46,7 @@ export function cards(report, page) {
   return [
     () => headlineCard(report, level),
     () => coefficientTable(report, level, page),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => prevalenceTable(report, page),
     () => estimateTable(report, "pairs", "Per annotator pair (items both rated)", pairColumns(report), { page,
       explain: "Cohen's κ and Scott's π of the two annotators over the items both rated; a low pair points to one " +

@@ -10,6 +10,13 @@ import { CLASS, COLOURS } from "./masks/draw.mjs";
 import { maskItemDrawer } from "./masks/view.mjs";
 import { Requests } from "../protocol.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["mask", "masks", "image", "images", "pixel", "pixels", "px", "STAPLE", "Dice", "IoU"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: "mask IoU", drawn: "marked" };
+
 const MASK_ITEMS_PER_PAGE = 6;
 const MASK_DISPLAY_PX = 150;   // longer side of each drawn mask, in CSS pixels
 const MASK_MAX_CANVAS = 360;   // longer side of a canvas; larger masks are pooled (any disagreement wins)
@@ -202,7 +209,7 @@ export function cards(report, page) {
         estimate(report, "Items compared", "n_items"),
         estimate(report, "Annotators", "n_annotators"),
         estimate(report, "Masks", "n_masks"))),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => maskAnnotatorTable(report, page),
     () => maskFigures(report, page),
     () => maskItemTable(report, page),

@@ -10,6 +10,13 @@ import { referenceCards } from "../reference_cards.mjs";
 import { FramePacer, withTitle, strokeOf, shapeData, matchLines, objectCaption, objectLegend } from "../item_draw.mjs";
 import { s, title, text, round, exact, linear, extent, padded, clip } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["segment", "segments", "clip", "clips", "seconds", "temporal IoU", "IoU"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: "temporal IoU", drawn: "marked" };
+
 /** The chance baseline of the ECDF chart: each clip's segments placed at random inside it. */
 const WITHIN_CLIP_CHANCE = { key: "chance_ecdf", title: "Within-clip vs chance distances (ECDF)", series: "chance placements",
   text: ["Matched segments' distances to the left of those matched after each clip's segments are placed at random ",
@@ -41,7 +48,7 @@ export function cards(report, page) {
           estimate(report, "Standard error of the chance mean", `${loc}.chance_se`)]),
       typeof get(report, `${loc}.assumption`) === "string" ? h("p", { class: "muted" }, get(report, `${loc}.assumption`)) : null,
       settingsLine(report)),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => section("Segment agreement", report,
       h("div", { class: "row" },
         estimate(report, "Mean matched temporal IoU", "mean_matched_iou", { big: true }),

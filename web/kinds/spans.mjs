@@ -8,6 +8,19 @@ import { h, get, metric, coefficient, formatNumber, settingsLine, section } from
 import { MATCH, MISMATCH, shapeData } from "../item_draw.mjs";
 import { s, text, round, exact, extent, linear, clip } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["span", "spans", "character", "characters", "character IoU", "IoU"];
+
+/** Its words in the reference cards (reference_cards.mjs): its five-way columns against the reference,
+ *  the reference as side a (pycore/agreekit/kinds/spans/reference.py), named from the reader's side. */
+const REFERENCE_OUTCOMES = [["exact", "Exact"], ["label_only", "Label only"], ["boundary_only", "Boundary only"],
+  ["both", "Both"], ["missed_a", "Found by the reference only"], ["missed_b", "Found by the annotator only"]];
+export const referenceWords = { similarity: "character IoU", drawn: "marked", columns: Object.fromEntries([
+  ...REFERENCE_OUTCOMES.map(([key, words]) => [`outcomes.${key}`, `Five-way: ${words.toLowerCase()}`]),
+  ...REFERENCE_OUTCOMES.map(([key, words]) => [`outcomes.shares.${key}`, `Share: ${words.toLowerCase()}`]),
+  ["outcomes.n_spans", "Five-way: spans compared"]]) };
+
 // The matched outcomes of the five-way table and the remedy each points to (issue 3). The spans no
 // partner took are named from each pair's side, "found by <annotator> only" (issue 26): with more than
 // two annotators a "first" or "second" annotator means nothing to the reader.
@@ -35,7 +48,7 @@ export function cards(report, page) {
           explain: "Nominal α over the characters of each item (each character: its span's label or O), averaged over items. Not Krippendorff's unitizing α_U." }),
         coefficient(report, "Unitizing α_U", "unitizing_alpha", { big: true,
           explain: "Krippendorff's (2004) α_U over the characters, the items laid end to end: where units begin and end counts by squared distance, not character by character. Needs item lengths." }))),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => unitizingTable(report, page),
     () => spanOutcomeTable(report, page),
     () => pairOutcomeTable(report, page),

@@ -7,6 +7,13 @@ import { referenceCards } from "../reference_cards.mjs";
 import { h, get, metric, estimate, coefficient, settingsLine, figureSettings, section } from "../dom.mjs";
 import { s, text, round, exact, clip, OKABE_ITO } from "../svg.mjs";
 
+/** The words that belong to this kind (its objects, items and measures): other kinds' cards never use them
+ *  (tests/browser/test_captions.py scans every tab for the other kinds' nouns). */
+export const nouns = ["trace", "traces", "steps", "step position", "judge", "judges"];
+
+/** Its words in the reference cards (reference_cards.mjs). */
+export const referenceWords = { similarity: null, drawn: "labelled" };
+
 /** The summary card's headline (headline.mjs): Krippendorff's α over every (trace, step) unit. */
 export const headline = (report) => ({ key: "alpha", symbol: "α", scale: "alpha",
   label: `Krippendorff's α (${get(report, "settings.level") ?? "nominal"}) over every step of every trace`,
@@ -29,7 +36,7 @@ export function cards(report, page) {
         estimate(report, "Units (trace, step)", "n_units"), estimate(report, "Labels", "n_labels"),
         estimate(report, "Annotators", "n_annotators"), estimate(report, "Disputed units", "n_disputed_units"))),
     () => stepChart(report),
-    ...referenceCards(report, page),
+    ...referenceCards(report, page, referenceWords),
     () => recordsTable(report, "units", "Units with most disagreement (lowest percent agreement first)", { page,
       explain: "Each unit's labels by annotator: read these steps together to find the unclear guideline." }),
     () => estimateTable(report, "steps", "Per step position", [

@@ -141,6 +141,20 @@ def distance_matrix(a, b, distance="giou"):
     return _DIST[distance]([p[:, None] for p in pa], [p[None, :] for p in pb])
 
 
+def transposed_distance_matrix(a, b, distance="giou"):
+    """``distance_matrix(a, b, distance).T``, C-contiguous (m × n), bit for bit.
+
+    Every distance here is symmetric bit for bit (min, max, sums, products and
+    squares give the same double whichever box comes first), so this is
+    ``distance_matrix(b, a)``: no copy.  With :data:`agreekit.runtime.REORDER_COLUMNS`
+    (Pyodide) the reordered columns pay off along long rows, so there the block
+    is computed as given and copied transposed, as the caller did before.
+    """
+    if runtime.REORDER_COLUMNS:
+        return np.ascontiguousarray(distance_matrix(a, b, distance).T)
+    return distance_matrix(b, a, distance)
+
+
 def _giou_distance(a, b):
     """(1 − GIoU)/2 of broadcastable box parts, in few passes (the baseline's hot loop).
 

@@ -54,6 +54,7 @@ from . import cross as cross_sums
 from .crowded_items import one_item_between
 from .ks_counts import HISTOGRAM_BINS, add_ks_counts, ks_table
 from .ks_counts import ks_statistic, snap  # noqa: F401  (part of this module's interface)
+from .run_sums import run_sums
 
 DEFAULT_PAIR_BUDGET = 50_000_000
 SAMPLED_PAIRS = 2_000_000
@@ -178,20 +179,7 @@ def _cross_terms(terms, crossing, objects):
     if crossing.same_items is None or not isinstance(terms.sums, boot.DensePairs):
         return None
     same_sums = crossing.same_items + crossing.same_items.T
-    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), _cross_count_pairs(objects), "exact")
-
-
-def _cross_count_pairs(objects):
-    """N of the cross pairs, n_i n_j − Σ_a n_ia n_ja: :class:`~.bootstrap.GroupedOuterPairs` where
-    :data:`agreekit.runtime.GROUPED_CROSS_COUNTS` chooses it (Pyodide) and its integers are exact
-    (the same bits as the dense product), else the dense matrix."""
-    sizes = np.diff(objects.offsets).astype(float)
-    if not (runtime.GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
-        return boot.DensePairs(_dense_counts(sizes) - cross_sums.same_item_pair_counts(objects))
-    runs = cross_sums.object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
-    by_annotator = np.argsort(runs.annotator, kind="stable")
-    group_start = np.flatnonzero(np.diff(runs.annotator[by_annotator], prepend=-1)).astype(np.intp)
-    return boot.GroupedOuterPairs(sizes, runs.item[by_annotator], runs.size[by_annotator], group_start)
+    return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), cross_sums.count_pairs(objects), "exact")
 
 
 def _dense_counts(sizes):
@@ -234,7 +222,8 @@ def _item_blocks(offsets):
 
 def _between_exact(objects, kind, table, results, accumulators, progress):
     """Every between pair, streamed: the total, the KS counts (all pairs and same-annotator pairs, into
-    ``results``), the item-pair sums and the cross-annotator sums (into ``accumulators``)."""
+    ``results``), the item-pair sums and the cross-annotator sums (into ``accumulators``).  Blocks come
+    transposed (later objects × the block's, :func:`_transposed`): the cross sums add column runs as rows."""
     (result, same), (sums, crossing) = results, accumulators
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
@@ -242,44 +231,50 @@ def _between_exact(objects, kind, table, results, accumulators, progress):
     total = 0.0
     for p, q in _item_blocks(offsets):
         r0, r1 = offsets[p], offsets[q]
+        if r0 == r1:  # items without objects, alone in a block when the next item is too large to join it
+            continue
         if q - p == 1 and (r1 - r0) * (n_objects - r1) > 4 * _CHUNK_ELEMENTS:  # a crowded item (4+ chunks)
             total += one_item_between(objects, kind, table, results, accumulators, p)
             continue
         rows = np.arange(r0, r1)
         parts = []
         if q - p > 1:  # pairs inside the block: only with a later item
-            inner = kind.distance_block(rows, rows)
-            later = item_of[rows][None, :] > item_of[rows][:, None]
-            parts.append((np.where(later, inner, 0.0), inner[later], p, q, rows, later))
+            inner_t = _transposed(kind, rows, rows)
+            later_t = item_of[rows][:, None] > item_of[rows][None, :]
+            parts.append((np.where(later_t, inner_t, 0.0), inner_t[later_t], p, q, rows, later_t))
         if r1 < n_objects:  # every column after the block is a later item
             columns = np.arange(r1, n_objects)
-            outer = kind.distance_block(rows, columns)
-            parts.append((outer, outer.ravel(), q, n_items, columns, None))
-        for block, flat, c0, c1, cols, valid in parts:
-            sums.add(*_item_pair_sums(block, offsets, (p, q), (c0, c1)))
-            total += float(flat.sum())
+            outer_t = _transposed(kind, rows, columns)
+            parts.append((outer_t, outer_t.ravel(), q, n_items, columns, None))
+        for block_t, flat, c0, c1, cols, valid_t in parts:
             add_ks_counts(flat, table, result)
-            if crossing is not None:
-                add_ks_counts(crossing.add(block, rows, cols, valid), table, same)
+            if crossing is None:
+                item_sums = _item_pair_sums(block_t, offsets, (p, q), (c0, c1))
+            else:
+                same_annotator, item_sums = crossing.add(block_t, rows, cols, valid_t)
+                add_ks_counts(same_annotator, table, same)
+            sums.add(*item_sums)
+            total += float(item_sums[2].sum())
         if progress is not None:
             progress(int(r1), n_objects, "chance baseline")
     result["sum"] = total
 
 
-def _item_pair_sums(block, offsets, row_items, col_items):
-    """``block`` (objects of items [p, q) × objects of items [c0, c1)) summed per item pair.
+def _transposed(kind, rows, cols):
+    """``kind.distance_block(rows, cols).T``, C-contiguous: the kind's ``transposed_distance_block`` if it has one."""
+    own = getattr(kind, "transposed_distance_block", None)
+    return own(rows, cols) if own is not None else np.ascontiguousarray(kind.distance_block(rows, cols).T)
 
-    Returns the row items, the column items and their (rows × columns) sums,
-    items without objects left out.
-    """
+
+def _item_pair_sums(block_t, offsets, row_items, col_items):
+    """``block_t`` (objects of items [c0, c1) × of items [p, q)) summed per item pair: the row items, the
+    column items and their (rows × columns) sums, items without objects left out."""
     (p, q), (c0, c1) = row_items, col_items
-    row_offsets = offsets[p:q + 1] - offsets[p]
-    col_offsets = offsets[c0:c1 + 1] - offsets[c0]
-    row_nonempty = np.diff(row_offsets) > 0
-    col_nonempty = np.diff(col_offsets) > 0
-    reduced = np.add.reduceat(block, col_offsets[:-1][col_nonempty], axis=1)
-    reduced = np.add.reduceat(reduced, row_offsets[:-1][row_nonempty], axis=0)
-    return np.arange(p, q)[row_nonempty], np.arange(c0, c1)[col_nonempty], reduced
+    row_offsets, col_offsets = offsets[p:q + 1] - offsets[p], offsets[c0:c1 + 1] - offsets[c0]
+    row_nonempty, col_nonempty = np.diff(row_offsets) > 0, np.diff(col_offsets) > 0
+    reduced = run_sums(block_t, col_offsets[:-1][col_nonempty])
+    reduced = np.add.reduceat(reduced, row_offsets[:-1][row_nonempty], axis=1)
+    return np.arange(p, q)[row_nonempty], np.arange(c0, c1)[col_nonempty], reduced.T
 
 
 class _DenseSums:

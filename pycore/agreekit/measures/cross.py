@@ -29,6 +29,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import runtime
+from . import bootstrap as boot
 from .run_sums import run_sums
 
 PAIR_ANNOTATORS = 1_000   # above it no per-pair sums: 1,000² numbers = 8 MB per matrix at the limit
@@ -82,17 +84,19 @@ class CrossSums:
         self.run_pairs = [] if dense_items and a <= min(PAIR_ANNOTATORS, PAIR_INTERVAL_ANNOTATORS) \
             and len(self.runs.item) <= PAIR_INTERVAL_RUNS else None   # (first run, second run, sum) per block
 
-    def add(self, block, rows, cols, valid=None):
-        """Add ``block`` (distances of objects ``rows`` × ``cols``, contiguous ranges: whole runs, or
-        parts of runs at their ends; entries outside ``valid`` are 0) and return its same-annotator
-        between distances (flat, in no set order)."""
+    def add(self, block_t, rows, cols, valid_t=None):
+        """Add a block of distances of objects ``rows`` × ``cols`` (contiguous ranges: whole runs, or parts
+        of runs at their ends), given transposed: ``block_t`` is (len(cols) × len(rows)), C-contiguous, and
+        entries outside ``valid_t`` (its shape) are 0.  Returns its same-annotator between distances (flat,
+        in no set order) and ``(row items, column items, sums)``: the block summed per pair of items (items
+        without objects left out; the same sums as ``chance``'s per-item reduction, added in another order)."""
         starts = self.runs.start
         (r0, r1), row_start = _runs_in(starts, rows)
         (c0, c1), col_start = _runs_in(starts, cols)
-        # Σ over column runs, then over row runs, as np.add.reduceat along axis 1 then 0, bit for bit.  The
-        # column runs are summed as row runs of the transposed block: reduceat's cost per run and row
+        # Σ over column runs, then over row runs, as np.add.reduceat along axis 1 then 0 of the block, bit for
+        # bit.  The column runs are summed as row runs of the transposed block: reduceat's cost per run and row
         # is most of its time for runs this short (benchmarks/RESULTS.md, "The box report stage by stage").
-        by_column_run = run_sums(np.ascontiguousarray(block.T), col_start[:-1])
+        by_column_run = run_sums(block_t, col_start[:-1])
         per_run = run_sums(np.ascontiguousarray(by_column_run.T), row_start[:-1])
         ann_r, ann_c = self.runs.annotator[r0:r1], self.runs.annotator[c0:c1]
         a = self.n_annotators
@@ -108,10 +112,11 @@ class CrossSums:
             self.run_pairs.append((r0 + dr, c0 + dc, per_run[dr, dc]))
         if self.same_items is not None:
             np.add.at(self.same_items, (self.runs.item[r0:r1][sr], self.runs.item[c0:c1][sc]), per_run[sr, sc])
-        if valid is not None:  # one value per pair of runs: runs lie within items
-            keep = valid[row_start[sr], col_start[sc]]
+        if valid_t is not None:  # one value per pair of runs: runs lie within items
+            keep = valid_t[col_start[sc], row_start[sr]]
             sr, sc = sr[keep], sc[keep]
-        return block.ravel()[_sub_block_indices(row_start, col_start, sr, sc, block.shape[1])]
+        same = block_t.ravel()[_sub_block_indices(col_start, row_start, sc, sr, block_t.shape[1])]
+        return same, _item_sums(per_run, self.runs.item[r0:r1], self.runs.item[c0:c1])
 
     def add_pairs(self, first, second, d):
         """Add sampled between pairs (first[k], second[k]) at distances ``d``; returns the same-annotator mask."""
@@ -138,6 +143,14 @@ def run_pair_sums(sums):
     codes, inverse = np.unique(lo * n_runs + hi, return_inverse=True)
     total = np.bincount(inverse.ravel(), values, len(codes))
     return codes // n_runs, codes % n_runs, total
+
+
+def _item_sums(per_run, row_items, col_items):
+    """``(row items, column items, sums)``: ``per_run`` (row runs × column runs) summed over the runs of each item."""
+    row_cut = np.flatnonzero(np.diff(row_items, prepend=-1))
+    col_cut = np.flatnonzero(np.diff(col_items, prepend=-1))
+    sums = np.add.reduceat(np.add.reduceat(per_run, col_cut, axis=1), row_cut, axis=0)
+    return row_items[row_cut], col_items[col_cut], sums
 
 
 def _runs_in(starts, objects):
@@ -205,6 +218,19 @@ def same_item_pair_counts(objects):
                                  runs.size[by_annotator], objects.n_items)
     np.fill_diagonal(out, 0.0)
     return out
+
+
+def count_pairs(objects):
+    """N of the cross pairs per item pair, n_i n_j − Σ_a n_ia n_ja (i ≠ j), as a form of :mod:`.bootstrap`:
+    :class:`~.bootstrap.GroupedOuterPairs` where :data:`agreekit.runtime.GROUPED_CROSS_COUNTS` chooses it
+    (Pyodide) and its integers are exact (the same bits as the dense product), else the dense matrix."""
+    sizes = np.diff(objects.offsets).astype(float)
+    if not (runtime.GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
+        return boot.DensePairs(np.outer(sizes, sizes) - np.diag(sizes ** 2) - same_item_pair_counts(objects))
+    runs = object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
+    by_annotator = np.argsort(runs.annotator, kind="stable")
+    group_start = np.flatnonzero(np.diff(runs.annotator[by_annotator], prepend=-1)).astype(np.intp)
+    return boot.GroupedOuterPairs(sizes, runs.item[by_annotator], runs.size[by_annotator], group_start)
 
 
 def products_within_groups(group, key, weight, n_keys):

@@ -41,7 +41,7 @@ def one_item_between(objects, kind, table, results, accumulators, p):
             total += float(block.sum())
             add_ks_counts(block.ravel(), table, result)
             if crossing is not None:
-                add_ks_counts(crossing.add(block, rows, cols), table, same)
+                add_ks_counts(crossing.add(np.ascontiguousarray(block.T), rows, cols)[0], table, same)
     later = np.arange(p + 1, n_items)
     later = later[np.diff(offsets)[p + 1:] > 0]
     sums.add(np.array([p]), later, row_sums[later][None, :])

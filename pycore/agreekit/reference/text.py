@@ -9,19 +9,33 @@ COLUMNS = [("annotator", "annotator"), ("precision", "precision"), ("recall", "r
            ("reliability", "reliability")]
 
 
-def _flat(row, name):
-    """A table row: estimates as their values, the conflict counts beside them."""
+def _flat(row, name, extra=()):
+    """A table row: estimates as their values, the conflict counts beside them, then the ``extra``
+    columns (dotted keys into the row) a kind adds."""
     out = {"annotator": name}
     for key, _ in COLUMNS[1:7]:
         value = row.get(key)
         out[key] = value["value"] if isinstance(value, dict) else value
     out.update(row["conflicts"])
     out["reliability"] = row.get("reliability")
+    for key, _ in extra:
+        out[key] = _at(row, key)
     return out
 
 
-def reference_text(d):
-    """Lines describing ``d["reference"]`` (a report as a dict), or none without a reference."""
+def _at(row, dotted):
+    """``row``'s value at a dotted key, None where it has none."""
+    for part in dotted.split("."):
+        row = row.get(part) if isinstance(row, dict) else None
+    return row
+
+
+def reference_text(d, extra=()):
+    """Lines describing ``d["reference"]`` (a report as a dict), or none without a reference.
+
+    ``extra``: ``(dotted key, heading)`` columns the kind adds to each annotator's row
+    (``Kind.reference_columns``, in the kind's words).
+    """
     ref = d.get("reference")
     if not ref:
         return []
@@ -29,7 +43,8 @@ def reference_text(d):
     who = f"annotator {ref['annotator']}" if ref["source"] == "annotator" else f"reference {ref['source']}"
     ranked = any("reliability" in row for row in ref["annotators"])   # against a leave-one-out consensus
     columns = [c for c in COLUMNS if (c[0] != "sigma" or "sigma" in total) and (c[0] != "reliability" or ranked)]
-    rows = [_flat(row, row["annotator"]) for row in ref["annotators"]] + [_flat(total, "(all)")]
+    columns += list(extra)
+    rows = [_flat(row, row["annotator"], extra) for row in ref["annotators"]] + [_flat(total, "(all)", extra)]
     lines = [
         "",
         f"against the reference ({who}): {ref['n_annotators']} annotators, {ref['n_items']} items, "

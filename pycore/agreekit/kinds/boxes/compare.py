@@ -12,6 +12,8 @@ def box_kind(boxes, distance, potato=False):
         similarity=lambda idx: iou(boxes[idx], boxes[idx]),
         paired_distance=lambda ia, ib: geometry.paired_distance(boxes[ia], boxes[ib], distance),
         distance_block=lambda rows, cols: geometry.distance_matrix(boxes[rows], boxes[cols], distance),
+        transposed_distance_block=lambda rows, cols: geometry.transposed_distance_matrix(boxes[rows], boxes[cols],
+                                                                                      distance),
         similarity_block=lambda rows, cols: iou(boxes[rows], boxes[cols]),
         candidates=lambda rows, cols: _candidates(boxes[rows], boxes[cols], potato),
     )

@@ -133,6 +133,28 @@ def _label(value, line, column):
     return str(value).strip()
 
 
+def _matrix_item(row, item_column, number, seen):
+    """The item of matrix ``row`` (its ``number`` without an item column), recorded in ``seen`` (item → line)."""
+    item = to_text(row, item_column) if item_column else str(number)
+    if item in seen:
+        raise InputError(f"item {item!r} has two rows (lines {seen[item]} and {row.line})", line=row.line,
+                         column=item_column, value=item)
+    seen[item] = row.line
+    return item
+
+
+def _matrix_row(row, item, annotators, split_sets):
+    """The judgements of matrix ``row`` (item ``item``): one per label of each non-blank cell."""
+    judgements = []
+    for annotator in annotators:
+        cell = row.values.get(annotator)
+        if is_blank(cell):
+            continue
+        labels = [part.strip() for part in cell.split(SET_SEPARATOR)] if split_sets else [cell.strip()]
+        judgements += [Judgement(row.line, item, annotator, _label(label, row.line, annotator)) for label in labels]
+    return judgements
+
+
 def _read_matrix(text, has_header, split_sets, progress):
     header = _leading_records(text, 1)[0]
     if has_header:
@@ -147,22 +169,15 @@ def _read_matrix(text, has_header, split_sets, progress):
     annotators = [c for c in columns if c != item_column]
     rows = read_table(text, columns, {}, progress=progress)
     judgements, seen, unrated = [], {}, []
+    errors = RowErrors()  # every bad row is named (its first bad field), not only the first bad row
     for number, row in enumerate(rows, start=1):
-        item = to_text(row, item_column) if item_column else str(number)
-        if item in seen:
-            raise InputError(f"item {item!r} has two rows (lines {seen[item]} and {row.line})", line=row.line,
-                             column=item_column, value=item)
-        seen[item] = row.line
-        before = len(judgements)
-        for annotator in annotators:
-            cell = row.values.get(annotator)
-            if is_blank(cell):
-                continue
-            labels = [part.strip() for part in cell.split(SET_SEPARATOR)] if split_sets else [cell.strip()]
-            judgements += [Judgement(row.line, item, annotator, _label(label, row.line, annotator))
-                           for label in labels]
-        if len(judgements) == before:
-            unrated.append(item)
+        with errors:
+            item = _matrix_item(row, item_column, number, seen)
+            cells = _matrix_row(row, item, annotators, split_sets)
+            judgements += cells
+            if not cells:
+                unrated.append(item)
+    errors.check()
     named = f"items named by column {item_column!r}" if item_column else "items numbered by row"
     note = (f"a reliability matrix: one row per item ({named}), one column per annotator "
             f"({len(annotators)}: " + ("named in the header" if has_header else "no header, numbered") +

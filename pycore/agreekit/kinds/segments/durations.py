@@ -9,7 +9,7 @@ import math
 from numbers import Real
 
 from ...arrays import name_list
-from ...rows import InputError, read_table, to_float, to_text
+from ...rows import InputError, RowErrors, in_field, read_table, to_float, values_by_item
 
 COLUMNS = ("item", "duration")
 DURATIONS_FIELD = "durations"  # the report option that carries the durations (InputError.field)
@@ -35,39 +35,37 @@ def read_durations(source, item_synonyms=()):
     ------
     agreekit.rows.InputError
         Naming the line and column: a missing item, a duration that is not a
-        finite number, a negative duration, an item given twice; its ``field``
+        finite number, a negative duration, an item given twice (every bad
+        row: :class:`~agreekit.errors.InputErrors` when several); its ``field``
         says that it is in the durations, not in the segment rows.
     """
-    try:
-        return _read_durations(source, item_synonyms)
-    except InputError as error:
-        error.field = DURATIONS_FIELD  # the page shows it by the durations' box, not the rows'
-        raise
+    return in_field(DURATIONS_FIELD, _read_durations, source, item_synonyms)
 
 
 def _read_durations(source, item_synonyms):
     """:func:`read_durations` without the field on its errors."""
     if isinstance(source, dict):
-        durations = {}
+        durations, errors = {}, RowErrors()  # every bad entry is named, not only the first
         for position, (item, value) in enumerate(source.items(), start=1):
-            if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value < 0:
-                raise InputError(f"duration of item {item!r} must be a number of seconds ≥ 0",
-                                 line=position, column="duration", value=value)
-            durations[str(item)] = float(value)
+            with errors:
+                if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value < 0:
+                    raise InputError(f"duration of item {item!r} must be a number of seconds ≥ 0",
+                                     line=position, column="duration", value=value)
+                durations[str(item)] = float(value)
+        errors.check()
         return durations
     rows = read_table(source, COLUMNS, {"item": tuple(item_synonyms), "duration": DURATION_SYNONYMS},
                       required=COLUMNS)
-    durations = {}
-    for row in rows:
-        item = to_text(row, "item")
-        if item in durations:
-            raise InputError(f"item {item!r} is given twice", line=row.line, column="item", value=item)
-        duration = to_float(row, "duration")
-        if duration < 0:
-            raise InputError(f"duration {duration:g} is negative", line=row.line, column="duration",
-                             value=row.values.get("duration"))
-        durations[item] = duration
-    return durations
+    return values_by_item(rows, _duration)
+
+
+def _duration(row):
+    """The duration of a row, in seconds: a finite number ≥ 0."""
+    duration = to_float(row, "duration")
+    if duration < 0:
+        raise InputError(f"duration {duration:g} is negative", line=row.line, column="duration",
+                         value=row.values.get("duration"))
+    return duration
 
 
 def clip_durations(corpus, durations):

@@ -41,6 +41,7 @@ from .pairs import PairTable
 from .reference import five_way, parse_reference, span_records, span_set, without
 from .rows import COLUMNS, SYNONYMS, Item, build_items, content_order, read_lengths, read_spans
 from .shape import SHAPE
+from .text import REFERENCE_COLUMNS, format_spans
 from .methods import METHODS
 
 REMEDIES = {
@@ -294,9 +295,9 @@ def _label_scores(items, corpus, tally):
                                       help="with a reference: character IoU at or above which a span matches a "
                                            "reference span"),
                    *opts.REFERENCE_OPTIONS),
-          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2,
+          columns=COLUMNS, synonyms=SYNONYMS, count_key="n_spans", position=2, text=format_spans,
           item_detail=DETAIL, shape=SHAPE, consensus=CONSENSUS,
-          methods=METHODS)
+          methods=METHODS, reference_columns=REFERENCE_COLUMNS)
 def spans(rows, *, lengths=None, match="optimal", bootstrap=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
           threshold=0.5, reference=None, reference_rows=None, low_overlap=opts.DEFAULT_LOW_OVERLAP, progress=None):
     """Agreement report for text spans.

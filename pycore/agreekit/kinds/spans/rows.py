@@ -18,8 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...arrays import content_ranks, name_list
-from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, RowErrors, interval_is_blank, read_table, shortened, to_int,
-                    to_text)
+from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, RowErrors, in_field, interval_is_blank, read_table, shortened,
+                    to_int, to_text, values_by_item)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -208,26 +208,24 @@ def read_lengths(source):
         With ``field`` set to ``"lengths"`` (the report option the table came
         in), so the page can point at that box rather than at the rows.
     """
-    try:
-        return _read_lengths(source)
-    except InputError as error:
-        error.field = LENGTHS_FIELD
-        raise
+    return in_field(LENGTHS_FIELD, _read_lengths, source)
 
 
 def _read_lengths(source):
     """:func:`read_lengths` without the field on its errors."""
     if isinstance(source, dict):
-        lengths, texts = {}, {}
+        lengths, texts, errors = {}, {}, RowErrors()  # every bad entry is named, not only the first
         for position, (item, value) in enumerate(source.items(), start=1):
-            if isinstance(value, str):
-                texts[str(item)] = value
-                lengths[str(item)] = _text_length(position, value)
-            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-                lengths[str(item)] = characters(Row(position, {"length": value}), "length")
-            else:
-                raise InputError(f"length of item {item!r} must be a non-negative integer or a text",
-                                 line=position, column="length", value=shortened(value))
+            with errors:
+                if isinstance(value, str):
+                    lengths[str(item)] = _text_length(position, value)
+                    texts[str(item)] = value
+                elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                    lengths[str(item)] = characters(Row(position, {"length": value}), "length")
+                else:
+                    raise InputError(f"length of item {item!r} must be a non-negative integer or a text",
+                                     line=position, column="length", value=shortened(value))
+        errors.check()
         return lengths, (texts or None)
     rows = read_table(source, LENGTH_COLUMNS, {**LENGTH_SYNONYMS, **TEXT_SYNONYMS},
                       alternatives=[("item",) + TEXT_COLUMNS], required=("item",), keep_space=("text",))
@@ -235,21 +233,20 @@ def _read_lengths(source):
     has_length = any("length" in row.values for row in rows)
     if not (has_text or has_length):
         raise InputError("lengths need a 'length' or a 'text' column beside 'item'", line=rows[0].line)
-    lengths, texts = {}, {}
-    for row in rows:
-        item = to_text(row, "item")
-        if item in lengths:
-            raise InputError(f"item {item!r} is given twice", line=row.line, column="item", value=item)
-        if has_text:
-            if "text" not in row.values:
-                raise InputError("missing column 'text'", line=row.line, column="text")
-            value = row.values["text"]
-            text = "" if value is None else str(value)
-            texts[item] = text
-            lengths[item] = _text_length(row.line, text)
-        else:
-            lengths[item] = characters(row, "length")
-    return lengths, (texts or None)
+    if not has_text:
+        return values_by_item(rows, lambda row: characters(row, "length")), None
+    texts = values_by_item(rows, _row_text)
+    return {item: len(text) for item, text in texts.items()}, (texts or None)
+
+
+def _row_text(row):
+    """The text of a row of item texts, within the ceiling of ``MAX_CHARACTERS``."""
+    if "text" not in row.values:
+        raise InputError("missing column 'text'", line=row.line, column="text")
+    value = row.values["text"]
+    text = "" if value is None else str(value)
+    _text_length(row.line, text)
+    return text
 
 
 def _text_length(line, text):
