@@ -9,7 +9,9 @@ the snapshot here is the bare interpreter, made once under Node (as a build step
 dist/pyodide. Each run is a new Chromium process on a page of the served site, timing
 ``loadPyodide`` (plain, or ``_loadSnapshot`` with the snapshot fetched from the server), then
 numpy + scipy (one ``loadPackage``) and ``import numpy, scipy.optimize, scipy.sparse``, on the
-page's main thread. Nothing here is part of the calculator.
+page's main thread. Nothing here is part of the calculator. It loads Pyodide's own numpy and scipy
+by name, which the build no longer ships: copy them in first,
+``cp .cache/pyodide-packages/numpy-*.whl .cache/pyodide-packages/scipy-*.whl dist/pyodide/``.
 """
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
 // Start-up avenues of issue 15, measured in Pyodide under Node on dist/pyodide (benchmarks/RESULTS.md).
 //
 //   python3 build.py
+//   cp .cache/pyodide-packages/numpy-*.whl .cache/pyodide-packages/scipy-*.whl dist/pyodide/
 //   for s in imports snapshot; do node benchmarks/pyodide_start.mjs dist/pyodide pycore/agreekit $s; done
+//
+// It loads Pyodide's own numpy and scipy by name, which the build no longer ships (the calculator
+// and the workshop load the build's numpy with bytecode and scipy's parts, build-info.json): copy
+// them in from the build's package cache first, as above.
 //
 // One scenario per process (a fresh V8, nothing compiled or imported before), printing JSON:
 //   imports   what the worker does (loadPyodide, loadPackage numpy + scipy, the imports), the

@@ -52,11 +52,13 @@ def build(local_source: str | None = None) -> Path:
         (staging / snapshot["path"]).parent.mkdir(parents=True)
         shutil.copyfile(extras.snapshot, staging / snapshot["path"])
 
-    # scipy in two parts for the calculator (split_scipy), content-addressed as the wheel is.
+    # scipy in two parts for the calculator and a third for the workshop (split_scipy),
+    # content-addressed as the wheel is.
     scipy_wheel = pyodide_dir / lock["packages"]["scipy"]["file_name"]
     scipy_rel, scipy_names = content_addressed(staging, "wheels/scipy",
                                                lambda folder: split_scipy(scipy_wheel, folder, compiled))
     scipy_parts = {part: f"{scipy_rel}/{name}" for part, name in scipy_names.items()}
+    scipy_rest = scipy_parts.pop("rest")
     # numpy with its bytecode, loaded by this URL (the lock's copy, by name, has none); without
     # Node, by name as before.
     numpy = None
@@ -71,9 +73,14 @@ def build(local_source: str | None = None) -> Path:
                     ignore=shutil.ignore_patterns("examples", "__pycache__", "forms.py", "sw.js"))
     list_kind_modules(staging / "web" / "kinds")
     build_examples(staging / "examples")
-    build_workshop(staging, lock, local_source, wheel_rel)
-    stamp_build(staging, {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
-                          "numpy": numpy, "scipy": scipy_parts, "snapshot": snapshot})
+    info = {"wheel": wheel_rel, "wheel_sha256": digest, "pyodide": PYODIDE_VERSION,
+            "numpy": numpy, "scipy": scipy_parts, "scipy_rest": scipy_rest, "snapshot": snapshot}
+    build_workshop(staging, lock, local_source, info)
+    # Both pages load numpy (with bytecode) and scipy by the URLs above: the lock's copies would be
+    # a second form of the same files (issue 27). Without Node the calculator loads numpy by name.
+    for name in ("scipy",) if numpy is None else ("numpy", "scipy"):
+        (pyodide_dir / lock["packages"][name]["file_name"]).unlink()
+    stamp_build(staging, info)
     precompress(staging)
 
     for path in staging.rglob("*"):

@@ -4,8 +4,10 @@
   the page, its modules and examples, Pyodide's core files, the wheels the worker loads
   (``build-info.json`` names them: numpy with bytecode, scipy's two parts, agreekit) and the lock
   packages it loads by name (openblas, for scipy.sparse).
-- ``workshop``: every other file of the site (PyScript, the lock's numpy, scipy and matplotlib and
-  their dependencies, ``workshop.html``): cached when the workshop page is first opened.
+- ``workshop``: every other file of the site (PyScript, scipy's third part, the lock's matplotlib and
+  its dependencies, ``workshop.html``): cached when the workshop page is first opened. The workshop
+  loads numpy and scipy's other parts by the calculator's URLs, so the two lists share no file in
+  two forms (the lock's numpy and scipy do not ship; issue 27).
 - ``snapshot``: Python's memory snapshot, cached once it pays: at once on loopback, else from the
   second visit on (docs/architecture.md, "The build's version and the service worker").
 

@@ -230,8 +230,10 @@ def test_the_built_service_worker_lists_every_file_of_dist_but_source_maps_once(
     assert {info["wheel"], info["numpy"], *info["scipy"].values()} <= calculator
     assert not [name for name in calculator if name.startswith(("pyscript/", "web/workshop/")) or "matplotlib" in name]
     lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())["packages"]
-    for name in ("numpy", "scipy", "matplotlib"):  # the workshop's copies, loaded by name
-        assert f"pyodide/{lock[name]['file_name']}" in stamp["workshop"]
+    assert f"pyodide/{lock['matplotlib']['file_name']}" in stamp["workshop"]  # loaded by name
+    assert info["scipy_rest"] in stamp["workshop"] and info["scipy_rest"] not in calculator
+    for name in ("numpy", "scipy"):  # both pages load them by the calculator's URLs: no second form ships
+        assert not (build.DIST / "pyodide" / lock[name]["file_name"]).exists()
     assert f"pyodide/{lock['openblas']['file_name']}" in calculator
     assert stamp["snapshot"] == [info["snapshot"]["path"]]
     assert not (build.DIST / "web" / "sw.js").exists()  # one worker script, at the root (its scope)
@@ -239,12 +241,22 @@ def test_the_built_service_worker_lists_every_file_of_dist_but_source_maps_once(
 
 # --------------------------------------------------------------------------- workshop page (issue 14)
 
-def test_workshop_config_points_at_the_calculators_pyodide():
-    config = build.workshop_config("wheels/abc/agreekit-0.1.0-py3-none-any.whl")
+WORKSHOP_INFO = {"wheel": "wheels/abc/agreekit-0.1.0-py3-none-any.whl", "numpy": "wheels/numpy/n/numpy-2.0.2-x.whl",
+                 "scipy": {"base": "wheels/scipy/s/scipy-1.14.1-x.whl", "sparse": "wheels/scipy/s/scipy_sparse_linalg-1.14.1-x.whl"},
+                 "scipy_rest": "wheels/scipy/s/scipy_rest-1.14.1-x.whl"}
+
+
+def test_workshop_config_points_at_the_calculators_pyodide_and_wheels():
+    config = build.workshop_config(WORKSHOP_INFO)
     assert config["interpreter"] == "./pyodide/pyodide.mjs"  # one set of Pyodide files for both pages
-    assert config["packages"] == ["numpy", "scipy", "matplotlib", "./wheels/abc/agreekit-0.1.0-py3-none-any.whl"]
-    assert config["packages_cache"] == "never"  # a rebuilt wheel must not meet a stale micropip lock
+    # the calculator's URLs before the lock's names: Pyodide's loader then takes no numpy from the lock
+    assert config["packages"] == ["./wheels/numpy/n/numpy-2.0.2-x.whl", "./wheels/scipy/s/scipy-1.14.1-x.whl",
+                                  "./wheels/abc/agreekit-0.1.0-py3-none-any.whl", "openblas", "matplotlib"]
+    assert config["packages_cache"] == "passthrough"  # loadPyodide's loader, not micropip; no lock in IndexedDB
     assert config["files"]["./web/workshop/workshop.py"] == "workshop.py"
+    assert config["files"]["./build-info.json"] == "build-info.json"  # scipy's other parts: workshop.ready()
+    plain = build.workshop_config({**WORKSHOP_INFO, "numpy": None})  # a build without Node: the lock's numpy
+    assert plain["packages"][0] == "numpy"
 
 
 def test_workshop_cells_are_filled_raw_in_scripts_and_escaped_in_solutions():
@@ -269,7 +281,8 @@ def test_matplotlib_comes_with_every_dependency_the_lock_names():
     names = {package for package, _ in build.lock_closure(lock, build.WORKSHOP_PACKAGES).values()}
     assert lock["packages"]["matplotlib"]["version"] == "3.8.4"
     assert {"matplotlib", "contourpy", "kiwisolver", "pillow", "fonttools", "cycler", "pyparsing",
-            "python-dateutil", "six", "numpy", "scipy"} <= names
+            "python-dateutil", "six", "numpy", "openblas"} <= names
+    assert "scipy" not in names  # scipy comes in the calculator's parts, by URL
 
 
 def test_built_workshop_is_complete_and_the_calculator_does_not_load_it():
@@ -281,12 +294,16 @@ def test_built_workshop_is_complete_and_the_calculator_does_not_load_it():
     assert page.count('<script type="py-editor"') == len(cells) - len([c for c in cells if c.endswith("-solution")])
     assert page.count('config="./workshop.json"') == 1  # only the setup cell carries the env's config
     config = json.loads((build.DIST / "workshop.json").read_text())
-    assert (build.DIST / config["packages"][-1]).exists()
     for url in config["files"]:
         assert (build.DIST / url).exists(), url
     lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())
-    for name, (_, digest) in build.lock_closure(lock, build.WORKSHOP_PACKAGES).items():
-        assert build.sha256_of(build.DIST / "pyodide" / name) == digest, name
+    info = json.loads((build.DIST / "build-info.json").read_text())
+    assert config == build.workshop_config(info)  # the calculator's URLs, from its build-info.json
+    for url in config["packages"]:
+        assert url in lock["packages"] or (build.DIST / url).exists(), url
+    for name, (package, digest) in build.lock_closure(lock, build.WORKSHOP_PACKAGES).items():
+        if package != "numpy":  # numpy: the calculator's, by URL
+            assert build.sha256_of(build.DIST / "pyodide" / name) == digest, name
     core = build.DIST / "pyscript" / "core.js"
     assert core.exists() and (build.DIST / "pyscript" / "core.css").exists()
     bundled = " ".join(p.read_text(errors="replace") for p in (build.DIST / "pyscript").glob("core-*.js"))
@@ -395,7 +412,8 @@ def _fake_scipy_wheel(folder: Path) -> Path:
              "scipy/linalg/_flapack.cpython-312-wasm32-emscripten.so": b"\0asm5",
              "scipy/special/_ufuncs.cpython-312-wasm32-emscripten.so": b"\0asm6",
              "scipy-1.14.1.dist-info/METADATA": b"Metadata-Version: 2.1\nName: scipy\nVersion: 1.14.1\n",
-             "scipy-1.14.1.dist-info/WHEEL": b"Wheel-Version: 1.0\n", "scipy-1.14.1.dist-info/RECORD": b"stale"}
+             "scipy-1.14.1.dist-info/WHEEL": b"Wheel-Version: 1.0\n", "scipy-1.14.1.dist-info/RECORD": b"stale",
+             "scipy-1.14.1.dist-info/LICENSE.txt": b"BSD"}
     with zipfile.ZipFile(wheel, "w") as archive:
         for name, data in files.items():
             archive.writestr(name, data)
@@ -407,22 +425,29 @@ def _members(wheel: Path) -> dict[str, bytes]:
         return {name: archive.read(name) for name in archive.namelist()}
 
 
-def test_scipy_is_cut_into_a_base_and_a_sparse_part_of_the_original_bytes(tmp_path):
+def test_scipy_is_cut_into_a_base_a_sparse_part_and_the_rest_of_the_original_bytes(tmp_path):
     original = _members(_fake_scipy_wheel(tmp_path))
     parts = build.split_scipy(tmp_path / "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl", tmp_path / "out")
     assert parts == {"base": "scipy-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl",
-                     "sparse": "scipy_sparse_linalg-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl"}
-    base, sparse = (_members(tmp_path / "out" / parts[p]) for p in ("base", "sparse"))
+                     "sparse": "scipy_sparse_linalg-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl",
+                     "rest": "scipy_rest-1.14.1-cp312-cp312-pyodide_2024_0_wasm32.whl"}
+    base, sparse, rest = (_members(tmp_path / "out" / parts[p]) for p in ("base", "sparse", "rest"))
     code = lambda files: {n for n in files if ".dist-info/" not in n}  # noqa: E731
     assert code(base) == {"scipy/__init__.py", "scipy/version.py", "scipy/_lib/_util.py",
                           "scipy/_lib/_ccallback_c.cpython-312-wasm32-emscripten.so",
                           "scipy/optimize/_lsap.cpython-312-wasm32-emscripten.so"}  # no optimize/__init__.py
     assert code(sparse) == {"scipy/sparse/__init__.py", "scipy/sparse/csgraph/_flow.cpython-312-wasm32-emscripten.so",
                             "scipy/linalg/_flapack.cpython-312-wasm32-emscripten.so"}
-    assert all(base[n] == original[n] for n in code(base)) and all(sparse[n] == original[n] for n in code(sparse))
+    assert code(rest) == {"scipy/optimize/__init__.py", "scipy/optimize/_minpack.cpython-312-wasm32-emscripten.so",
+                          "scipy/special/_ufuncs.cpython-312-wasm32-emscripten.so"}
+    assert sorted([*code(base), *code(sparse), *code(rest)]) == sorted(code(original))  # each file once
+    assert all(part[n] == original[n] for part in (base, sparse, rest) for n in code(part))
+    assert base["scipy-1.14.1.dist-info/LICENSE.txt"] == original["scipy-1.14.1.dist-info/LICENSE.txt"]
     assert base["scipy-1.14.1.dist-info/METADATA"] == original["scipy-1.14.1.dist-info/METADATA"]
     assert b"Name: scipy_sparse_linalg" in sparse["scipy_sparse_linalg-1.14.1.dist-info/METADATA"]
-    for files, dist_info in ((base, "scipy-1.14.1.dist-info"), (sparse, "scipy_sparse_linalg-1.14.1.dist-info")):
+    assert b"Name: scipy_rest" in rest["scipy_rest-1.14.1.dist-info/METADATA"]
+    for files, dist_info in ((base, "scipy-1.14.1.dist-info"), (sparse, "scipy_sparse_linalg-1.14.1.dist-info"),
+                             (rest, "scipy_rest-1.14.1.dist-info")):
         record = files[f"{dist_info}/RECORD"].decode().splitlines()
         assert sorted(line.split(",")[0] for line in record) == sorted(files)
         for line in record:
@@ -434,18 +459,25 @@ def test_scipy_is_cut_into_a_base_and_a_sparse_part_of_the_original_bytes(tmp_pa
             assert digest == f"sha256={expected}" and int(size) == len(data)
 
 
-def test_the_built_calculator_loads_the_parts_and_the_workshop_the_whole_scipy():
+def test_the_built_calculator_loads_two_parts_and_the_workshop_all_three_of_scipy():
     if not (build.DIST / "build-info.json").exists():
         pytest.skip("dist/ not built (python3 build.py builds it)")
     info = json.loads((build.DIST / "build-info.json").read_text())
     lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())
-    whole = _members(build.DIST / "pyodide" / lock["packages"]["scipy"]["file_name"])
-    base, sparse = (_members(build.DIST / info["scipy"][p]) for p in ("base", "sparse"))
+    source = build.CACHE / "pyodide-packages" / lock["packages"]["scipy"]["file_name"]  # the build's copy
+    if not source.exists():
+        pytest.skip("the lock's scipy is not in .cache (python3 build.py fetches it)")
+    whole = _members(source)
+    base, sparse, rest = (_members(build.DIST / path) for path in (info["scipy"]["base"], info["scipy"]["sparse"],
+                                                                 info["scipy_rest"]))
     assert any(n.startswith("scipy/optimize/_lsap") for n in base) and "scipy/optimize/__init__.py" not in base
     assert "scipy/sparse/csgraph/__init__.py" in sparse and "scipy/linalg/__init__.py" in sparse
-    assert all(whole[n] == data for n, data in {**base, **sparse}.items() if ".dist-info/" not in n and not n.endswith(".pyc"))
+    assert "scipy/stats/__init__.py" in rest and "scipy/optimize/__init__.py" in rest
+    code = lambda files: {n: d for n, d in files.items() if ".dist-info/" not in n and not n.endswith(".pyc")}  # noqa: E731
+    assert sorted([*code(base), *code(sparse), *code(rest)]) == sorted(code(whole))  # every file, once
+    assert all(whole[n] == data for part in (base, sparse, rest) for n, data in code(part).items())
     worker = (build.DIST / "web" / "worker.mjs").read_text()
-    assert "scipy.base" in worker and '"scipy"' not in worker  # the calculator never loads the whole wheel
+    assert "scipy.base" in worker and '"scipy"' not in worker and "scipy_rest" not in worker  # the calculator: two parts
 
 # --------------------------------------------------------------------------- start-up extras (issue 15)
 

@@ -89,6 +89,8 @@ def build_cases():
     add("labels", _example("labels.csv"))
     for match in ("optimal", "potato"):  # one item of 4,400 boxes: annotator-pair blocks, above 4 M pairs sparse
         add("boxes", _crowded_item(), match=match, bootstrap=0)
+    # the consensus of a crowded item, matched block by block (object_consensus, reference/compare.py)
+    add("boxes", _crowded_item(1700), reference="consensus", bootstrap=0)
     two_images = _crowded_item(1600) + _crowded_item(1600, seed=9).replace("img,", "img2,").split("\n", 1)[1]
     add("boxes", two_images, bootstrap=200)  # σ's exact baseline of a crowded item in blocks cut inside runs
     add("labels", _labels_matrix(), level="ordinal")

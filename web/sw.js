@@ -53,16 +53,34 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const ours = request.url.startsWith(self.registration.scope);
-  if (ours && (request.method === "GET" || request.method === "HEAD")) event.respondWith(fromCache(request));
+  if (ours && (request.method === "GET" || request.method === "HEAD")) event.respondWith(fromCache(event));
 });
 
-async function fromCache(request) {
+async function fromCache(event) {
+  const { request } = event;
   const cache = await caches.open(CACHE);
   // Cached responses keep their headers, so the worker's HEAD check of pyodide.asm.wasm reads the
   // type the server sent. A navigation's query (?loadTimeout=…) and fragment (share links) do not
   // change the page.
   const hit = await cache.match(request, { ignoreMethod: true, ignoreSearch: request.mode === "navigate" });
-  if (!hit) return fetch(request);  // not part of this build: the network, as without a worker
+  if (!hit) return fromNetwork(event, cache);  // not cached (yet): the network, as without a worker
   if (request.method === "HEAD") return new Response(null, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
   return hit;
+}
+
+// Files of the lists whose names fix their content: the content-addressed wheels, the lock's package
+// files. One a page fetches is kept as it passes, so that caching its list later (cacheList) does not
+// fetch it again: the browser's HTTP cache may hold no copy of a large one (the workshop's scipy part
+// and matplotlib, 17 MB sent twice: benchmarks/RESULTS.md, "The workshop after the calculator"). Any
+// other file waits for its list, which caches a version's files together.
+const FIXED_CONTENT = /^(wheels\/.+|pyodide\/[^/]+\.(whl|zip))$/;
+const LISTED = new Set([...BUILD.calculator, ...BUILD.workshop]);
+
+async function fromNetwork(event, cache) {
+  const response = await fetch(event.request);
+  const path = event.request.url.slice(self.registration.scope.length);
+  if (event.request.method === "GET" && response.status === 200 && FIXED_CONTENT.test(path) && LISTED.has(path)) {
+    event.waitUntil(cache.put(event.request, response.clone()).catch(() => {}));  // a full disk: fetched again later
+  }
+  return response;
 }

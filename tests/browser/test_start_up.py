@@ -110,16 +110,20 @@ def test_the_worker_starts_before_the_pages_modules_and_nothing_it_says_is_lost(
 
 def serving_build_info_without_extras(dist_dir):
     """A server of dist/ whose build-info.json names no snapshot and no compiled numpy: a build
-    made without Node (build.py pyodide_extras)."""
+    made without Node (build.py pyodide_extras), which ships the lock's numpy (served here from
+    the build's .cache: a build with Node does not ship it)."""
     info = json.loads((dist_dir / "build-info.json").read_text())
-    body = json.dumps({**info, "snapshot": None, "numpy": None}).encode()
+    numpy = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())["packages"]["numpy"]["file_name"]
+    bodies = {"/build-info.json": (json.dumps({**info, "snapshot": None, "numpy": None}).encode(), "application/json"),
+              f"/pyodide/{numpy}": ((build.CACHE / "pyodide-packages" / numpy).read_bytes(), "application/octet-stream")}
 
     class Handler(build.SiteHandler):
         def send_head(self):
-            if self.path.split("?")[0] != "/build-info.json":
+            if self.path.split("?")[0] not in bodies:
                 return super().send_head()
+            body, kind = bodies[self.path.split("?")[0]]
             self.send_response(200)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             return io.BytesIO(body)

@@ -7,10 +7,14 @@ cell there too and compare the numbers each prints with the browser's.
 """
 from __future__ import annotations
 
+import asyncio
 import base64
+import importlib.util
 import io
+import json
 import math
 import sys
+from urllib.parse import urljoin
 
 import matplotlib
 
@@ -49,14 +53,46 @@ def show(fig, alt):
 
 
 def ready():
-    """Tell the page that Python is ready, with the versions it runs."""
+    """Tell the page that Python is ready, with the versions it runs.
+
+    In the browser, once scipy's other parts are installed (``install_scipy_parts``): the page
+    lets cells run from then on.
+    """
     versions = {"python": sys.version.split()[0], "agreekit": agreekit.__version__,
                 "numpy": np.__version__, "matplotlib": matplotlib.__version__}
     if IN_BROWSER:
-        from pyscript import window
-
-        window.agreekitWorkshop.pythonReady(", ".join(f"{k} {v}" for k, v in versions.items()))
+        _tasks.append(asyncio.ensure_future(_announce_when_installed(versions)))
     return versions
+
+
+_tasks = []  # the running announcement (a task nobody holds may be collected before it ends)
+
+
+async def install_scipy_parts(info_path="build-info.json"):
+    """scipy's sparse part and its rest, by the URLs the calculator's build-info.json gives them.
+
+    workshop.json's packages install numpy, scipy's base, agreekit, openblas and matplotlib;
+    these two link openblas, so they come in a call of their own, after it (buildtools/workshop.py).
+    """
+    import pyodide_js
+    from pyodide.ffi import to_js
+    from pyscript import window
+
+    with open(info_path, encoding="utf-8") as file:
+        info = json.load(file)
+    page = str(window.location.href)
+    await pyodide_js.loadPackage(to_js([urljoin(page, info["scipy"]["sparse"]), urljoin(page, info["scipy_rest"])]))
+    importlib.invalidate_caches()
+    missing = [name for name in ("scipy.sparse", "scipy.stats") if importlib.util.find_spec(name) is None]
+    if missing:  # Pyodide's loader reports a failed download on the console and returns
+        raise RuntimeError(f"scipy's parts did not install ({', '.join(missing)} missing): see the console")
+
+
+async def _announce_when_installed(versions):
+    from pyscript import window
+
+    await install_scipy_parts()
+    window.agreekitWorkshop.pythonReady(", ".join(f"{k} {v}" for k, v in versions.items()))
 
 
 # --------------------------------------------------------------------------- exercise checks
