@@ -294,6 +294,7 @@ async function compute(kind) {
   } catch (error) {
     if (superseded()) return;
     if (error.cancelled) {
+      prepared = null;  // the new worker installs scipy's second part after its first result, as the first did
       results.dataset.state = "cancelled";
       statusLine.textContent = "Cancelled. Restarting Python…";
       if (shownVersion[kind] !== (inputVersion[kind] ?? 0)) markStale(results, "cancelled");

@@ -1,6 +1,7 @@
 """Loading failures, cancel, responsiveness, storage, downloads, layout and keyboard use."""
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -77,7 +78,7 @@ def test_a_long_computation_shows_its_pairs_in_pages(open_page, site, crowd_rows
     assert first.startswith("pairs.100."), first
 
 
-def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
+def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows, dist_dir):
     page = open_page(site.url)
     wait_result(page, "boxes")  # the example on first open, computed once Python is ready
     before = page.inner_html("#results-boxes")
@@ -92,10 +93,19 @@ def test_cancel_stops_and_restarts_python(open_page, site, crowd_rows):
     assert page.eval_on_selector("#results-boxes", """e => { const copy = e.cloneNode(true);
         copy.querySelector(".stale-banner").remove(); return copy.innerHTML; }""") == before
     assert page.get_attribute("#results-boxes", "data-stale") == "true"
+    requested = []
+    page.on("request", lambda request: requested.append(request.url.rsplit("/", 1)[-1]))
     wait_ready(page)  # a fresh worker loads
     start_compute(page, "boxes", "item,annotator,x,y,w,h,label\ni1,a,0,0,10,10,car\ni1,b,1,1,10,10,car\n"
                   "i2,a,5,5,4,4,car\ni2,b,5,5,4,5,car\n", bootstrap=20)
     wait_result(page, "boxes")
+    # after its first result the fresh worker, too, installs scipy's second part ahead of a large report
+    sparse = json.loads((dist_dir / "build-info.json").read_text())["scipy"]["sparse"].rsplit("/", 1)[-1]
+    for _ in range(300):
+        if sparse in requested:
+            break
+        page.wait_for_timeout(100)
+    assert sparse in requested, requested
 
 
 def test_last_input_per_tab_survives_reload(open_page, site):
