@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...arrays import canonical_ranks, content_key
 from ...measures import bootstrap as boot
 
 
@@ -47,12 +48,29 @@ def distinct_rows(codes):
 def drawn_rows(ratings, bootstrap, seed):
     """:class:`DrawnRows` of ``ratings``: row 0 the data, then ``bootstrap`` resamples of the items
     (none with fewer than two items), the same draws as :func:`~agreekit.measures.bootstrap.resample_counts`
-    of the items in ``ratings.items`` order."""
+    of the items in their :func:`content_order`."""
     rows, row_of_item = distinct_rows(ratings.codes)
     q, n_items = len(ratings.categories), len(ratings.codes)
     counts = np.stack([(rows == k).sum(axis=1) for k in range(q)], axis=1).reshape(len(rows), q)
     resamples = bootstrap if bootstrap > 0 and n_items >= 2 else 0
     draws = np.empty((resamples + 1, len(rows)))
     draws[0] = np.bincount(row_of_item, minlength=len(rows))
-    draws[1:] = boot.grouped_resample_counts(row_of_item, len(rows), resamples, seed, items=ratings.items)
+    draws[1:] = boot.grouped_resample_counts(row_of_item, len(rows), resamples, seed,
+                                             ranks=content_order(rows, row_of_item), items=ratings.items)
     return DrawnRows(rows, counts, draws)
+
+
+def content_order(rows, row_of_item):
+    """Each item's position in the order the resamples draw them (np.intp): by its ratings, not its name.
+
+    Rows are ordered by their categories whoever gave them (:func:`~agreekit.arrays.content_key`), then by
+    the row itself; items of one row by their position in ``ratings.items``, which changes no group's sum.
+    So renaming items or reordering the input does not change the intervals; renaming annotators changes
+    only the order of rows with the same categories given by different annotators.
+    """
+    row_rank = canonical_ranks([(content_key([[int(c)] for c in row if c >= 0]), tuple(row.tolist()))
+                                for row in rows])
+    order = np.lexsort((np.arange(len(row_of_item)), row_rank[row_of_item]))
+    ranks = np.empty(len(row_of_item), dtype=np.intp)
+    ranks[order] = np.arange(len(row_of_item), dtype=np.intp)
+    return ranks
