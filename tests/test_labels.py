@@ -217,20 +217,23 @@ def test_the_report_does_not_depend_on_row_order():
     assert first["coefficients"]["alpha"]["ci"] is not None
 
 
-def test_the_coefficients_and_their_intervals_do_not_depend_on_the_items_names():
-    """The resamples draw items in an order of their ratings, not of their names (tests/test_invariance.py's rule)."""
+def test_the_coefficients_and_their_intervals_do_not_depend_on_names():
+    """The resamples draw items in an order of their ratings, not of the items' or annotators' names
+    (tests/test_invariance.py's rule); annotators renamed in reverse order."""
     rng = np.random.default_rng(5)
     codes = rng.integers(1, 4, size=(40, 3))
     codes[rng.random(codes.shape) < 0.2] = -1
     codes[(codes < 0).all(axis=1), 0] = 1
     rows = long_rows(codes)
-    new_name = {f"i{i}": f"n{k:03d}" for i, k in enumerate(rng.permutation(len(codes)))}
-    renamed = [{**row, "item": new_name[row["item"]]} for row in rows]
+    new_item = {f"i{i}": f"n{k:03d}" for i, k in enumerate(rng.permutation(len(codes)))}
+    new_annotator = {f"r{g}": f"z{9 - g}" for g in range(codes.shape[1])}
     for level in ("nominal", "interval"):
         first = agreekit.labels(rows, level=level, bootstrap=50).to_dict()["coefficients"]
-        second = agreekit.labels(renamed, level=level, bootstrap=50).to_dict()["coefficients"]
         assert first["alpha"]["ci"] is not None
-        assert_same(first, second, f"{level} coefficients")
+        for renamed in ([{**row, "item": new_item[row["item"]]} for row in rows],
+                        [{**row, "annotator": new_annotator[row["annotator"]]} for row in rows]):
+            assert_same(first, agreekit.labels(renamed, level=level, bootstrap=50).to_dict()["coefficients"],
+                        f"{level} coefficients")
 
 
 def test_scott_pi_is_for_two_annotators_only_and_every_estimate_has_the_one_shape():

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...arrays import canonical_ranks, content_key
 from ...measures import bootstrap as boot
 
 
@@ -63,14 +62,25 @@ def drawn_rows(ratings, bootstrap, seed):
 def content_order(rows, row_of_item):
     """Each item's position in the order the resamples draw them (np.intp): by its ratings, not its name.
 
-    Rows are ordered by their categories whoever gave them (:func:`~agreekit.arrays.content_key`), then by
-    the row itself; items of one row by their position in ``ratings.items``, which changes no group's sum.
-    So renaming items or reordering the input does not change the intervals; renaming annotators changes
-    only the order of rows with the same categories given by different annotators.
+    An annotator is known by its column's category counts, not its name; a row is ordered by its
+    sorted (category, annotator's counts) cells, then by the row itself (which only orders rows that
+    differ by a swap of annotators with equal counts); items of one row by their position in
+    ``ratings.items``, which changes no row's summed draws.  So renaming items or annotators and
+    reordering the input leave the intervals as they were.
     """
-    row_rank = canonical_ranks([(content_key([[int(c)] for c in row if c >= 0]), tuple(row.tolist()))
-                                for row in rows])
-    order = np.lexsort((np.arange(len(row_of_item)), row_rank[row_of_item]))
-    ranks = np.empty(len(row_of_item), dtype=np.intp)
-    ranks[order] = np.arange(len(row_of_item), dtype=np.intp)
+    n_items = len(row_of_item)
+    if n_items == 0:
+        return np.zeros(0, dtype=np.intp)
+    items_per_row = np.bincount(row_of_item, minlength=len(rows))
+    q = max(int(rows.max()) + 1, 1)  # at least one column, even were no cell rated
+    column_counts = np.stack([items_per_row @ (rows == k) for k in range(q)], axis=1)  # annotators × categories
+    _, annotator_kind = np.unique(column_counts, axis=0, return_inverse=True)
+    kinds = np.asarray(annotator_kind, dtype=np.intp).reshape(-1)
+    cells = np.sort(np.where(rows >= 0, rows * (int(kinds.max()) + 1) + kinds[None, :], -1), axis=1)
+    by_row = np.lexsort(np.concatenate([cells, rows], axis=1)[:, ::-1].T)  # first cell first
+    row_rank = np.empty(len(rows), dtype=np.intp)
+    row_rank[by_row] = np.arange(len(rows), dtype=np.intp)
+    order = np.lexsort((np.arange(n_items), row_rank[row_of_item]))
+    ranks = np.empty(n_items, dtype=np.intp)
+    ranks[order] = np.arange(n_items, dtype=np.intp)
     return ranks
