@@ -41,11 +41,12 @@ CASES = {"12k/4k": dict(n_images=4000, per_image=3, objects_per_image=1),
          "100k": dict(n_images=2223, per_image=9, objects_per_image=5)}
 RESAMPLES = 1000
 BOOTSTRAP_TEXT = re.compile(r"\(bootstrap\): (\d+) / (\d+)")
+STAGE_TEXT = re.compile(r"^Computing \w+ \(|\)?(: \d+ / \d+|…)$")  # "Computing boxes (stage): 3 / 9" → "stage"
 
 WATCH = """() => {
     const w = window.__bigPaste = {progress: []};
     const text = document.querySelector("#progress-text");
-    new MutationObserver(() => w.progress.push(text.textContent))
+    new MutationObserver(() => w.progress.push([performance.now(), text.textContent]))
         .observe(text, {childList: true, characterData: true, subtree: true});
 }"""
 
@@ -75,6 +76,7 @@ def page_run(browser, url, rows, limit_s):
     page.fill('form[data-kind="boxes"] [name="bootstrap"]', str(RESAMPLES))
     page.wait_for_timeout(1000)  # the debounced save has run
     page.evaluate(WATCH)
+    clicked = page.evaluate("performance.now()")
     start = time.perf_counter()
     page.click('form[data-kind="boxes"] button[type="submit"]')
     try:
@@ -84,12 +86,36 @@ def page_run(browser, url, rows, limit_s):
         context.close()
         return {"seconds": float("inf"), "state": f"not done in {limit_s} s", "bootstrap_counts_seen": None}
     seconds = time.perf_counter() - start
+    ended = page.evaluate("performance.now()")
     state = page.get_attribute("#results-boxes", "data-state")
-    texts = page.evaluate("window.__bigPaste.progress")
-    done = {m.group(1) for m in map(BOOTSTRAP_TEXT.search, texts) if m}
+    seen = page.evaluate("window.__bigPaste.progress")
+    done = {m.group(1) for m in (BOOTSTRAP_TEXT.search(text) for _, text in seen) if m}
     context.close()
     assert not foreign, foreign
-    return {"seconds": seconds, "state": state, "bootstrap_counts_seen": len(done)}
+    return {"seconds": seconds, "state": state, "bootstrap_counts_seen": len(done), **stage_seconds(seen, clicked, ended)}
+
+
+def stage_seconds(seen, clicked, ended):
+    """From the progress texts seen ([page time, text]) between Compute (``clicked``) and the shown
+    report (``ended``): seconds to the first text of installing scipy.sparse, that install's seconds
+    (to the next text), how many times the matching stage started (twice when the report ran again
+    after the install), and each stage's seconds from its first text to the next stage's."""
+    texts = [text for _, text in seen]
+    install = next((k for k, text in enumerate(texts) if "scipy.sparse" in text), None)
+    starts = sum(1 for k, text in enumerate(texts) if "matching" in text
+                 and (k == 0 or "matching" not in texts[k - 1]))
+    first = {}  # each stage's first text: its seconds run to the next stage's first text
+    for at, text in seen:
+        first.setdefault(STAGE_TEXT.sub("", text), at)
+    order = sorted(first, key=first.get)
+    stages = {name: round(((first[after] if after else ended) - first[name]) / 1000, 2)
+              for name, after in zip(order, order[1:] + [None])}
+    stages = {"(to the first progress text)": round((seen[0][0] - clicked) / 1000, 2), **stages} if seen else stages
+    if install is None:
+        return {"sparse_install_s": None, "matching_runs": starts, "stages": stages}
+    end = next((at for at, text in seen[install:] if "scipy.sparse" not in text), seen[-1][0])
+    return {"before_install_s": round((seen[install][0] - clicked) / 1000, 2),
+            "sparse_install_s": round((end - seen[install][0]) / 1000, 2), "matching_runs": starts, "stages": stages}
 
 
 def main():

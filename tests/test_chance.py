@@ -238,6 +238,55 @@ def test_the_forms_agree_with_the_dense_quadratic_form():
     assert model.weighted(counts) == pytest.approx(boot.weighted_pair_sums(counts, full), rel=1e-12)
 
 
+# --- which baselines need scipy.sparse, known before the report's work (the page installs it on demand) ----
+
+def builds_sparse(terms):
+    """Whether a :class:`~agreekit.measures.chance.BetweenTerms` holds a scipy.sparse matrix anywhere."""
+    if terms is None:
+        return False
+    forms = [terms.sums, terms.counts] + list(getattr(terms.sums, "halves", ()))
+    return any(isinstance(form, boot.SparsePairs) for form in forms)
+
+
+@pytest.mark.parametrize("dense_items, pair_budget, element_cost, n_images", [
+    (4000, 10 ** 9, 0.4, 40),    # exact and dense
+    (10, 10 ** 9, 0.4, 40),      # exact, above the item threshold: the item-pair sample
+    (4000, 100, 0.4, 40),        # a sample of 100 pairs on 40 items: sparse is cheaper
+    (4000, 1000, 0.4, 40),       # a sample of 1,000 pairs: dense is cheaper, its cross-annotator part too
+    (4000, 1000, 14.0, 40),      # the same in Pyodide's costs: sparse
+    (4000, 641, 0.4, 40),        # just dense (40² · 0.4 ≤ 641); the cross-annotator part, 4 pairs fewer, follows it
+    (10, 100, 0.4, 40),          # a sample above the item threshold
+    (10, 100, 0.4, 1),           # one item: no pairs, dense
+    (0, 100, 0.4, 1),            # one item above the threshold: no pairs, sparse
+])
+def test_needs_sparse_says_what_the_baseline_builds(monkeypatch, dense_items, pair_budget, element_cost, n_images):
+    monkeypatch.setattr(chance, "DENSE_ITEMS", dense_items)
+    monkeypatch.setattr(chance.runtime, "DENSE_ELEMENT_COST", element_cost)
+    rows = crowd_corpus(n_images=n_images, per_image=3, objects=(1, 3), seed=4)
+    objects, geometry, _ = box_objects(parse_boxes(rows)[0])
+    result = chance.between_baseline(objects, box_kind(geometry, "giou"), np.zeros(0), pair_budget=pair_budget,
+                                     cross=True)
+    built = builds_sparse(result["terms"]) or builds_sparse(result["cross_terms"])
+    assert chance.needs_sparse(np.diff(objects.offsets), pair_budget) == built
+
+
+@pytest.mark.parametrize("pair_budget, needs", [(1000, True), (10 ** 9, False)])
+def test_a_report_asks_for_scipy_sparse_before_matching(monkeypatch, pair_budget, needs):
+    monkeypatch.setitem(__import__("sys").modules, "scipy.sparse", None)  # as in the page before it is installed
+    monkeypatch.setattr(chance.runtime, "DENSE_ELEMENT_COST", 14.0)  # Pyodide's costs: a sample's terms are sparse
+    rows = crowd_corpus(n_images=40, per_image=3, objects=(1, 3), seed=4)
+    stages = []
+    report = lambda: agreekit.boxes(rows, bootstrap=50, pair_budget=pair_budget,  # noqa: E731
+                                    progress=lambda done, total, stage="": stages.append(stage))
+    if not needs:
+        assert report().localization.sigma.ci is not None
+        return
+    with pytest.raises(ModuleNotFoundError) as raised:
+        report()
+    assert raised.value.name == "scipy.sparse"
+    assert not any(stage.startswith(("matching", "chance", "bootstrap")) for stage in stages), stages
+
+
 def test_an_item_without_objects_alone_in_a_block(monkeypatch):
     """An item without objects before an item too large to join its block makes a block of no objects: it
     adds nothing (it raised IndexError in the cross sums).  Tiny chunks force that layout on a small crowd;

@@ -252,6 +252,8 @@ function selectLine(textarea, line) {
 
 // ------------------------------------------------------------------ compute
 
+let prepared = null;  // the worker's "prepare" (scipy.sparse), sent after the first result
+
 async function compute(kind) {
   const form = forms[kind];
   showError(kind, null);
@@ -285,6 +287,8 @@ async function compute(kind) {
     clearStale(results);
     if ((inputVersion[kind] ?? 0) !== version) markStale(results, "press");  // edited while it computed
     performance.mark("agreekit:result", { detail: { kind, ms } });
+    // Once the first result is shown (not before: its bytes would count before it), scipy's second part.
+    prepared ??= engine.prepare().catch((error) => console.warn("agreekit: scipy.sparse not installed ahead:", error));
     results.dataset.state = "done";
     $("#announce").textContent = `${kind} report ready, computed in ${(ms / 1000).toFixed(1)} seconds.`;
   } catch (error) {

@@ -84,6 +84,11 @@ export class Engine {
     return this.requests.request(type, fields, options);
   }
 
+  /** Install what a later report may need (scipy.sparse) once the worker is idle: web/worker.mjs "prepare". */
+  prepare() {
+    return this.request("prepare", {});
+  }
+
   /** A report: `{report, ms, methods}` (its long lists, sent in slices, put back in place; its methods paragraph or null). */
   async compute(kind, rows, options, onProgress) {
     const progress = onProgress && (({ done, total, stage }) => onProgress(done, total, stage));

@@ -11,6 +11,8 @@
 //           {id, type: "round_item", kind, round, item}         one item of a round of the last comparison (run_round_item)
 //           {id, type: "reference_file", kind, what, format}    a download of the kind's last report: "consensus"
 //                                                               or "adjudication" (run_reference_file)
+//           {id, type: "prepare"}                               install scipy.sparse once the worker is idle (the page
+//                                                               sends it once its first result is shown); result: {}
 // Replies:  {id, progress: {done, total, stage}}                during a request
 //           {id, part, rows}                                    a slice of long list number `part` of a report, in
 //                                                               order; the result's `parts` gives each one's key path
@@ -19,8 +21,9 @@
 // result: {versions, timings}} once agreekit is importable, or {id: 0, ok: false, error} (shown by the page).
 //
 // Requests are handled one at a time, in order. scipy comes in two parts (build.py split_scipy):
-// the base at start, scipy.sparse when a call first imports it (then that call runs again) or
-// once the worker has been idle after a call.
+// the base at start, scipy.sparse after "prepare" (once the page shows its first result) as soon
+// as the worker is idle, or earlier when a call imports it (a report does so before its first
+// step, so running it again repeats only the reading of its rows).
 
 import { answer, ReplyError } from "./protocol.mjs";
 import { onLoopback } from "./offline.mjs";
@@ -168,17 +171,24 @@ async function snapshotBytes(url, expectedBytes) {
 
 /**
  * scipy.sparse and scipy.linalg (build.py split_scipy), installed once: when a call answers
- * "missing_module" (bridge.py), or once the worker has been idle a while after its first report,
- * so that a later traces or segments report need not wait for it.
+ * "missing_module" (bridge.py), or once the worker is idle after "prepare", which the page sends
+ * once its first result is shown, so that a big paste or a traces or segments report need not
+ * wait for it (benchmarks/RESULTS.md, "Big box pastes").
  */
 class SciPySparse {
-  constructor(py, url) { Object.assign(this, { py, url, installing: null }); }
+  constructor(py, url) { Object.assign(this, { py, url, installing: null, pending: false }); }
 
   install() {
     this.installing ??= (async () => {
-      await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
-      await this.py.loadPackage([this.url]);
-      this.py.runPython("import importlib; importlib.invalidate_caches()");
+      this.pending = true;
+      try {
+        await this.py.loadPackage(["openblas"]);  // scipy.linalg's BLAS and LAPACK, first
+        await this.py.loadPackage([this.url]);
+        // Imported here too: its extensions' loading takes longer than the install (benchmarks/RESULTS.md).
+        this.py.runPython("import importlib; importlib.invalidate_caches(); import scipy.sparse");
+      } finally {
+        this.pending = false;
+      }
     })();
     return this.installing;
   }
@@ -219,6 +229,8 @@ function itemDetail({ kind, item }) {
   return scipySparse.answer(() => python.runItemDetail(kind, String(item)), { parse: false });
 }
 
+const SPARSE_STAGE = "loading scipy.sparse";
+
 /** A report: its long lists sent ahead as parts (`reply.part`), the rest as the result. */
 async function compute({ kind, rows, options }, reply) {
   let last = 0;
@@ -232,7 +244,7 @@ async function compute({ kind, rows, options }, reply) {
   // Parsed here, and long lists sent in slices: parsing the JSON of a large report, or receiving
   // it as one object tree, would take the page's thread for most of a second.
   const report = await scipySparse.answer(() => python.runReport(kind, rows, JSON.stringify(options || {}), progress),
-    { onInstall: () => reply.progress({ done: 0, total: 0, stage: "loading scipy.sparse" }) });
+    { onInstall: () => reply.progress({ done: 0, total: 0, stage: SPARSE_STAGE }) });
   reply.progress({ done: 0, total: 0, stage: "sending the report" });
   const parts = detachLongLists(report);
   parts.forEach(({ rows: list }, part) => {
@@ -294,10 +306,20 @@ function referenceFile({ kind, what, format }) {
   return scipySparse.answer(() => python.runReferenceFile(kind, what, format || ""));
 }
 
+/**
+ * scipy.sparse wanted ahead (web/app.mjs sends this once its first result is shown): installed and
+ * imported once no call has come for IDLE_BEFORE_SPARSE_MS, so that the first result's own
+ * follow-up calls (its item thumbnails) do not wait for it.
+ */
+function prepare() {
+  sparseWanted = true;
+  return {};
+}
+
 const HANDLERS = { compute, convert: convertFiles, item_detail: itemDetail, compare: compareRounds, plan: planItems,
-  round_item: roundItem, reference_file: referenceFile };
+  round_item: roundItem, reference_file: referenceFile, prepare };
 const WHAT = { compute: "the input", convert: "the files", item_detail: "the input", compare: "both inputs", plan: "the input",
-  round_item: "both inputs", reference_file: "the input" };
+  round_item: "both inputs", reference_file: "the input", prepare: "your browser's name and version" };
 
 const python = {};  // bridge.py's entry points, once Python is up
 let scipySparse;  // scipy's second part, installed on first need
@@ -316,8 +338,9 @@ const ready = (async () => {
 
 // One message at a time, in order: a call that waits for scipy.sparse holds the ones after it.
 let queue = ready;
-let preload = null;  // the timer that installs scipy.sparse once the worker is idle after a report
-const IDLE_BEFORE_SPARSE_MS = 3000;
+let sparseWanted = false;  // "prepare" came: install scipy.sparse once idle
+let preload = null;        // the timer that does so
+const IDLE_BEFORE_SPARSE_MS = 500;
 
 async function handle(message) {
   if (!(await ready)) {
@@ -326,9 +349,16 @@ async function handle(message) {
   }
   clearTimeout(preload);
   await answer(HANDLERS, message, { post, what: WHAT[message.type] ?? "the input" });
-  if (!scipySparse.installing) preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
+  if (sparseWanted && !scipySparse.installing) {
+    preload = setTimeout(() => { queue = queue.then(() => scipySparse.install()).catch(() => {}); }, IDLE_BEFORE_SPARSE_MS);
+  }
 }
 
 self.onmessage = (event) => {
+  // A report sent while scipy.sparse installs waits for it (seconds: the download, its extensions
+  // loaded): the page says what it waits for.
+  if (scipySparse?.pending && event.data.type === "compute") {
+    post({ id: event.data.id, progress: { done: 0, total: 0, stage: SPARSE_STAGE } });
+  }
   queue = queue.then(() => handle(event.data)).catch(() => {});
 };

@@ -39,7 +39,8 @@ from .matching import disjoint_pairs, match
 from .measures import bootstrap as boot
 from .measures import cross, pair_sigma
 from .measures.alpha import alpha_from_coincidence
-from .measures.chance import between_baseline, ks_statistic, resampled_between, sigma_reason, sigma_value
+from .measures.chance import between_baseline, ks_statistic, needs_sparse, resampled_between
+from .measures.sigma import sigma_reason, sigma_value
 from .measures.ecdf import between_ecdf, ecdf_summary
 from . import object_sets
 from .object_alpha import AlphaInputs, _potato_alpha_rule, alpha_estimate, alpha_inputs  # noqa: F401
@@ -379,6 +380,8 @@ def object_report(objects, kind, *, threshold, match_mode, bootstrap, seed, pair
     ``localization=False`` (a kind without σ) leaves σ, KS and the within
     distances out of every section.
     """
+    if localization and needs_sparse(np.diff(objects.offsets), pair_budget):
+        import scipy.sparse  # noqa: F401  (the page installs it on demand and runs the report again: fail first)
     sims = item_similarities(objects, kind)
     same_labels = item_label_equality(objects, label_key)
     records = pair_matching(objects, sims, threshold, match_mode, same_labels, progress)

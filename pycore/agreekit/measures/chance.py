@@ -55,6 +55,7 @@ from .crowded_items import one_item_between
 from .ks_counts import HISTOGRAM_BINS, add_ks_counts, ks_table
 from .ks_counts import ks_statistic, snap  # noqa: F401  (part of this module's interface)
 from .run_sums import run_sums
+from .sigma import sigma_reason, sigma_value  # noqa: F401  (part of this module's interface)
 
 DEFAULT_PAIR_BUDGET = 50_000_000
 SAMPLED_PAIRS = 2_000_000
@@ -377,8 +378,7 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     result, same_counts = results
     offsets = objects.offsets
     n_objects, n_items = int(offsets[-1]), len(offsets) - 1
-    if n_items > DENSE_ITEMS or not boot.dense_is_cheaper(n_items, sample_size):
-        import scipy.sparse  # noqa: F401  (the page installs it on demand: fail before the distances, not after)
+    dense = _sampled_terms_dense(n_items, sample_size)
     item_of = np.repeat(np.arange(n_items), np.diff(offsets))
     rng = np.random.default_rng(seed)
     # Draws are places in content order (objects.object_ranks), so no row order or name changes the sample.
@@ -397,7 +397,7 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
     i, j = np.concatenate(first), np.concatenate(second)
     d = np.concatenate([kind.paired_distance(i[s:s + _CHUNK_ELEMENTS], j[s:s + _CHUNK_ELEMENTS])
                         for s in range(0, len(i), _CHUNK_ELEMENTS)])
-    result["terms"] = _sampled_terms(item_of[i], item_of[j], d, n_items)
+    result["terms"] = _sampled_terms(item_of[i], item_of[j], d, n_items, dense)
     result["sum"] = float(d.sum())
     result["n"] = int(len(d))
     result["se"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None
@@ -406,15 +406,33 @@ def _between_sampled(objects, kind, table, results, crossing, seed, progress, sa
         same = crossing.add_pairs(i, j, d)
         add_ks_counts(d[same], table, same_counts)
         result["cross"] = cross_sums.sampled_baseline(crossing, i, j, d)
-        result["cross_terms"] = _sampled_terms(item_of[i][~same], item_of[j][~same], d[~same], n_items)
+        result["cross_terms"] = _sampled_terms(item_of[i][~same], item_of[j][~same], d[~same], n_items, dense)
     if progress is not None:
         progress(1, 1, "chance baseline (sampled)")
 
 
-def _sampled_terms(item_a, item_b, d, n_items):
+def _sampled_terms_dense(n_items, sample_size):
+    """Whether a sample's S and N are dense: up to ``DENSE_ITEMS`` items where that is cheaper, else sparse."""
+    return n_items <= DENSE_ITEMS and boot.dense_is_cheaper(n_items, max(int(sample_size), 2))
+
+
+def needs_sparse(sizes, pair_budget=DEFAULT_PAIR_BUDGET):
+    """Whether :func:`between_baseline` of items with ``sizes`` objects builds scipy.sparse matrices.
+
+    Known from the sizes alone, so that a report can import scipy.sparse before its first step: the
+    page installs it on demand and runs again a call that needed it (web/worker.mjs).
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    sampled = (sizes.sum() ** 2 - (sizes ** 2).sum()) / 2.0 > pair_budget
+    if len(sizes) > DENSE_ITEMS or not sampled:  # above DENSE_ITEMS every path is sparse; below, only a sample's
+        return len(sizes) > DENSE_ITEMS
+    return not _sampled_terms_dense(len(sizes), min(SAMPLED_PAIRS, pair_budget))
+
+
+def _sampled_terms(item_a, item_b, d, n_items, dense):
     """S and N of sampled pairs on items (item_a[k], item_b[k]), the same quadratic forms either way: dense
-    up to ``DENSE_ITEMS`` items where that is cheaper, else sparse (≤ one entry per sampled pair)."""
-    if n_items <= DENSE_ITEMS and boot.dense_is_cheaper(n_items, len(d)):
+    (``dense``, :func:`_sampled_terms_dense`), else sparse (≤ one entry per sampled pair)."""
+    if dense:
         sums = np.zeros((n_items, n_items))
         counts = np.zeros((n_items, n_items))
         np.add.at(sums, (item_a, item_b), d)
@@ -423,23 +441,3 @@ def _sampled_terms(item_a, item_b, d, n_items):
     low, high = np.minimum(item_a, item_b), np.maximum(item_a, item_b)
     return BetweenTerms(boot.SparsePairs.from_entries(low, high, d, n_items),
                         boot.SparsePairs.from_entries(low, high, np.ones(len(d)), n_items), "exact")
-
-
-# ----------------------------------------------------------------- σ
-
-def sigma_value(mean_within, mean_between):
-    """σ = 1 − mean_within / mean_between, NaN when either is undefined or the between mean is not positive."""
-    if not np.isfinite(mean_within) or not np.isfinite(mean_between) or mean_between <= 0:
-        return float("nan")
-    return 1.0 - mean_within / mean_between
-
-
-def sigma_reason(n_within, n_between, mean_between):
-    """Why σ is undefined, or None."""
-    if n_within == 0:
-        return "no matched pairs: no within-item distances"
-    if n_between == 0:
-        return "fewer than two comparable items: no between-item pairs"
-    if not mean_between > 0:
-        return "every between-item distance is 0"
-    return None
