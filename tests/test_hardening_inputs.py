@@ -56,6 +56,14 @@ def test_the_command_line_names_the_file_an_error_is_in(tmp_path, capsys):
     assert capsys.readouterr().err == f"agreekit: {rows}: line 2, column 'end': 'x' is not a number\n"
 
 
+def test_the_command_line_names_a_file_whose_name_the_message_holds_otherwise(tmp_path, capsys, monkeypatch):
+    """A short file name met in the message as something else (a value) is still put in front."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.csv").write_text("item,annotator,start,end,label\nd1,a,0,e.csv,L\n", encoding="utf-8")
+    assert cli.main(["spans", "e.csv"]) == 2
+    assert capsys.readouterr().err == "agreekit: e.csv: line 2, column 'end': 'e.csv' is not a number\n"
+
+
 # --------------------------------------------------------------------------- 1. span offsets and lengths
 
 HUGE_OFFSETS = ["10000000000", "9223372036854775808", "1e20", "1" * 5000, str(MAX_CHARACTERS + 1)]

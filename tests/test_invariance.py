@@ -28,7 +28,8 @@ from same_report import assert_same
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "web" / "examples"
 RESAMPLES = 200
-KINDS = ("boxes", "spans", "spans-lengths", "spans-corpus", "segments", "polygons", "masks", "cuboids", "traces")
+KINDS = ("boxes", "spans", "spans-lengths", "spans-corpus", "segments", "polygons", "masks", "cuboids", "traces",
+         "labels")
 
 
 def example(kind):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import agreekit
 from agreekit.errors import InputError
+from same_report import assert_same
 
 TOL = 1e-12
 CASES = settings(max_examples=15, deadline=None, derandomize=True, database=None)
@@ -216,6 +217,25 @@ def test_the_report_does_not_depend_on_row_order():
     assert first["coefficients"]["alpha"]["ci"] is not None
 
 
+def test_the_coefficients_and_their_intervals_do_not_depend_on_names():
+    """The resamples draw items in an order of their ratings, not of the items' or annotators' names
+    (tests/test_invariance.py's rule); annotators renamed in reverse order."""
+    rng = np.random.default_rng(5)
+    codes = rng.integers(1, 4, size=(40, 3))
+    codes[rng.random(codes.shape) < 0.2] = -1
+    codes[(codes < 0).all(axis=1), 0] = 1
+    rows = long_rows(codes)
+    new_item = {f"i{i}": f"n{k:03d}" for i, k in enumerate(rng.permutation(len(codes)))}
+    new_annotator = {f"r{g}": f"z{9 - g}" for g in range(codes.shape[1])}
+    for level in ("nominal", "interval"):
+        first = agreekit.labels(rows, level=level, bootstrap=50).to_dict()["coefficients"]
+        assert first["alpha"]["ci"] is not None
+        for renamed in ([{**row, "item": new_item[row["item"]]} for row in rows],
+                        [{**row, "annotator": new_annotator[row["annotator"]]} for row in rows]):
+            assert_same(first, agreekit.labels(renamed, level=level, bootstrap=50).to_dict()["coefficients"],
+                        f"{level} coefficients")
+
+
 def test_scott_pi_is_for_two_annotators_only_and_every_estimate_has_the_one_shape():
     codes = np.array([[1, 1, 2], [2, 2, 2], [1, 2, 1], [1, 1, 1]])
     report = agreekit.labels(long_rows(codes), bootstrap=20).to_dict()
@@ -275,7 +295,8 @@ def _same_estimate(estimate, values):
 def test_the_coefficients_drawn_over_distinct_rows_are_those_of_the_items_own_draws(data, seed):
     """The report resamples the distinct rows of ratings (items with the same row counted together,
     ``kinds/labels/patterns.py``); α, AC1, Conger's κ, Fleiss' κ and every pair's κ and π under each
-    resample equal those of the items' own resample counts (``resample_counts`` in item order)."""
+    resample equal those of the items' own resample counts (``resample_counts`` in the items' content order)."""
+    from agreekit.kinds.labels.patterns import content_order, distinct_rows
     from agreekit.kinds.labels.rows import read_judgements
     from agreekit.kinds.labels.scale import build_ratings
     from agreekit.measures import multirater as mr
@@ -288,7 +309,7 @@ def test_the_coefficients_drawn_over_distinct_rows_are_those_of_the_items_own_dr
     report = agreekit.labels(rows, bootstrap=80, seed=seed)
     ratings = build_ratings(read_judgements(rows).judgements, "nominal")
     n, q = len(ratings.items), len(ratings.categories)
-    draws = np.vstack([np.ones(n), resample_counts(n, 80, seed)])
+    draws = np.vstack([np.ones(n), resample_counts(n, 80, seed, ranks=content_order(*distinct_rows(ratings.codes)))])
     counts = np.stack([(ratings.codes == k).sum(axis=1) for k in range(q)], axis=1)
     coefficients = report.coefficients
     _same_estimate(coefficients.alpha, alpha_under_draws(counts, draws))

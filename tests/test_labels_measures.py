@@ -248,22 +248,25 @@ def test_filled_resample_counts_are_the_resample_counts(n_items, n_resamples, ma
 
 
 @pytest.mark.parametrize("n_items, n_resamples, n_groups", [(7, 5, 3), (300, 40, 1), (1, 2, 1), (0, 3, 0), (9, 0, 4)])
-def test_grouped_resample_counts_are_the_resample_counts_summed_per_group(n_items, n_resamples, n_groups):
-    """Exact: the same draws, each group's items' counts added (here and from a comparison's count source)."""
+@pytest.mark.parametrize("ranked", [False, True])
+def test_grouped_resample_counts_are_the_resample_counts_summed_per_group(n_items, n_resamples, n_groups, ranked):
+    """Exact: the same draws, each group's items' counts added (here and from a comparison's count source),
+    the items drawn in the given order or in that of ``ranks``."""
     from agreekit.measures.bootstrap import drawing_counts, grouped_resample_counts, resample_counts
     from agreekit.measures.paired_counts import PairedCounts
     groups = np.random.default_rng(n_items).integers(0, max(n_groups, 1), n_items)
     items = [f"i{k}" for k in range(n_items)]
+    ranks = np.random.default_rng(n_items + 1).permutation(n_items).astype(np.intp) if ranked else None
     want = np.zeros((n_resamples, n_groups))
     for source in (None, PairedCounts()):
         if source is None:
-            counts = resample_counts(n_items, n_resamples, 5)
-            got = grouped_resample_counts(groups, n_groups, n_resamples, 5, items=items)
+            counts = resample_counts(n_items, n_resamples, 5, ranks=ranks)
+            got = grouped_resample_counts(groups, n_groups, n_resamples, 5, ranks=ranks, items=items)
         else:
             with drawing_counts(source):
-                counts = resample_counts(n_items, n_resamples, 5, items=items)
+                counts = resample_counts(n_items, n_resamples, 5, ranks=ranks, items=items)
             with drawing_counts(PairedCounts()):
-                got = grouped_resample_counts(groups, n_groups, n_resamples, 5, items=items)
+                got = grouped_resample_counts(groups, n_groups, n_resamples, 5, ranks=ranks, items=items)
         for g in range(n_groups):
             want[:, g] = counts[:, groups == g].sum(axis=1)
         np.testing.assert_array_equal(got, want)

@@ -323,7 +323,7 @@ def _reference_file(options):
 
 def _in_file(error, args):
     """``"FILE: "`` for an error at a line of a file the command line named (the rows, or the file of
-    the option the error is in), when the message does not name it already; else ``""``."""
+    the option the error is in), unless the message names it already as ``FILE: …``; else ``""``."""
     if error.line is None:
         return ""
     if error.field is None:
@@ -333,7 +333,7 @@ def _in_file(error, args):
         path = getattr(args, error.field + "_file", None)
         if path is None and error.field == "reference_rows":
             path = getattr(args, "reference", None)
-    if not path or path == "-" or not os.path.isfile(path) or path in str(error):
+    if not path or path == "-" or not os.path.isfile(path) or f"{path}: " in str(error):  # named as "FILE: …"
         return ""
     return f"{path}: "
 

@@ -139,17 +139,17 @@ def large_item_clusters(item, labels, members, threshold, mode):
     return block_clusters(members, match_block, lambda f, o: item.reached(f, o, threshold), mode)
 
 
-def pair_matcher(n, square, kind, codes, threshold):
+def pair_matcher(n, square, object_kind, codes, threshold):
     """``matches(rows, cols) -> (r, c, similarity)``: the ``optimal`` matches of objects ``rows`` ×
     ``cols`` (positions among ``n`` objects), positions into ``rows`` and ``cols``, ordered by row.
 
     ``square()`` gives the n × n similarity; it is computed once and sliced when there are at
-    most :data:`~agreekit.object_sets.DENSE_ITEM_OBJECTS` objects or ``kind`` is None.  Otherwise
-    ``kind()`` (an :class:`~agreekit.objects.ObjectKind` by position, with ``block`` and
+    most :data:`~agreekit.object_sets.DENSE_ITEM_OBJECTS` objects or ``object_kind`` is None.  Otherwise
+    ``object_kind()`` (an :class:`~agreekit.objects.ObjectKind` by position, with ``block`` and
     ``candidates``) gives each block when it is matched (:func:`block_matches`), so memory grows
     with the pairs that may overlap, not with n².  ``codes``: label codes (the tie-break), or None.
     """
-    if kind is None or n <= object_sets.DENSE_ITEM_OBJECTS:
+    if object_kind is None or n <= object_sets.DENSE_ITEM_OBJECTS:
         sim = np.asarray(square(), dtype=float)
         same = None if codes is None else codes[:, None] == codes[None, :]
 
@@ -158,6 +158,6 @@ def pair_matcher(n, square, kind, codes, threshold):
             r, c = match(sim[block], threshold, "optimal", None if same is None else same[block])
             return r, c, sim[rows[r], cols[c]]
         return matches
-    objects, labels = kind(), None if codes is None else object_sets.ItemLabels(codes)
+    objects, labels = object_kind(), None if codes is None else object_sets.ItemLabels(codes)
     item = LargeItem(0, objects.block, objects.candidates)
     return lambda rows, cols: block_matches(item, labels, rows, cols, threshold, "optimal")

@@ -139,9 +139,9 @@ def match_objects(hook, geometries, codes, threshold):
     """``matches(rows, cols) -> (r, c, similarity)``: the ``optimal`` matches of ``geometries[rows]`` ×
     ``geometries[cols]`` at ``threshold`` (:func:`agreekit.object_blocks.pair_matcher`), block by block
     on a large item when the kind gives ``hook.blocks``; ``codes``: label codes (the tie-break) or None."""
-    kind = None if hook.blocks is None else (lambda: hook.blocks(geometries))
+    object_kind = None if hook.blocks is None else (lambda: hook.blocks(geometries))
     square = (lambda: hook.similarity(geometries)) if geometries else (lambda: np.zeros((0, 0)))
-    return pair_matcher(len(geometries), square, kind, codes, threshold)
+    return pair_matcher(len(geometries), square, object_kind, codes, threshold)
 
 
 def prepare(records, hook, threshold):

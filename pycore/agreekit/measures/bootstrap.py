@@ -162,30 +162,34 @@ def fill_resample_counts(out, seed=DEFAULT_SEED, max_elements=None, items=None):
     return out
 
 
-def grouped_resample_counts(groups, n_groups, n_resamples, seed=DEFAULT_SEED, items=None):
-    """(n_resamples × n_groups): :func:`resample_counts` ``(len(groups), n_resamples, seed)`` summed per group.
+def grouped_resample_counts(groups, n_groups, n_resamples, seed=DEFAULT_SEED, ranks=None, items=None):
+    """(n_resamples × n_groups): :func:`resample_counts` ``(len(groups), n_resamples, seed, ranks)`` summed per group.
 
     ``groups[i]`` is item i's group in [0, n_groups).  When every statistic is a sum over items of
     terms that items of one group share, the groups' summed counts replace the items' counts, and
     the (resamples × items) array is never held: each chunk of counts is summed as it is drawn.
-    The sums are of integers, so exact.  ``items``: the items' ids, for a count source
-    (:func:`drawing_counts`).
+    The sums are of integers, so exact.  ``ranks``: the items' canonical order, as in
+    :func:`resample_counts`; ``items``: the items' ids, for a count source (:func:`drawing_counts`).
     """
     groups = np.asarray(groups, dtype=np.intp)
     out = np.zeros((max(n_resamples, 0), n_groups))
     if len(groups) == 0 or n_resamples <= 0:
         return out
-    if _SOURCE.get() is not None:
-        chunks = resample_count_chunks(len(groups), n_resamples, seed, items=items)
+    if _SOURCE.get() is not None:  # its chunks come in item order
+        chunks, drawn_groups = resample_count_chunks(len(groups), n_resamples, seed, ranks=ranks, items=items), groups
     else:  # the draws of fill_resample_counts, as integers: no float copy of each chunk
         rng, shares = np.random.default_rng(seed), np.full(len(groups), 1.0 / len(groups))
         step = max(1, (BOOTSTRAP_ELEMENTS >> 3) // len(groups))
         chunks = (rng.multinomial(len(groups), shares, size=min(step, n_resamples - start))
                   for start in range(0, n_resamples, step))
+        drawn_groups = groups  # column k of a draw is item k, or the item of rank k
+        if ranks is not None:
+            drawn_groups = np.empty_like(groups)
+            drawn_groups[np.asarray(ranks, dtype=np.intp)] = groups
     row = 0
     for chunk in chunks:
         for counts in chunk:  # one bincount per resample: the cheapest grouping in CPython and in Pyodide
-            out[row] = np.bincount(groups, weights=counts, minlength=n_groups)
+            out[row] = np.bincount(drawn_groups, weights=counts, minlength=n_groups)
             row += 1
     return out
 

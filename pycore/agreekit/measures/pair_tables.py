@@ -109,12 +109,6 @@ def scott_pi(table):
     return safe_ratio(observed - expected, 1.0 - expected)
 
 
-def table_agreement(table):
-    """p_o of ``table`` (..., q, q): the share of shared items given the same category."""
-    table = np.asarray(table, dtype=float)
-    return safe_ratio(np.trace(table, axis1=-2, axis2=-1), table.sum(axis=(-2, -1)))
-
-
 @dataclass(frozen=True)
 class PairMargins:
     """What κ and π need of one pair's table under each row of the draws, without the q × q table.

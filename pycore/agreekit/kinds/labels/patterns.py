@@ -47,12 +47,40 @@ def distinct_rows(codes):
 def drawn_rows(ratings, bootstrap, seed):
     """:class:`DrawnRows` of ``ratings``: row 0 the data, then ``bootstrap`` resamples of the items
     (none with fewer than two items), the same draws as :func:`~agreekit.measures.bootstrap.resample_counts`
-    of the items in ``ratings.items`` order."""
+    of the items in their :func:`content_order`."""
     rows, row_of_item = distinct_rows(ratings.codes)
     q, n_items = len(ratings.categories), len(ratings.codes)
     counts = np.stack([(rows == k).sum(axis=1) for k in range(q)], axis=1).reshape(len(rows), q)
     resamples = bootstrap if bootstrap > 0 and n_items >= 2 else 0
     draws = np.empty((resamples + 1, len(rows)))
     draws[0] = np.bincount(row_of_item, minlength=len(rows))
-    draws[1:] = boot.grouped_resample_counts(row_of_item, len(rows), resamples, seed, items=ratings.items)
+    draws[1:] = boot.grouped_resample_counts(row_of_item, len(rows), resamples, seed,
+                                             ranks=content_order(rows, row_of_item), items=ratings.items)
     return DrawnRows(rows, counts, draws)
+
+
+def content_order(rows, row_of_item):
+    """Each item's position in the order the resamples draw them (np.intp): by its ratings, not its name.
+
+    An annotator is known by its column's category counts, not its name; a row is ordered by its
+    sorted (category, annotator's counts) cells, then by the row itself (which only orders rows that
+    differ by a swap of annotators with equal counts); items of one row by their position in
+    ``ratings.items``, which changes no row's summed draws.  So renaming items or annotators and
+    reordering the input leave the intervals as they were.
+    """
+    n_items = len(row_of_item)
+    if n_items == 0:
+        return np.zeros(0, dtype=np.intp)
+    items_per_row = np.bincount(row_of_item, minlength=len(rows))
+    q = max(int(rows.max()) + 1, 1)  # at least one column, even were no cell rated
+    column_counts = np.stack([items_per_row @ (rows == k) for k in range(q)], axis=1)  # annotators × categories
+    _, annotator_kind = np.unique(column_counts, axis=0, return_inverse=True)
+    kinds = np.asarray(annotator_kind, dtype=np.intp).reshape(-1)
+    cells = np.sort(np.where(rows >= 0, rows * (int(kinds.max()) + 1) + kinds[None, :], -1), axis=1)
+    by_row = np.lexsort(np.concatenate([cells, rows], axis=1)[:, ::-1].T)  # first cell first
+    row_rank = np.empty(len(rows), dtype=np.intp)
+    row_rank[by_row] = np.arange(len(rows), dtype=np.intp)
+    order = np.lexsort((np.arange(n_items), row_rank[row_of_item]))
+    ranks = np.empty(n_items, dtype=np.intp)
+    ranks[order] = np.arange(n_items, dtype=np.intp)
+    return ranks
