@@ -43,6 +43,14 @@ def test_beta_quantile_keeps_both_sides_precise():
     assert regularized_beta(x, 50.0, 0.5) == pytest.approx(0.999, rel=1e-13)
 
 
+def test_huge_degrees_of_freedom_give_the_limit_quickly():
+    # F(d, ∞) = χ²(d) / d: beyond LARGEST_DF the quantile is within 1e-6 of that limit
+    from scipy.stats import chi2
+    for dfd in (1e8, 1e14, 1e300):
+        assert f_quantile(0.975, 5, dfd) == pytest.approx(chi2.ppf(0.975, 5) / 5, rel=1e-6)
+        assert f_quantile(0.975, dfd, 5) == pytest.approx(5 / chi2.ppf(0.025, 5), rel=1e-6)
+
+
 @pytest.mark.parametrize("q, dfn, dfd", [(0.0, 3, 4), (1.0, 3, 4), (0.5, 0, 4), (0.5, 3, -1), (math.nan, 3, 4),
                                          (0.5, math.inf, 4)])
 def test_undefined_quantiles_are_nan(q, dfn, dfd):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 EPSILON = 1e-16
+LARGEST_DF = 1e7
 TINY = 1e-300
 
 
@@ -97,8 +98,14 @@ def beta_quantile(p, a, b):
 
 
 def f_quantile(q, dfn, dfd):
-    """The ``q`` quantile of the F distribution with ``dfn`` and ``dfd`` degrees of freedom (nan if undefined)."""
+    """The ``q`` quantile of the F distribution with ``dfn`` and ``dfd`` degrees of freedom (nan if undefined).
+
+    Degrees of freedom above :data:`LARGEST_DF` are taken as that many: the quantile moves by
+    O(1/df) beyond it (≤ 1e-6 relative), while the continued fraction's length grows as √df and
+    the log-gamma terms lose a digit each tenfold (an ICC has at most (k − 1) n of them).
+    """
     if not (0.0 < q < 1.0 and dfn > 0 and dfd > 0) or math.isinf(dfn) or math.isinf(dfd):
         return math.nan
+    dfn, dfd = min(dfn, LARGEST_DF), min(dfd, LARGEST_DF)
     x, complement = beta_quantile(q, dfn / 2.0, dfd / 2.0)
     return dfd * x / (dfn * complement) if complement > 0 else math.inf
