@@ -16,6 +16,9 @@ import pytest
 
 import agreekit
 from agreekit.cli import main
+from agreekit.kinds.labels.patterns import content_order, distinct_rows
+from agreekit.kinds.labels.rows import read_judgements
+from agreekit.kinds.labels.scale import build_ratings
 from agreekit.measures.bootstrap import drawn_counts, percentile_ci
 from compare_sim import images, labels_rows, round_rows
 
@@ -42,9 +45,11 @@ def test_fleiss_difference_matches_brute_force_paired_bootstrap():
     a = labels_rows(60, seed=1, accuracy=0.6)
     b = labels_rows(60, seed=2, accuracy=0.8)
     c = agreekit.compare("labels", a, b, bootstrap=400, seed=5)
-    items, cats = sorted({r["item"] for r in a}), ["a", "b", "c"]
+    cats = ["a", "b", "c"]
+    ratings = build_ratings(read_judgements(a).judgements, "nominal", None)
+    items = list(ratings.items)  # draws go in the order the ratings set (patterns.content_order), as in the report
     ta, tb = _counts(a, items, cats), _counts(b, items, cats)
-    draws = drawn_counts(len(items), 400, 5)
+    draws = drawn_counts(len(items), 400, 5, ranks=content_order(*distinct_rows(ratings.codes)))
     deltas = []
     for w in draws:
         pick = np.repeat(np.arange(len(items)), w.astype(int))
