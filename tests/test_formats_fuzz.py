@@ -90,6 +90,20 @@ def _byte_mutation(data, draw):
     return data[:draw(st.integers(0, len(data)))]
 
 
+def _mutated_sources(path, draw):
+    """The files of the export at ``path`` as (name, bytes), one of them mutated (JSON value or bytes)."""
+    sources = [(s.name, s.data) for s in load_sources(path)]
+    index = draw(st.integers(0, len(sources) - 1))
+    name, content = sources[index]
+    mutated = None
+    if name.endswith((".json", ".jsonl")) and draw(st.booleans()):
+        mutated = _json_mutation(content, name, draw)
+    if mutated is None:
+        mutated = _byte_mutation(content, draw)
+    sources[index] = (name, mutated)
+    return sources
+
+
 def _converted(sources, format):
     """Convert, and the peak of memory it took; an InputError is an answer too."""
     tracemalloc.start()
@@ -107,13 +121,5 @@ def _converted(sources, format):
 @FUZZ
 @given(data=st.data())
 def test_any_mutation_gives_rows_or_an_input_error_in_bounded_memory(format, fixture, data):
-    sources = [(s.name, s.data) for s in load_sources(FIXTURES / fixture)]
-    index = data.draw(st.integers(0, len(sources) - 1))
-    name, content = sources[index]
-    mutated = None
-    if name.endswith((".json", ".jsonl")) and data.draw(st.booleans()):
-        mutated = _json_mutation(content, name, data.draw)
-    if mutated is None:
-        mutated = _byte_mutation(content, data.draw)
-    sources[index] = (name, mutated)
+    sources = _mutated_sources(FIXTURES / fixture, data.draw)
     assert _converted(sources, format) < MEMORY

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import agreekit
-from agreekit.formats import convert, load_sources
+from agreekit.formats import convert
 from agreekit.rows import InputError
-from test_formats_fuzz import FUZZ, _byte_mutation, _converted, _json_mutation
+from test_formats_fuzz import FUZZ, _converted, _mutated_sources
 
 LABELS = Path(__file__).resolve().parent / "fixtures" / "formats" / "labels"
 LS = LABELS / "labelstudio_answers.json"
@@ -233,15 +233,7 @@ LABEL_EXPORTS = [("labelstudio", "labelstudio_answers.json", "blurry"), ("potato
 @FUZZ
 @given(data=st.data())
 def test_any_mutation_of_a_label_export_gives_rows_or_an_input_error(format, fixture, question, data):
-    sources = [(s.name, s.data) for s in load_sources(LABELS / fixture)]
-    index = data.draw(st.integers(0, len(sources) - 1))
-    name, content = sources[index]
-    mutated = None
-    if name.endswith((".json", ".jsonl")) and data.draw(st.booleans()):
-        mutated = _json_mutation(content, name, data.draw)
-    if mutated is None:
-        mutated = _byte_mutation(content, data.draw)
-    sources[index] = (name, mutated)
+    sources = _mutated_sources(LABELS / fixture, data.draw)
     try:
         convert(sources, format=format, kind="labels", question=question)
     except InputError as error:
