@@ -32,23 +32,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Runs unchanged in CPython and in Pyodide; prints one JSON line of medians per stage.
-STAGES = r'''
-import json, statistics, sys, time
+# The box report's steps, each through ``timed(stage, function)``; runs unchanged in CPython and in
+# Pyodide (source text, so the Node runner can run it), and benchmarks/headline_floor.py times them too.
+STAGE_STEPS = r'''
 import agreekit
 from agreekit import breakdowns
 from agreekit import objects as engine
 from agreekit.kinds.boxes.compare import box_kind
 from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.object_sets import canonical_order, label_rules
-from agreekit.simulate import crowd_corpus
 
-def report_stages(rows, times):
-    def timed(stage, function):
-        start = time.perf_counter()
-        out = function()
-        times.setdefault(stage, []).append(time.perf_counter() - start)
-        return out
+def report_stages(rows, timed, resamples=1000, seed=20260813):
     label_key, label_equal = label_rules(False)
     objects, boxes, _ = timed("rows", lambda: box_objects(parse_boxes(rows)[0], order=canonical_order))
     kind = box_kind(boxes, "giou")
@@ -63,16 +57,30 @@ def report_stages(rows, times):
         return raw, engine.alpha_inputs(objects, groups, label_key)
     raw, alpha_in = timed("raw + clusters", raw_and_clusters)
     pairs = engine.matched_pairs(records)
-    loc = timed("baseline", lambda: engine.localize(objects, kind, pairs, 50_000_000, 20260813, None))
-    cis = timed("bootstrap", lambda: engine.bootstrap_intervals(objects.n_items, loc, alpha_in, 1000, 20260813))
+    loc = timed("baseline", lambda: engine.localize(objects, kind, pairs, 50_000_000, seed, None))
+    cis = timed("bootstrap", lambda: engine.bootstrap_intervals(objects.n_items, loc, alpha_in, resamples, seed))
     timed("breakdowns", lambda: (engine.localization_section(loc, cis, cis["baseline_interval_se"]),
                                  breakdowns.tables(objects, records, pairs, raw, loc, label_key)))
+'''
+
+# Prints one JSON line of medians per stage.
+STAGES = STAGE_STEPS + r'''
+import json, statistics, sys, time
+from agreekit.simulate import crowd_corpus
+
+def wall_timer(times):
+    def timed(stage, function):
+        start = time.perf_counter()
+        out = function()
+        times.setdefault(stage, []).append(time.perf_counter() - start)
+        return out
+    return timed
 
 rows = crowd_corpus()
 report = agreekit.boxes(rows, bootstrap=1000)
 times = {}
 for _ in range(int(sys.argv[-1])):
-    report_stages(rows, times)
+    report_stages(rows, wall_timer(times))
     start = time.perf_counter()
     report.to_json()  # what web/bridge.py sends (before it: json.dumps(report.to_dict(), allow_nan=False))
     times.setdefault("json", []).append(time.perf_counter() - start)

@@ -109,12 +109,11 @@ class Floor:
 
 
 def report_stages(agreekit, rows):
-    """The report's steps one by one (as ``benchmarks/box_report_stages.py``): {stage: (wall, CPU)}."""
-    from agreekit import breakdowns
-    from agreekit import objects as engine
-    from agreekit.kinds.boxes.compare import box_kind
-    from agreekit.kinds.boxes.rows import box_objects, parse_boxes
-    from agreekit.object_sets import canonical_order, label_rules
+    """The report's steps one by one (``box_report_stages.STAGE_STEPS``, timed here in wall and CPU
+    seconds), then its JSON: {stage: (wall, CPU)}."""
+    from box_report_stages import STAGE_STEPS
+    steps = {}
+    exec(STAGE_STEPS, steps)  # the same steps box_report_stages.py times in both runtimes
     times = {}
 
     def timed(stage, function):
@@ -122,26 +121,7 @@ def report_stages(agreekit, rows):
         out = function()
         times[stage] = (time.perf_counter() - start, time.process_time() - cpu)
         return out
-    label_key, label_equal = label_rules(False)
-    objects, boxes, _ = timed("rows", lambda: box_objects(parse_boxes(rows)[0], order=canonical_order))
-    kind = box_kind(boxes, "giou")
-
-    def matching():
-        sims = engine.item_similarities(objects, kind)
-        same = engine.item_label_equality(objects, label_key)
-        return sims, same, engine.pair_matching(objects, sims, 0.5, "optimal", same)
-    sims, same, records = timed("matching", matching)
-
-    def raw_and_clusters():
-        raw = engine.raw_measures(objects, records, label_equal)
-        groups = engine.item_clusters(objects, sims, 0.5, "optimal", same)
-        return raw, engine.alpha_inputs(objects, groups, label_key)
-    raw, alpha_in = timed("raw + clusters", raw_and_clusters)
-    pairs = engine.matched_pairs(records)
-    loc = timed("baseline", lambda: engine.localize(objects, kind, pairs, 50_000_000, SEED, None))
-    cis = timed("bootstrap", lambda: engine.bootstrap_intervals(objects.n_items, loc, alpha_in, RESAMPLES, SEED))
-    timed("breakdowns", lambda: (engine.localization_section(loc, cis, cis["baseline_interval_se"]),
-                                 breakdowns.tables(objects, records, pairs, raw, loc, label_key)))
+    steps["report_stages"](rows, timed, resamples=RESAMPLES, seed=SEED)
     report = agreekit.boxes(rows, bootstrap=RESAMPLES)
     timed("json", report.to_json)
     return times
