@@ -150,21 +150,22 @@ def share_link(kind, rows, base_url=DEFAULT_BASE_URL, *, imported=None, **option
     >>> c = agreekit.convert("session.eaf", tier_pattern="_(\\w)$")            # doctest: +SKIP
     >>> share_link(c.kind, c.rows, imported=c, **c.options())                # doctest: +SKIP
     """
-    link = base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows, imported=imported, **options)
-    if len(link) > LONG_LINK:
-        warnings.warn(f"the share link is {len(link):,} characters long; e-mail and chat programs often cut "
-                      f"links over {LONG_LINK:,} characters: send the input file if it arrives broken",
-                      LongLinkWarning, stacklevel=2)
-    return link
+    return _checked_length(base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows, imported=imported, **options),
+                           "the input file")
 
 
 def compare_link(kind, rows_a, rows_b, base_url=DEFAULT_BASE_URL, **options):
     """A link that carries both inputs of a comparison (A and B) and the options applied to both."""
-    link = base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows_a, rows_b=rows_b, **options)
+    return _checked_length(base_url.split("#", 1)[0] + "#" + share_fragment(kind, rows_a, rows_b=rows_b, **options),
+                           "the input files")
+
+
+def _checked_length(link, what):
+    """``link``, with a :class:`LongLinkWarning` (at the caller of the public function) when it is long."""
     if len(link) > LONG_LINK:
         warnings.warn(f"the share link is {len(link):,} characters long; e-mail and chat programs often cut "
-                      f"links over {LONG_LINK:,} characters: send the input files if it arrives broken",
-                      LongLinkWarning, stacklevel=2)
+                      f"links over {LONG_LINK:,} characters: send {what} if it arrives broken",
+                      LongLinkWarning, stacklevel=3)
     return link
 
 
