@@ -322,12 +322,12 @@ function inputChanged(kind, why = "press") {
 }
 
 /**
- * A run of `kind` ended in an error (`run` false: none was started, e.g. a share link's options
- * were refused): shown by the rows, and in place of the report it replaces.
+ * A run of `kind` ended in an error, or its input was refused before one started (a share link's
+ * options): shown by the rows, and in place of the report it replaces.
  */
-function failed(kind, error, { run = true } = {}) {
+function failed(kind, error) {
   const results = $(`#results-${kind}`);
-  if (run) results.dataset.state = "error";
+  results.dataset.state = "error";
   results.removeAttribute("aria-busy");
   showError(kind, error);
   const count = error.errors?.length ? error.total ?? error.errors.length : 0;
@@ -429,9 +429,16 @@ function downloadInput(kind) {
 }
 
 async function openShareFragment(fragment) {
+  // The tab the link names ("#v1/<kind>/…") stops showing its earlier answer at once, before the link
+  // is decoded (a moment, asynchronous), as an example's button does.
+  const named = KINDS.find((kind) => fragment.split("/")[1] === kind);
+  if (named) supersede(named);
   let data;
   try { data = await decodeShare(fragment, KINDS); } catch (error) {
-    showError(activeKind, { message: `Share link: ${error.message}.` });
+    const message = `Share link: ${error.message}.`;
+    if (!named) { showError(activeKind, { message }); return; }
+    if (named !== activeKind) selectTab(named);
+    failed(named, { message });
     return;
   }
   selectTab(data.kind);
@@ -440,8 +447,7 @@ async function openShareFragment(fragment) {
   const unread = importer.restore(data.kind, data.imported);  // the import form, set as the rows were converted
   if (unread.length) unknown.push(...unread.map((name) => `import ${name}`));
   if (unknown.length) {
-    failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` },
-      { run: false });
+    failed(data.kind, { message: `The share link carries options this page cannot use: ${unknown.join(", ")}. Nothing was computed.` });
     return;
   }
   saveInputs(forms[data.kind]);
@@ -450,12 +456,16 @@ async function openShareFragment(fragment) {
 
 // ------------------------------------------------------------------ examples and files
 
-/** An example button's rows and option files, written into the form and computed. */
-async function loadExample(kind, button) {
-  const results = $(`#results-${kind}`);
-  results.dataset.state = "loading";  // at once: the tab's earlier result is no longer the answer
+/** New input is on its way to `kind`'s form: its earlier result is no longer the answer, at once. */
+function supersede(kind) {
+  $(`#results-${kind}`).dataset.state = "loading";
   inputChanged(kind, "computing");
   latestRun[kind] = (latestRun[kind] ?? 0) + 1;  // and a run still computing (the first-open example) renders nothing
+}
+
+/** An example button's rows and option files, written into the form and computed. */
+async function loadExample(kind, button) {
+  supersede(kind);
   try {
     const { rows, options } = await readExample(button);
     writeInputs(kind, rows, options);

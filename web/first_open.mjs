@@ -81,10 +81,11 @@ export class FirstOpen {
     for (const type of ["input", "focusin", "pointerdown"]) form.addEventListener(type, touch, { once: true });
     const untouched = () => !touched && !form.contains(document.activeElement) && this.rowsOf(form) === "";
     const example = await readExample(button);
-    if (!untouched()) return;
+    const results = document.getElementById(`results-${kind}`);
+    // Not beside an answer or error of other input either (a share link that failed to open).
+    if (!untouched() || results?.dataset.state) return;
     this.writeInputs(kind, example.rows, example.options);
     await this.ready;
-    const results = document.getElementById(`results-${kind}`);
     // Edited since, or a report already asked for (its data-state is set): the user's input wins.
     if (touched || this.rowsOf(form) !== example.rows || results?.dataset.state) return;
     this.compute(kind);

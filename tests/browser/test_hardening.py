@@ -15,7 +15,7 @@ import zlib
 import numpy as np
 
 import agreekit
-from agreekit.share import MAX_DECODED_BYTES
+from agreekit.share import MAX_DECODED_BYTES, share_link
 
 from big_inputs import crowd_boxes_csv
 from same_report import assert_same
@@ -280,6 +280,27 @@ def test_share_links_are_capped_at_what_a_link_carries(open_page, site):
     assert share.get_attribute("data-state") == "too-long"
     assert "This input is too large for a share link (over 8 MiB once decompressed" in share.text_content()
     assert share.locator("button").text_content() == "Download input"
+
+
+def test_a_share_link_opened_in_the_page_replaces_its_answer_at_once(open_page, site, dist_dir):
+    """A link followed in an open page (a hash change): the tab it names stops showing the earlier
+    report before the link is decoded; a link whose options the page cannot use ends in an error."""
+    page = open_page(site.url)
+    wait_result(page, "boxes")  # the first-open example
+    rows = (dist_dir / "examples" / "boxes-fixed.csv").read_text()
+    link = share_link("boxes", rows, base_url=site.url, bootstrap=50, seed=3)
+    state_on_change = """link => new Promise((resolve) => {
+        addEventListener("hashchange", () => resolve(document.querySelector("#results-boxes").dataset.state), {once: true});
+        location.href = link;
+    })"""
+    assert page.evaluate(state_on_change, link) == "loading"  # the page's own listener ran first
+    wait_result(page, "boxes")
+    assert page.input_value("#rows-boxes") == rows
+    document = json.dumps({"rows": rows, "options": {"colour": "red"}}).encode()
+    assert page.evaluate(state_on_change, deflated_link(site.url, document)) == "loading"
+    wait_result(page, "boxes", state="error")
+    assert "The share link carries options this page cannot use: colour." in page.inner_text("#error-boxes")
+    assert "cannot use: colour" in page.inner_text("#results-boxes")
 
 
 # --------------------------------------------------------------------------- 4. inputs too large to keep
