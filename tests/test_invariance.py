@@ -174,3 +174,25 @@ def test_a_sampled_between_baseline_is_the_same_sample(monkeypatch):
         assert (not localization["between_exact"]) if options else "sample" in localization["baseline_interval"]
         name, rows, _, back = permuted("boxes", 4)
         assert_same(report_json(name, rows, options, back), original)
+
+
+def _labels_with_equal_counts(first, second):
+    """Labels rows where annotators ``first`` and ``second`` give each category equally often but
+    agree with ``c`` unequally: swapping their names is no symmetry of the data."""
+    patterns = [("x", "y", "x"), ("y", "x", "y"), ("x", "x", "x"), ("y", "y", "x"), ("x", "y", "y")]
+    copies = [2, 3, 4, 2, 1]
+    rows, item = ["item,annotator,label"], 0
+    for pattern, n in zip(patterns, copies):
+        for _ in range(n):
+            item += 1
+            rows += [f"i{item:02d},{who},{label}" for who, label in zip((first, second, "c"), pattern)]
+    return "\n".join(rows) + "\n"
+
+
+def test_labels_annotators_with_equal_counts_swapped_give_the_same_intervals():
+    """Two annotators with the same category counts are told apart by whom they agree with
+    (patterns.annotator_classes); ordering rows by the counts alone moved Conger's κ interval by 0.01."""
+    original = _corpus_estimates(report_json("labels", _labels_with_equal_counts("a", "b"), {}))
+    swapped = _corpus_estimates(report_json("labels", _labels_with_equal_counts("b", "a"), {}))
+    assert original[".coefficients.conger_kappa"]["ci"] is not None
+    assert_same(swapped, original)

@@ -62,21 +62,17 @@ def drawn_rows(ratings, bootstrap, seed):
 def content_order(rows, row_of_item):
     """Each item's position in the order the resamples draw them (np.intp): by its ratings, not its name.
 
-    An annotator is known by its column's category counts, not its name; a row is ordered by its
-    sorted (category, annotator's counts) cells, then by the row itself (which only orders rows that
-    differ by a swap of annotators with equal counts); items of one row by their position in
-    ``ratings.items``, which changes no row's summed draws.  So renaming items or annotators and
+    An annotator is known by its :func:`annotator_classes`, not its name; a row is ordered by its
+    sorted (category, annotator's class) cells, then by the row itself (which only orders rows that
+    differ by a swap of annotators the classes cannot tell apart); items of one row by their position
+    in ``ratings.items``, which changes no row's summed draws.  So renaming items or annotators and
     reordering the input leave the intervals as they were.
     """
     n_items = len(row_of_item)
     if n_items == 0:
         return np.zeros(0, dtype=np.intp)
     items_per_row = np.bincount(row_of_item, minlength=len(rows))
-    q = max(int(rows.max()) + 1, 1)  # at least one column, even were no cell rated
-    column_counts = np.stack([items_per_row @ (rows == k) for k in range(q)], axis=1)  # annotators × categories
-    _, annotator_kind = np.unique(column_counts, axis=0, return_inverse=True)
-    kinds = np.asarray(annotator_kind, dtype=np.intp).reshape(-1)
-    cells = np.sort(np.where(rows >= 0, rows * (int(kinds.max()) + 1) + kinds[None, :], -1), axis=1)
+    cells = _row_cells(rows, annotator_classes(rows, items_per_row))
     by_row = np.lexsort(np.concatenate([cells, rows], axis=1)[:, ::-1].T)  # first cell first
     row_rank = np.empty(len(rows), dtype=np.intp)
     row_rank[by_row] = np.arange(len(rows), dtype=np.intp)
@@ -84,3 +80,50 @@ def content_order(rows, row_of_item):
     ranks = np.empty(n_items, dtype=np.intp)
     ranks[order] = np.arange(n_items, dtype=np.intp)
     return ranks
+
+
+def annotator_classes(rows, items_per_row):
+    """Each annotator's class (np.intp, numbered in an order of content): annotators who cannot be told
+    apart by their ratings without their names share one.
+
+    First by the column's category counts; then refined until no class splits (colour refinement,
+    as in the Weisfeiler–Leman test): an annotator's next class is its class with the multiset of
+    (class of the row's sorted cells, its category there, items with that row) over the rows it
+    rated.  Two annotators of one class at the end are alike in every way this can see; swapping
+    them is then almost always a symmetry of the data, which leaves the draws as they were.
+
+    >>> rows = np.array([[0, 1, 0], [1, 0, 1], [0, 0, 0], [1, 1, 0], [0, 1, 1]])
+    >>> annotator_classes(rows, np.array([2, 3, 4, 2, 1])).tolist()  # the first two: equal counts, unlike roles
+    [0, 1, 2]
+    """
+    q = max(int(rows.max()) + 1, 1) if rows.size else 1  # at least one column, even were no cell rated
+    column_counts = np.stack([items_per_row @ (rows == k) for k in range(q)], axis=1)  # annotators × categories
+    classes = _numbered(list(map(tuple, column_counts.tolist())))
+    rated_row, rated_by = np.nonzero(rows >= 0)
+    by_annotator = np.argsort(rated_by, kind="stable")
+    rated_row, rated_by = rated_row[by_annotator], rated_by[by_annotator]
+    bounds = np.searchsorted(rated_by, np.arange(rows.shape[1] + 1))
+    while True:
+        _, row_class = np.unique(_row_cells(rows, classes), axis=0, return_inverse=True)
+        row_class = np.asarray(row_class, dtype=np.intp).reshape(-1)
+        seen = np.stack([row_class[rated_row], rows[rated_row, rated_by], items_per_row[rated_row]], axis=1)
+        seen = seen[np.lexsort((*seen.T[::-1], rated_by))]  # by annotator, then by content
+        seen = np.ascontiguousarray(seen, dtype=np.int64)  # the same bytes on 32-bit wasm
+        refined = _numbered([(int(classes[a]), seen[bounds[a]:bounds[a + 1]].tobytes()) for a in range(rows.shape[1])])
+        if refined.max(initial=-1) == classes.max(initial=-1):
+            return classes
+        classes = refined
+
+
+def _numbered(keys):
+    """Each key's rank among the distinct keys, sorted (np.intp)."""
+    index = {key: number for number, key in enumerate(sorted(set(keys)))}
+    return np.array([index[key] for key in keys], dtype=np.intp)
+
+
+def _row_cells(rows, classes):
+    """Each row's (category, annotator's class) cells as one sorted code per cell, −1 where not rated."""
+    if rows.shape[1] == 0:
+        return rows
+    codes = np.where(rows >= 0, rows * (int(classes.max()) + 1) + classes[None, :], -1)
+    return np.sort(codes, axis=1)
