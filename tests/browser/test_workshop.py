@@ -376,6 +376,20 @@ def test_every_response_carries_the_isolation_headers(site):
             assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp", path
 
 
+def test_scipy_that_does_not_install_is_said_at_once(browser, site, dist_dir):
+    """A failed download of scipy's other parts (workshop.py install_scipy_parts) ends the start-up with
+    its reason, not with "loading" until the five-minute timeout."""
+    rest = json.loads((dist_dir / "build-info.json").read_text())["scipy_rest"]
+    context, foreign, page = fresh_page(browser, site)
+    context.route(f"**/{rest}", lambda route: route.abort())
+    page.goto(site.url + "workshop.html")
+    page.wait_for_selector('#ws-status[data-state="failed"]', timeout=WORKSHOP_LOAD_MS)
+    text = page.inner_text("#ws-status")
+    assert "Python started, but scipy did not install" in text and "scipy.stats missing" in text, text
+    context.close()
+    assert foreign == []
+
+
 def test_the_calculator_is_isolated_and_does_not_load_matplotlib(browser, site):
     context, foreign, page = fresh_page(browser, site)
     requested = []

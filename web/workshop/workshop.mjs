@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 const cells = new Map();  // name → {name, box, script, original, mounted, pending, last}
 let pythonIsReady = false;
+let startEnded = false;  // ready, or failed with its reason shown: the start-up timeout says nothing more
 let runningCell = null;
 
 // ------------------------------------------------------------------ cross-origin isolation
@@ -196,9 +197,16 @@ function showFigure(pngBase64, alt) {
   target.append(image);
 }
 
+/** Called by workshop.py when scipy's parts did not install (`reason`: one line): Python is of no use. */
+function pythonFailed(reason) {
+  startEnded = true;
+  setStatus("failed", `Python started, but scipy did not install (${reason}). Reload the page; if it happens `
+    + "again, open the browser's console to see why.");
+}
+
 /** Called by workshop.py's ready() at the end of the setup cell. */
 function pythonReady(versions) {
-  pythonIsReady = true;
+  pythonIsReady = startEnded = true;
   setStatus("ready", `Python is ready (${versions}). Run any cell.`);
   // Offline from now on: the service worker caches the workshop's files (PyScript, matplotlib, …)
   // beside the calculator's; `offline` resolves with the number it fetched (tests wait for it).
@@ -325,7 +333,7 @@ async function applyShareLink() {
 async function start() {
   collectCells();
   addShareButtons();
-  window.agreekitWorkshop = { showFigure, pythonReady, isolationProblem };
+  window.agreekitWorkshop = { showFigure, pythonReady, pythonFailed, isolationProblem };
   $("reset-all").addEventListener("click", forgetAll);
   const problem = isolationProblem();
   if (problem) {
@@ -344,7 +352,7 @@ async function start() {
   setInterval(saveEdits, SAVE_EVERY_MS);
   setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): this takes a while, "
     + "up to a minute on a slow laptop…");
-  const timer = setTimeout(() => pythonIsReady || setStatus("failed",
+  const timer = setTimeout(() => startEnded || setStatus("failed",
     `Python did not start within ${READY_TIMEOUT_MS / 60000} minutes. Reload the page; if it happens again, `
     + "open the browser's console to see why."), READY_TIMEOUT_MS);
   try {

@@ -91,7 +91,11 @@ async def install_scipy_parts(info_path="build-info.json"):
 async def _announce_when_installed(versions):
     from pyscript import window
 
-    await install_scipy_parts()
+    try:
+        await install_scipy_parts()
+    except Exception as error:  # a failed download: said on the page at once, not after its timeout
+        window.agreekitWorkshop.pythonFailed(f"{type(error).__name__}: {error}")
+        return
     window.agreekitWorkshop.pythonReady(", ".join(f"{k} {v}" for k, v in versions.items()))
 
 
