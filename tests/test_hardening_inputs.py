@@ -288,3 +288,19 @@ def test_zero_length_segments_warning_says_what_happens_at_threshold_0():
         report = agreekit.segments(rows, threshold=threshold, match="potato", bootstrap=0).to_dict()
         assert report["n_matched_pairs"] == matched
     assert any("match nothing above threshold 0" in w for w in report["warnings"])
+
+
+@pytest.mark.parametrize("kind, start, end", [("spans", "2345678", "1234567"), ("segments", "1.25", "0.5")])
+def test_an_end_before_its_start_is_one_located_error_for_every_reader(kind, start, end):
+    """One check (rows.check_order) for the span and segment rows and the segment writer: the numbers
+    as read, not rounded (offsets of seven digits once read 1.23457e+06)."""
+    rows = f"item,annotator,start,end,label\ni1,a,0,1,x\ni1,b,{start},{end},x\n"
+    readers = [lambda: agreekit.report(kind, rows)]
+    if kind == "segments":
+        from agreekit.formats.writers import write
+        readers.append(lambda: write(kind, rows, "rttm"))
+    for read in readers:
+        with pytest.raises(InputError) as error:
+            read()
+        assert f"end {end} is before start {start}" in str(error.value)
+        assert "line 3" in str(error.value) and "end" in str(error.value)

@@ -331,6 +331,14 @@ def interval_is_blank(row, label, unit):
     return False
 
 
+def check_order(row, start, end):
+    """The row's ``start`` and ``end`` (numbers, read) in order; ``end < start`` is the row's error,
+    naming its ``end`` as written."""
+    if end < start:
+        raise InputError(f"end {end:.15g} is before start {start:.15g}", line=row.line, column="end",
+                         value=row.values.get("end"))
+
+
 def values_by_item(rows, value):
     """``{item: value(row)}`` of a table given beside the rows, one row per item (span lengths or
     texts, clip durations): every bad row is named (:class:`RowErrors`), not only the first.

@@ -23,7 +23,7 @@ from ...kinds.labels.rows import read_judgements
 from ...parse.points import parse_points
 from ...parse.rle import parse_rle
 from ...registry import KINDS
-from ...rows import InputError, is_blank, read_table, to_float, to_int, to_text
+from ...rows import InputError, check_order, is_blank, read_table, to_float, to_int, to_text
 
 __all__ = ["Record", "read_records", "item_table", "number_text"]
 
@@ -103,8 +103,7 @@ def _span(row):
 
 def _segment(row):
     start, end = to_float(row, "start"), to_float(row, "end")
-    if end < start:
-        raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end", value=end)
+    check_order(row, start, end)
     return {"start": start, "end": end}
 
 

@@ -14,7 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...arrays import name_list
-from ...rows import ANNOTATOR_SYNONYMS, InputError, RowErrors, interval_is_blank, read_table, shortened, to_float, to_text
+from ...rows import (ANNOTATOR_SYNONYMS, InputError, RowErrors, check_order, interval_is_blank, read_table, shortened,
+                    to_float, to_text)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -114,9 +115,7 @@ def read_segments(source, progress=None):
                 continue
             start = _seconds(row, "start")
             end = _seconds(row, "end")
-            if end < start:
-                raise InputError(f"end {end:g} is before start {start:g}", line=row.line, column="end",
-                                 value=row.values.get("end"))
+            check_order(row, start, end)
             marked.append(Segment(start, end, label, row.line))
     errors.check()
     items, warnings = _build_tracks(raw)

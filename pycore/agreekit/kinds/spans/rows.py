@@ -18,8 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...arrays import content_ranks, name_list
-from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, RowErrors, in_field, interval_is_blank, read_table, shortened,
-                    to_int, to_text, values_by_item)
+from ...rows import (ANNOTATOR_SYNONYMS, InputError, Row, RowErrors, check_order, in_field, interval_is_blank,
+                    read_table, shortened, to_int, to_text, values_by_item)
 
 COLUMNS = ("item", "annotator", "start", "end", "label")
 SYNONYMS = {
@@ -120,18 +120,14 @@ def read_spans(source, progress=None):
                 spans = by_annotator[annotator] = []
             start, end = _offset(row, values.get("start"), "start"), _offset(row, values.get("end"), "end")
             if start is not None and end is not None:
-                if end < start:
-                    raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
-                                     value=values.get("end"))
+                check_order(row, start, end)
                 spans.append(Span(start, end, label, row.line))
                 continue
             if interval_is_blank(row, label, "span"):
                 continue
             start = characters(row, "start")
             end = characters(row, "end")
-            if end < start:
-                raise InputError(f"end {end} is before start {start}", line=row.line, column="end",
-                                 value=row.values.get("end"))
+            check_order(row, start, end)
             spans.append(Span(start, end, label, row.line))
     errors.check()
     return items
