@@ -126,3 +126,18 @@ def test_wide_tables_scroll_inside_their_card_on_a_phone(open_page, site):
         assert all(w["right"] <= 390 for w in wraps), (kind, wraps)
         settings = page.locator(f"#results-{kind} .settings:not([data-settings='figure'])")  # charts name theirs
         assert settings.count() == 1 and settings.inner_text().startswith("Settings: ")  # once per report
+
+
+def test_the_progress_line_keeps_no_row_on_a_phone(open_page, site):
+    """Off, it leaves no gap between the status line and the tabs; on, it shows at the screen's foot and
+    moves nothing (a move makes Chromium lay out a large paste again)."""
+    page = open_page(site.url, viewport={"width": 390, "height": 844})
+    wait_result(page, "boxes")
+    top_of_tabs = "document.querySelector('.tabs').getBoundingClientRect().top"
+    gap = page.evaluate(f"{top_of_tabs} - document.querySelector('#status').getBoundingClientRect().bottom")
+    assert gap <= 20, gap  # the tabs' own margin only
+    before = page.evaluate(top_of_tabs)
+    page.evaluate("document.querySelector('#progress').dataset.state = 'on'")
+    box = page.locator("#progress").bounding_box()
+    assert page.locator("#cancel").is_visible() and 844 - 80 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert page.evaluate(top_of_tabs) == before
