@@ -175,5 +175,7 @@ def test_share_link_with_unusable_options_computes_nothing(open_page, site):
         assert part in message, message
     assert page.locator("#error-boxes b").count() == 0
     page.wait_for_timeout(500)
-    assert page.get_attribute("#results-boxes", "data-state") is None
+    assert page.get_attribute("#results-boxes", "data-state") == "error"  # the link's input was refused
+    assert page.get_attribute("#results-boxes", "data-options") is None  # and no report was asked for
+    assert "Nothing was computed" in page.inner_text("#results-boxes")
     assert page.input_value("#rows-boxes") == rows  # the rows are restored for the user to fix
