@@ -69,12 +69,22 @@ export async function cacheList(list) {
   return answer;
 }
 
+const TAKE_OVER_RETRY_MS = 1000;
+
 function showNotice(notice, worker) {
   const reload = document.createElement("button");
   reload.type = "button";
   reload.textContent = "Reload";
   reload.addEventListener("click", () => {
-    navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });
+    reload.disabled = true;
+    // Asked again each second until the page changes hands: an activation asked for while the running
+    // worker still handles one of this page's requests can be parked by Chromium until it is asked again
+    // (w3c/ServiceWorker#1295: "Try Activate" waits for no pending events). In two full test runs the
+    // page had not changed hands 30 s after one click.
+    const retry = setInterval(() => (worker.state === "redundant" ? clearInterval(retry) : worker.postMessage("take-over")),
+      TAKE_OVER_RETRY_MS);
+    navigator.serviceWorker.addEventListener("controllerchange", () => { clearInterval(retry); location.reload(); },
+      { once: true });
     worker.postMessage("take-over");
   });
   notice.replaceChildren("agreekit has been updated — reload to use the new version. ", reload);
