@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from git_export import export
+
 ROOT = Path(__file__).resolve().parents[1]
 STAGES = (("rows", "reading rows"), ("matching", "matching"), ("baseline", "chance baseline"),
           ("rest", None))
@@ -74,16 +76,6 @@ def stage_times(marks):
         out[name] = None if end is None else end - previous
         previous = previous if end is None else end
     return out
-
-
-def export(commit, folder):
-    """The ``pycore`` folder of ``commit``, written under ``folder``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "pycore"], check=True,
-                             capture_output=True).stdout
-    target = Path(folder) / commit
-    target.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target / "pycore"
 
 
 def median_or_none(values):

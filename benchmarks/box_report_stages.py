@@ -30,6 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from git_export import export
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # The box report's steps, each through ``timed(stage, function)``; runs unchanged in CPython and in
@@ -103,16 +105,6 @@ py.runPython(fs.readFileSync(codePath, "utf8"));
 
 def last_json_line(text):
     return json.loads([line for line in text.splitlines() if line.startswith("{")][-1])
-
-
-def export(commit, folder):
-    """The ``pycore`` folder of ``commit``, written under ``folder`` (as ``box_report_speed.py`` does)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "pycore"], check=True,
-                             capture_output=True).stdout
-    target = Path(folder) / commit.replace("/", "_")
-    target.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target / "pycore"
 
 
 def stage_medians(pycore, runtime, code, runner, repeats):

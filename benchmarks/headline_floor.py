@@ -44,6 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from git_export import export
+
 ROOT = Path(__file__).resolve().parents[1]
 RESAMPLES = 1000
 SEED = 20260813
@@ -154,16 +156,6 @@ def child(pycore, block):
                       "sigma": json.loads(text)["localization"]["sigma"]["value"],
                       "corpus": [len(rows), objects.n_items, len(objects.annotators), int(objects.offsets[-1]),
                                  floor.pairs()]}))
-
-
-def export(commit, folder):
-    """The ``pycore`` folder of ``commit``, written under ``folder``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "pycore"], check=True,
-                             capture_output=True).stdout
-    target = Path(folder) / commit.replace("/", "_")
-    target.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target / "pycore"
 
 
 def run_child(pycore, block):
