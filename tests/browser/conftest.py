@@ -172,6 +172,21 @@ def wait_result(page, kind, state="done"):
         pytest.fail(f"report run ended {ended!r}, expected {state!r}: {text}")
 
 
+ITEM_VIEW = "#results-{kind} dialog.item-view"  # a tab's item view (web/item_view.mjs)
+
+
+def wait_view(page, kind, index):
+    """Wait until ``kind``'s item view shows row ``index`` of its items table; the item's id."""
+    view = ITEM_VIEW.format(kind=kind)
+    page.wait_for_selector(f'{view}[data-state="shown"][data-index="{index}"]')
+    return page.get_attribute(view, "data-item")
+
+
+def close_view(page, kind):
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => !document.querySelector('{ITEM_VIEW.format(kind=kind)}').open")
+
+
 def page_metrics(page, kind):
     """[(dotted key, value or None)] for every numeric result element of a tab."""
     pairs = page.eval_on_selector_all(

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import agreekit
 
-from conftest import compute_tab
+from conftest import ITEM_VIEW, close_view, compute_tab, wait_view
 
-VIEW = "#results-{kind} dialog.item-view"
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def wait_view(page, kind, index):
-    view = VIEW.format(kind=kind)
-    page.wait_for_selector(f'{view}[data-state="shown"][data-index="{index}"]')
-    return page.get_attribute(view, "data-item")
-
-
-def close_view(page, kind):
-    page.keyboard.press("Escape")
-    page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
 
 
 PIXELS = "cs => cs.map(c => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data))"
@@ -36,7 +24,7 @@ def test_mask_item_rows_open_views_of_the_cards_panels(warm_page, dist_dir):
     page = warm_page
     compute_tab(page, "masks", rows)
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
-    view = VIEW.format(kind="masks")
+    view = ITEM_VIEW.format(kind="masks")
     table = '#results-masks [data-table="items"] tbody tr'
     first = rows.splitlines()[1].split(",")[0]  # the item of the first input row
     for rank in sorted({0, order.index(first), len(order) - 1}):
@@ -96,7 +84,7 @@ def test_a_mask_pair_row_opens_the_pairs_items_with_the_others_faded(warm_page, 
     shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["annotators"])]
     page.locator('#results-masks [data-table="pairs"] tbody tr').last.click()
     assert wait_view(page, "masks", 0) == shared[0]
-    view = VIEW.format(kind="masks")
+    view = ITEM_VIEW.format(kind="masks")
     faded = page.eval_on_selector_all(f"{view} .mask-view-panel[data-annotator]",
                                       "fs => fs.map(f => [f.dataset.annotator, f.dataset.faded === 'yes'])")
     assert {a for a, out in faded if not out} == {pair["a"], pair["b"]}
@@ -126,7 +114,7 @@ def test_a_large_mask_view_is_drawn_pooled(warm_page):
     page.wait_for_function("() => !document.querySelector('#results-masks .mask-item[data-state=\"drawing\"]')")
     page.locator('#results-masks [data-table="items"] tbody tr').first.click()
     assert wait_view(page, "masks", 0) == "large"
-    sizes = page.locator(f"{VIEW.format(kind='masks')} .mask-view canvas").evaluate_all(
+    sizes = page.locator(f"{ITEM_VIEW.format(kind='masks')} .mask-view canvas").evaluate_all(
         "cs => cs.map(c => [c.width, c.height, c.dataset.pooled])")
     assert sizes == [[706, 706, "17"]] * 5  # 12000 px in blocks of 17: at most 720 canvas pixels
     with page.expect_download() as download:
@@ -145,7 +133,7 @@ def test_span_disagreement_and_pair_rows_open_their_items(warm_page):
     page = warm_page
     report = spans_report(page)
     order = [entry["item"] for entry in report["items"]]
-    view = VIEW.format(kind="spans")
+    view = ITEM_VIEW.format(kind="spans")
     # disagreements in context: row k is the k-th example, item by item in the report's order
     examples = [entry["item"] for entry in report["items"] for _ in entry.get("examples", [])]
     rows = page.locator('#results-spans [data-table="items.examples"] tbody tr')
@@ -187,7 +175,7 @@ def test_span_views_opened_from_the_tables_draw_their_spans(warm_page):
     benchmarks/page_responsiveness.py's)."""
     page = warm_page
     report = spans_report(page)
-    view = VIEW.format(kind="spans")
+    view = ITEM_VIEW.format(kind="spans")
     for table in ("items.examples", "disagreement.pairs"):
         page.locator(f'#results-spans [data-table="{table}"] tbody tr').first.click()
         page.wait_for_selector(f'{view}[data-state="shown"]')

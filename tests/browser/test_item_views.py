@@ -9,11 +9,10 @@ import pytest
 import agreekit
 from item_rows import HOSTILE, ROWS, big_item_rows, engine_matches, expected_geometry, read_rows, same_geometry
 
-from conftest import compute_tab, paste, wait_ready, wait_result
+from conftest import ITEM_VIEW, close_view, compute_tab, paste, wait_ready, wait_result, wait_view
 
 GEOMETRY = {"boxes": ("x", "y", "w", "h"), "polygons": ("points",), "cuboids": ("cx", "cy", "cz", "sx", "sy", "sz", "yaw"),
             "segments": ("start", "end")}
-VIEW = "#results-{kind} dialog.item-view"
 
 
 def compute(page, kind, rows):
@@ -24,7 +23,7 @@ def compute(page, kind, rows):
 
 def shown(page, kind):
     """The open view's shapes (data attributes) and match lines."""
-    view = VIEW.format(kind=kind)
+    view = ITEM_VIEW.format(kind=kind)
     shapes = page.eval_on_selector_all(f"{view} .shape", "els => els.map(e => ({...e.dataset, tag: e.tagName}))")
     lines = page.eval_on_selector_all(f"{view} line.match", "els => els.map(e => ({...e.dataset}))")
     return shapes, lines
@@ -34,11 +33,6 @@ def geometry_of(kind, data):
     if kind == "polygons":
         return {"points": [float(v) for v in data["points"].split()]}
     return {name: float(data[name]) for name in GEOMETRY[kind]}
-
-
-def wait_view(page, kind, index):
-    page.wait_for_selector(f'{VIEW.format(kind=kind)}[data-state="shown"][data-index="{index}"]')
-    return page.get_attribute(VIEW.format(kind=kind), "data-item")
 
 
 def check_item(page, kind, rows, report, item, matches):
@@ -72,8 +66,7 @@ def test_first_and_worst_item_draw_the_input_and_the_reports_matches(warm_page, 
         page.locator(table).nth(rank).click()
         assert wait_view(page, kind, rank) == order[rank]
         check_item(page, kind, rows, report, order[rank], matches)
-        page.keyboard.press("Escape")
-        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+        close_view(page, kind)
     # the gallery: the report's disagreement order, each thumbnail opens its item
     page.wait_for_selector(f'#results-{kind} [data-gallery="items"][data-state="drawn"]')
     thumbs = page.eval_on_selector_all(f'#results-{kind} [data-gallery="items"] .thumb', "els => els.map(e => e.dataset.item)")
@@ -87,8 +80,7 @@ def test_first_and_worst_item_draw_the_input_and_the_reports_matches(warm_page, 
     check_item(page, kind, rows, report, order[len(thumbs) - 2], matches)
     page.keyboard.press("ArrowRight")
     assert wait_view(page, kind, len(thumbs) - 1) == order[len(thumbs) - 1]
-    page.keyboard.press("Escape")
-    page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+    close_view(page, kind)
 
 
 def test_hostile_labels_and_names_are_text_and_views_download(warm_page):
@@ -100,7 +92,7 @@ def test_hostile_labels_and_names_are_text_and_views_download(warm_page):
     rank = [e["item"] for e in report["items"]].index(item)
     page.locator('#results-boxes [data-table="items"] tbody tr').nth(rank).click()
     wait_view(page, "boxes", rank)
-    view = VIEW.format(kind="boxes")
+    view = ITEM_VIEW.format(kind="boxes")
     titles = page.eval_on_selector_all(f"{view} title", "els => els.map(e => e.textContent)")
     assert any(HOSTILE in t for t in titles)
     legend = page.eval_on_selector_all(f"{view} .legend text", "els => els.map(e => e.textContent)")
@@ -125,11 +117,12 @@ def test_pair_rows_open_the_pairs_shared_items(warm_page):
     shared = [e["item"] for e in report["items"] if {pair["a"], pair["b"]} <= set(e["objects_per_annotator"])]
     page.locator('#results-boxes [data-table="pairs"] tbody tr').first.click()
     assert wait_view(page, "boxes", 0) == shared[0]
-    shapes = page.eval_on_selector_all(f"{VIEW.format(kind='boxes')} .shape",
+    view = ITEM_VIEW.format(kind="boxes")
+    shapes = page.eval_on_selector_all(f"{view} .shape",
                                        "els => els.map(e => [e.dataset.annotator, e.hasAttribute('opacity')])")
     assert {a for a, faded in shapes if not faded} == {pair["a"], pair["b"]} & {a for a, _ in shapes}
     assert {a for a, faded in shapes if faded} == {a for a, _ in shapes} - {pair["a"], pair["b"]}
-    assert pair["a"] in page.inner_text(VIEW.format(kind="boxes")) and pair["b"] in page.inner_text(VIEW.format(kind="boxes"))
+    assert pair["a"] in page.inner_text(view) and pair["b"] in page.inner_text(view)
 
 
 def test_a_view_of_500_boxes_draws_every_box(warm_page):
@@ -142,7 +135,7 @@ def test_a_view_of_500_boxes_draws_every_box(warm_page):
     rank = [e["item"] for e in report["items"]].index("big")
     page.locator('#results-boxes [data-table="items"] tbody tr').nth(rank).click()
     wait_view(page, "boxes", rank)
-    assert page.locator(f"{VIEW.format(kind='boxes')} .shape").count() == 1500
+    assert page.locator(f"{ITEM_VIEW.format(kind='boxes')} .shape").count() == 1500
     matches = engine_matches("boxes", rows)
     check_item(page, "boxes", rows, report, "big", matches)
 
@@ -160,7 +153,7 @@ def test_trace_views_draw_every_label_and_the_disputed_steps(warm_page):
     for rank in sorted({0, order.index(first)}):
         page.locator('#results-traces [data-table="traces"] tbody tr').nth(rank).click()
         assert wait_view(page, "traces", rank) == order[rank]
-        cells = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} .shape", "els => els.map(e => ({...e.dataset}))")
+        cells = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='traces')} .shape", "els => els.map(e => ({...e.dataset}))")
         mine = {line: r for line, r in fields.items() if r["trace"] == order[rank]}
         assert sorted(int(c["line"]) for c in cells) == sorted(mine)
         for cell in cells:
@@ -169,19 +162,18 @@ def test_trace_views_draw_every_label_and_the_disputed_steps(warm_page):
         by_step = {}
         for r in mine.values():
             by_step.setdefault(int(r["step"]), set()).add(r["label"])
-        disputed = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} rect.disputed", "els => els.map(e => Number(e.dataset.step))")
+        disputed = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='traces')} rect.disputed", "els => els.map(e => Number(e.dataset.step))")
         assert disputed == sorted(s for s, labels in by_step.items() if len(labels) > 1)
         assert len(disputed) == report["traces"][rank]["n_disputed_steps"]
-        alphas = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} .step-alpha", "els => els.map(e => [Number(e.dataset.step), e.dataset.alpha])")
+        alphas = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='traces')} .step-alpha", "els => els.map(e => [Number(e.dataset.step), e.dataset.alpha])")
         by_position = {entry["step"]: entry["alpha"]["value"] for entry in report["steps"]}
         for step, value in alphas:
             assert (value == "null") if by_position[step] is None else math.isclose(float(value), by_position[step], rel_tol=1e-12)
-        titles = page.eval_on_selector_all(f"{VIEW.format(kind='traces')} title", "els => els.map(e => e.textContent)")
+        titles = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='traces')} title", "els => els.map(e => e.textContent)")
         assert any(HOSTILE in t for t in titles) == any(r["label"] == HOSTILE for r in mine.values())
         page.keyboard.press("ArrowRight" if rank == 0 else "ArrowLeft")
         assert wait_view(page, "traces", 1 if rank == 0 else rank - 1) == order[1 if rank == 0 else rank - 1]
-        page.keyboard.press("Escape")
-        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind='traces')}').open")
+        close_view(page, "traces")
     # a disputed unit's row opens its trace
     unit = report["units"][0]
     page.locator('#results-traces [data-table="units"] tbody tr').first.click()
@@ -222,7 +214,6 @@ def test_span_views_draw_every_span_under_its_text_with_the_five_way_outcomes(wa
         counts = Counter(m["outcome"] for m in lines)
         for outcome in ("exact", "label_only", "boundary_only", "both"):
             assert counts.get(outcome, 0) == report["items"][rank]["outcomes"][outcome]
-        text = page.eval_on_selector(f"{VIEW.format(kind='spans')} .span-text", "e => e.textContent")
+        text = page.eval_on_selector(f"{ITEM_VIEW.format(kind='spans')} .span-text", "e => e.textContent")
         assert text and text in read_rows(lengths)[[r["item"] for r in read_rows(lengths).values()].index(order[rank]) + 2]["text"]
-        page.keyboard.press("Escape")
-        page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind='spans')}').open")
+        close_view(page, "spans")

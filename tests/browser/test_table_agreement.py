@@ -12,22 +12,14 @@ import agreekit
 from agreekit.kinds.spans.detail import span_detail, spans_setup
 from item_rows import ROWS, spans_rows
 
-from conftest import assert_metrics_match, compute_tab, paste, wait_result
+from conftest import ITEM_VIEW, assert_metrics_match, close_view, compute_tab, paste, wait_result, wait_view
 
-VIEW = "#results-{kind} dialog.item-view"
 SPAN_OUTCOMES = ("exact", "label_only", "boundary_only", "both", "missed")
 
 
 def open_item(page, kind, rank):
     page.locator(f'#results-{kind} [data-table="items"] tbody tr').nth(rank).click()
-    view = VIEW.format(kind=kind)
-    page.wait_for_selector(f'{view}[data-state="shown"][data-index="{rank}"]')
-    return page.get_attribute(view, "data-item")
-
-
-def close_view(page, kind):
-    page.keyboard.press("Escape")
-    page.wait_for_function(f"() => !document.querySelector('{VIEW.format(kind=kind)}').open")
+    return wait_view(page, kind, rank)
 
 
 def download_csv(page, card):
@@ -110,7 +102,7 @@ def test_span_view_draws_a_span_agreed_on_as_agreement(warm_page):
         if not partly:
             continue
         assert open_item(page, "spans", rank) == item
-        view = VIEW.format(kind="spans")
+        view = ITEM_VIEW.format(kind="spans")
         shown = {int(d["line"]): d for d in page.eval_on_selector_all(f"{view} .shape", "els => els.map((e) => ({...e.dataset}))")}
         for k, shape in enumerate(expected["shapes"]):
             outcomes = best.get(k, set())
@@ -140,7 +132,7 @@ def test_an_items_unmatched_count_is_the_same_in_its_table_and_its_view(warm_pag
     counts = {int(key.split(".")[1]): value for key, value in keys}
     rank = next(i for i, n in sorted(counts.items()) if n > 0)  # an item with unmatched objects
     open_item(page, kind, rank)
-    caption = page.eval_on_selector(f"{VIEW.format(kind=kind)} .item-caption", "e => e.textContent")
+    caption = page.eval_on_selector(f"{ITEM_VIEW.format(kind=kind)} .item-caption", "e => e.textContent")
     assert int(re.search(r"(\d+) unmatched", caption).group(1)) == counts[rank] > 0, caption
     close_view(page, kind)
 
