@@ -293,6 +293,11 @@ class OuterPairs:
         return self.sizes.nbytes
 
 
+def outer_pair_matrix(sizes):
+    """:class:`OuterPairs`' X as a dense matrix: X_ij = n_i n_j (i ≠ j), a zero diagonal."""
+    return np.outer(sizes, sizes) - np.diag(sizes ** 2)
+
+
 @dataclass(frozen=True)
 class GroupedOuterPairs:
     """X_ij = n_i n_j − Σ_g n_ig n_jg (i ≠ j), never stored: pairs of objects on items i and j in different groups.

@@ -143,7 +143,7 @@ def between_baseline(objects, kind, within_sorted, pair_budget=DEFAULT_PAIR_BUDG
         result["lt_cross"] = result["lt"] - same["lt"]
     if isinstance(result["terms"].sums, boot.DensePairs):
         result["item_sums"] = result["terms"].sums.matrix
-        result["item_counts"] = _dense_counts(sizes)
+        result["item_counts"] = boot.outer_pair_matrix(sizes)
     return result
 
 
@@ -183,18 +183,13 @@ def _cross_terms(terms, crossing, objects):
     return BetweenTerms(boot.DensePairs(terms.sums.matrix - same_sums), cross_sums.count_pairs(objects), "exact")
 
 
-def _dense_counts(sizes):
-    """N_ij = n_i n_j, i ≠ j, as a dense matrix with a zero diagonal."""
-    return np.outer(sizes, sizes) - np.diag(sizes ** 2)
-
-
 def _count_pairs(sizes):
     """N of the exact path as a form of :mod:`.bootstrap`: the O(n) :class:`~.bootstrap.OuterPairs` where its
     resampled values are exact integers, so bit-equal to the dense product's (the report's numbers do not
     depend on the form), else the dense matrix."""
     if boot.exact_in_any_order(sizes):
         return boot.OuterPairs(sizes)
-    return boot.DensePairs(_dense_counts(sizes))
+    return boot.DensePairs(boot.outer_pair_matrix(sizes))
 
 
 def _no_pairs(n_items):

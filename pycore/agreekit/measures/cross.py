@@ -226,7 +226,7 @@ def count_pairs(objects):
     (Pyodide) and its integers are exact (the same bits as the dense product), else the dense matrix."""
     sizes = np.diff(objects.offsets).astype(float)
     if not (runtime.GROUPED_CROSS_COUNTS and boot.exact_in_any_order(sizes)):
-        return boot.DensePairs(np.outer(sizes, sizes) - np.diag(sizes ** 2) - same_item_pair_counts(objects))
+        return boot.DensePairs(boot.outer_pair_matrix(sizes) - same_item_pair_counts(objects))
     runs = object_runs(objects.offsets, objects.annotator_of)   # one run per nonzero n_ia
     by_annotator = np.argsort(runs.annotator, kind="stable")
     group_start = np.flatnonzero(np.diff(runs.annotator[by_annotator], prepend=-1)).astype(np.intp)

@@ -50,8 +50,12 @@ def grouped_draw_sums(keys, n_keys, draws=None, items=None):
         counts = np.zeros((draws.shape[1], n_keys))
         np.add.at(counts, (items[kept], keys[kept]), 1.0)
         return draws @ counts
-    by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # rows of R: gathered whole
-    return sorted_sums(keys, n_keys, by_item, items).T
+    return sorted_sums(keys, n_keys, _by_item(draws), items).T
+
+
+def _by_item(draws):
+    """``draws`` (R × items) as (items × R), C-contiguous: an item's R values are gathered as one row."""
+    return draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)
 
 
 def sorted_sums(keys, n_keys, by_item, items=None):
@@ -161,7 +165,7 @@ def many_pair_margins(codes, pairs, n_categories, weights, draws, max_cells=PAIR
     width = 1 + len(weights) + 2 * n_categories
     draws = np.ones((1, n_items)) if draws is None else draws
     if runtime.SORTED_PAIR_TABLES and n_categories * n_categories * len(draws) <= max_cells:
-        by_item = draws.T if draws.flags.f_contiguous else np.ascontiguousarray(draws.T)  # once for every pair
+        by_item = _by_item(draws)  # once for every pair
         for a, b in pairs:
             cells = table_cells(codes[:, a], codes[:, b], n_categories)
             tables = sorted_sums(cells, n_categories * n_categories, by_item).T
