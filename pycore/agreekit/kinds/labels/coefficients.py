@@ -33,12 +33,6 @@ def undefined(reason, n=0, **counts):
     return estimate(None, reason=reason, n=n, **counts)
 
 
-def category_counts(ratings):
-    """(items × categories) how many annotators put each item in each category."""
-    q = len(ratings.categories)
-    return np.stack([(ratings.codes == k).sum(axis=1) for k in range(q)], axis=1).reshape(len(ratings.codes), q)
-
-
 def why_undefined(ratings, counts):
     """The common reason a chance-corrected coefficient is undefined on these ratings."""
     if len(ratings.annotators) < 2:

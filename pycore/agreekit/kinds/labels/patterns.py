@@ -34,6 +34,11 @@ class DrawnRows:
         return int(round(self.draws[0].sum() if rows is None else self.draws[0, rows].sum()))
 
 
+def category_counts(codes, n_categories):
+    """(rows × categories) how many annotators put each row of ``codes`` (−1 = not rated) in each category."""
+    return np.stack([(codes == k).sum(axis=1) for k in range(n_categories)], axis=1).reshape(len(codes), n_categories)
+
+
 def distinct_rows(codes):
     """``(rows, row_of_item)``: the distinct rows of ``codes`` (items × annotators) in sorted order, and
     each item's row; sorted, so the grouping depends on the ratings only, not on the items' order."""
@@ -49,8 +54,8 @@ def drawn_rows(ratings, bootstrap, seed):
     (none with fewer than two items), the same draws as :func:`~agreekit.measures.bootstrap.resample_counts`
     of the items in their :func:`content_order`."""
     rows, row_of_item = distinct_rows(ratings.codes)
-    q, n_items = len(ratings.categories), len(ratings.codes)
-    counts = np.stack([(rows == k).sum(axis=1) for k in range(q)], axis=1).reshape(len(rows), q)
+    n_items = len(ratings.codes)
+    counts = category_counts(rows, len(ratings.categories))
     resamples = bootstrap if bootstrap > 0 and n_items >= 2 else 0
     draws = np.empty((resamples + 1, len(rows)))
     draws[0] = np.bincount(row_of_item, minlength=len(rows))

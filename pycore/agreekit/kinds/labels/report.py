@@ -20,7 +20,7 @@ from .rows import COLUMNS, SYNONYMS, read_judgements
 from .scale import LEVELS, build_ratings
 from .shape import SHAPE
 from .methods import METHODS
-from .patterns import drawn_rows
+from .patterns import category_counts, drawn_rows
 from .tables import disputed_items, paradox, prevalence
 from .text import format_report
 
@@ -94,7 +94,7 @@ def labels(rows, *, level="nominal", order=None, bootstrap=boot.DEFAULT_RESAMPLE
     if chosen is not None and chosen.source == "annotator":
         reading = replace(reading, judgements=tuple(j for j in reading.judgements if j.annotator != chosen.annotator))
     ratings = build_ratings(reading.judgements, level, order if level == "ordinal" else None)
-    counts = co.category_counts(ratings)
+    counts = category_counts(ratings.codes, len(ratings.categories))  # per item
     grouped = drawn_rows(ratings, bootstrap, seed)
     fits = pr.fit_pairs(ratings, level, grouped)
     coefficients = _coefficients(ratings, level, counts, grouped, fits)
