@@ -11,7 +11,6 @@ const $ = (id) => document.getElementById(id);
 
 const cells = new Map();  // name → {name, box, script, original, mounted, pending, last}
 let pythonIsReady = false;
-let startEnded = false;  // ready, or failed with its reason shown: the start-up timeout says nothing more
 let runningCell = null;
 
 // ------------------------------------------------------------------ cross-origin isolation
@@ -199,14 +198,13 @@ function showFigure(pngBase64, alt) {
 
 /** Called by workshop.py when scipy's parts did not install (`reason`: one line): Python is of no use. */
 function pythonFailed(reason) {
-  startEnded = true;
   setStatus("failed", `Python started, but scipy did not install (${reason}). Reload the page; if it happens `
     + "again, open the browser's console to see why.");
 }
 
 /** Called by workshop.py's ready() at the end of the setup cell. */
 function pythonReady(versions) {
-  pythonIsReady = startEnded = true;
+  pythonIsReady = true;
   setStatus("ready", `Python is ready (${versions}). Run any cell.`);
   // Offline from now on: the service worker caches the workshop's files (PyScript, matplotlib, …)
   // beside the calculator's; `offline` resolves with the number it fetched (tests wait for it).
@@ -352,7 +350,8 @@ async function start() {
   setInterval(saveEdits, SAVE_EVERY_MS);
   setStatus("loading", "Starting Python (Pyodide with numpy, scipy, matplotlib and agreekit): this takes a while, "
     + "up to a minute on a slow laptop…");
-  const timer = setTimeout(() => startEnded || setStatus("failed",
+  // Still loading then: neither ready nor failed with its own reason.
+  const timer = setTimeout(() => $("ws-status").dataset.state === "loading" && setStatus("failed",
     `Python did not start within ${READY_TIMEOUT_MS / 60000} minutes. Reload the page; if it happens again, `
     + "open the browser's console to see why."), READY_TIMEOUT_MS);
   try {
