@@ -331,8 +331,9 @@ function failed(kind, error) {
   results.removeAttribute("aria-busy");
   showError(kind, error);
   const count = error.errors?.length ? error.total ?? error.errors.length : 0;
-  replaceWithError(results, count > 1 ? `the input has ${count} errors (listed by the rows above).`
-    : `${error.message} (also shown by the rows above).`, releaseCharts);
+  // Shown below the form and in the summary above it: "under the rows" is true in both places.
+  replaceWithError(results, count > 1 ? `the input has ${count} errors (listed under the rows).`
+    : `${error.message} (also shown under the rows).`, releaseCharts);
   shownVersion[kind] = undefined;
 }
 

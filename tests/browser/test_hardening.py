@@ -301,6 +301,8 @@ def test_a_share_link_opened_in_the_page_replaces_its_answer_at_once(open_page, 
     wait_result(page, "boxes", state="error")
     assert "The share link carries options this page cannot use: colour." in page.inner_text("#error-boxes")
     assert "cannot use: colour" in page.inner_text("#results-boxes")
+    summary = page.inner_text("#summary-boxes")  # above the form: the rows are not "above" it
+    assert "cannot use: colour. Nothing was computed. (also shown under the rows)" in summary, summary
 
 
 # --------------------------------------------------------------------------- 4. inputs too large to keep
