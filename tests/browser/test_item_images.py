@@ -10,9 +10,9 @@ import struct
 import zlib
 
 from item_rows import ROWS, engine_matches, read_rows
-from test_item_views import VIEW, check_item, compute, wait_view
+from test_item_views import check_item, compute
 
-from conftest import wait_result
+from conftest import ITEM_VIEW, wait_result, wait_view
 
 COLOUR = (10, 200, 30)
 
@@ -55,12 +55,12 @@ def open_item(page, kind, report, item):
     rank = [e["item"] for e in report["items"]].index(item)
     page.locator(f'#results-{kind} [data-table="items"] tbody tr').nth(rank).click()
     wait_view(page, kind, rank)
-    page.wait_for_selector(f'{VIEW.format(kind=kind)}[data-state="shown"][data-image="drawn"]')
+    page.wait_for_selector(f'{ITEM_VIEW.format(kind=kind)}[data-state="shown"][data-image="drawn"]')
 
 
 def picture(page, kind):
     """The open view's <image> (attributes) and whether it comes before every shape and match line."""
-    return page.eval_on_selector(f"{VIEW.format(kind=kind)} svg", """svg => {
+    return page.eval_on_selector(f"{ITEM_VIEW.format(kind=kind)} svg", """svg => {
         const images = [...svg.querySelectorAll("image")];
         const image = images[0];
         const drawn = [...svg.querySelectorAll(".shape, line.match")];
@@ -111,7 +111,7 @@ def test_a_chosen_png_is_drawn_under_the_boxes_and_downloaded_with_them(open_pag
     assert shown["natural"] == [width, height] and shown["units"] == "pixels"
     assert math.isclose(shown["width"] / shown["height"], width / height, rel_tol=1e-3)
     check_item(page, "boxes", rows, report, item, engine_matches("boxes", rows))  # data attributes: the input rows
-    rects = page.eval_on_selector_all(f"{VIEW.format(kind='boxes')} rect.shape",
+    rects = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='boxes')} rect.shape",
                                       "els => els.map(e => [Number(e.getAttribute('x')), Number(e.getAttribute('width')), "
                                       "Number(e.dataset.x), Number(e.dataset.w)])")
     scale = shown["width"] / width  # drawn pixels per image pixel
@@ -148,7 +148,7 @@ def test_a_dropped_png_is_drawn_under_the_polygons(open_page, site):
     assert shown["href"].startswith("blob:") and shown["under"] and shown["natural"] == [width, height]
     check_item(page, "polygons", rows, report, item, engine_matches("polygons", rows))
     scale = shown["width"] / width
-    polygons = page.eval_on_selector_all(f"{VIEW.format(kind='polygons')} polygon.shape",
+    polygons = page.eval_on_selector_all(f"{ITEM_VIEW.format(kind='polygons')} polygon.shape",
                                          "els => els.map(e => [e.getAttribute('points'), e.dataset.points])")
     assert polygons
     for drawn, data in polygons:
@@ -157,7 +157,7 @@ def test_a_dropped_png_is_drawn_under_the_polygons(open_page, site):
         assert math.isclose(first[0], shown["x"] + x * scale, abs_tol=2e-3) and math.isclose(first[1], shown["y"] + y * scale, abs_tol=2e-3)
     # dropped on the open view: another item's image replaces nothing of this one
     other = report["items"][0]["item"]
-    drop(page, VIEW.format(kind="polygons"), {f"{other}.png": png(50, 50)})
+    drop(page, ITEM_VIEW.format(kind="polygons"), {f"{other}.png": png(50, 50)})
     page.wait_for_selector(f'{gallery("polygons")} .item-images[data-images="2"]')
     with page.expect_download() as download:
         page.get_by_role("dialog").get_by_role("button", name="Download PNG").click()
@@ -177,7 +177,7 @@ def test_normalized_boxes_are_drawn_on_the_image_size(open_page, site):
     open_item(page, "boxes", report, "scenes/photo.jpg")
     shown = picture(page, "boxes")
     assert shown["units"] == "normalized" and shown["natural"] == [200, 100]
-    box = page.eval_on_selector(f'{VIEW.format(kind="boxes")} rect.shape[data-annotator="ann"]',
+    box = page.eval_on_selector(f'{ITEM_VIEW.format(kind="boxes")} rect.shape[data-annotator="ann"]',
                                 "e => ({x: Number(e.getAttribute('x')), y: Number(e.getAttribute('y')), "
                                 "width: Number(e.getAttribute('width')), height: Number(e.getAttribute('height')), data: {...e.dataset}})")
     assert (box["data"]["x"], box["data"]["w"]) == ("0.25", "0.5")  # the input's own units
@@ -187,10 +187,10 @@ def test_normalized_boxes_are_drawn_on_the_image_size(open_page, site):
     assert math.isclose(box["height"] / shown["height"], 0.25, abs_tol=1e-4)
     # the user says the coordinates are pixels: the same box is half a pixel wide on the image
     page.select_option(f"{gallery('boxes')} select.item-image-units", "pixels")
-    page.wait_for_function(f"""() => document.querySelector('{VIEW.format(kind="boxes")} image')?.dataset.units === "pixels"
-        && document.querySelector('{VIEW.format(kind="boxes")}').dataset.state === "shown" """)
+    page.wait_for_function(f"""() => document.querySelector('{ITEM_VIEW.format(kind="boxes")} image')?.dataset.units === "pixels"
+        && document.querySelector('{ITEM_VIEW.format(kind="boxes")}').dataset.state === "shown" """)
     shown = picture(page, "boxes")
-    width = page.eval_on_selector(f'{VIEW.format(kind="boxes")} rect.shape[data-annotator="ann"]', "e => Number(e.getAttribute('width'))")
+    width = page.eval_on_selector(f'{ITEM_VIEW.format(kind="boxes")} rect.shape[data-annotator="ann"]', "e => Number(e.getAttribute('width'))")
     assert math.isclose(width / shown["width"], 0.5 / 200, abs_tol=1e-4)
     # a new report of the tab frees the images: the old object URL no longer reads, the new gallery has none
     page.keyboard.press("Escape")
@@ -258,5 +258,5 @@ def test_a_chosen_folder_matches_items_by_their_paths(open_page, site, tmp_path)
         open_item(page, "boxes", report, item)
         shown = picture(page, "boxes")
         assert shown["natural"] == size and shown["under"]
-        assert page.get_attribute(f"{VIEW.format(kind='boxes')} image", "data-file") == f"dataset/{item}"
+        assert page.get_attribute(f"{ITEM_VIEW.format(kind='boxes')} image", "data-file") == f"dataset/{item}"
         page.keyboard.press("Escape")

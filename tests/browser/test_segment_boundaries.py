@@ -11,10 +11,10 @@ import agreekit
 from agreekit.item_detail import ItemDetails
 from item_rows import ROWS, engine_matches, read_rows
 
-from conftest import paste, wait_ready, wait_result
-from test_item_views import VIEW, check_item, wait_view
+from conftest import ITEM_VIEW, paste, wait_ready, wait_result, wait_view
+from test_item_views import check_item
 
-SEGMENTS_VIEW = VIEW.format(kind="segments")
+SEGMENTS_VIEW = ITEM_VIEW.format(kind="segments")
 SLIDER = f'{SEGMENTS_VIEW} .boundary-control input[type="range"]'
 
 
