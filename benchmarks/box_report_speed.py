@@ -39,9 +39,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from git_export import export
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from git_export import export  # noqa: E402
+
 STAGES = (("rows", "reading rows"), ("matching", "matching"), ("baseline", "chance baseline"),
           ("rest", None))
 

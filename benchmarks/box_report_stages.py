@@ -30,9 +30,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from git_export import export
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from git_export import export  # noqa: E402
 
 # The box report's steps, each through ``timed(stage, function)``; runs unchanged in CPython and in
 # Pyodide (source text, so the Node runner can run it), and benchmarks/headline_floor.py times them too.

@@ -1,5 +1,9 @@
-"""The ``pycore`` folder of another commit, for benchmarks that time two versions side by side."""
+"""The ``pycore`` folder of another commit, for benchmarks that time two versions side by side.
+
+Usage: python benchmarks/git_export.py COMMIT FOLDER (prints the exported folder)
+"""
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -13,3 +17,7 @@ def export(commit, folder):
     target.mkdir()
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target / "pycore"
+
+
+if __name__ == "__main__":
+    print(export(*sys.argv[1:3]))

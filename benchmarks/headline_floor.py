@@ -44,9 +44,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from git_export import export
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from git_export import export  # noqa: E402
+
 RESAMPLES = 1000
 SEED = 20260813
 STAGES = ("rows", "matching", "raw + clusters", "baseline", "bootstrap", "breakdowns", "json")

@@ -7,7 +7,6 @@ import pytest
 import agreekit
 from agreekit import runtime
 from agreekit.measures import bootstrap as boot
-from agreekit.measures import chance
 from agreekit.measures import cross
 from agreekit.kinds.boxes.rows import box_objects, parse_boxes
 from agreekit.object_sets import canonical_order
@@ -29,7 +28,7 @@ def test_count_forms_equal_the_dense_products_bit_for_bit(seed):
     sizes = np.diff(objects.offsets).astype(float)
     counts = boot.resample_counts(len(sizes), 300, seed)
     assert boot.exact_in_any_order(sizes)
-    dense = chance._dense_counts(sizes)
+    dense = boot.outer_pair_matrix(sizes)
     assert np.array_equal(_bits(boot.OuterPairs(sizes).weighted(counts)),
                           _bits(boot.DensePairs(dense).weighted(counts)))
     runs = cross.object_runs(objects.offsets, objects.annotator_of)
